@@ -1,0 +1,1 @@
+"""Agents: anything with ``select_move(position) -> move`` and ``reset(seed)``."""
