@@ -1,0 +1,88 @@
+"""Perft speed of the bitboard kernels, with the numba first-call cost made visible.
+
+    python experiments/bench_perft.py --max-depth 11 --out experiments/results/bench_perft.md
+
+First-call times are measured in fresh subprocesses: once with an empty numba cache (a real
+compile) and once with the cache filled (what every later run pays). Warm timings are the best of
+``--repeats`` runs in this process, single-threaded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+FIRST_CALL = (
+    "import time; t=time.perf_counter(); from engine.perft import perft; "
+    "from engine.position import Position; t1=time.perf_counter(); perft(Position.start(), 1); "
+    "print(time.perf_counter()-t1, t1-t)"
+)
+
+
+def first_call_seconds(cache_dir: str) -> tuple[float, float]:
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
+    out = subprocess.run([sys.executable, "-c", FIRST_CALL], env=env, cwd=ROOT, check=True,
+                         capture_output=True, text=True).stdout.split()
+    return float(out[0]), float(out[1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--max-depth", type=int, default=11)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--out", type=Path, help="write the markdown table here too")
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory() as cache:
+        cold, import_s = first_call_seconds(cache)
+        cached, _ = first_call_seconds(cache)
+
+    sys.path.insert(0, str(ROOT))
+    from engine.perft import perft
+    from engine.position import Position
+
+    perft(Position.start(), 1)
+    rows = []
+    for depth in range(1, args.max_depth + 1):
+        best = float("inf")
+        for _ in range(args.repeats if depth < 11 else 1):
+            t = time.perf_counter()
+            leaves = perft(Position.start(), depth)
+            best = min(best, time.perf_counter() - t)
+        rows.append((depth, leaves, best, leaves / best))
+        print(json.dumps({"depth": depth, "leaves": leaves, "seconds": best,
+                          "leaves_per_second": leaves / best}), flush=True)
+
+    lines = [
+        "# Perft benchmark",
+        "",
+        f"Command: `python experiments/bench_perft.py --max-depth {args.max_depth} "
+        f"--repeats {args.repeats}{' --out ' + str(args.out) if args.out else ''}`",
+        "",
+        f"Machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
+        f"Python {platform.python_version()}, single thread. Date: {time.strftime('%Y-%m-%d')}.",
+        "",
+        f"- import of engine modules: {import_s:.2f} s",
+        f"- first perft call, empty numba cache (compile): {cold:.2f} s",
+        f"- first perft call, numba cache filled (every later run): {cached:.3f} s",
+        "",
+        "| depth | leaves | seconds | leaves/s |",
+        "|---:|---:|---:|---:|",
+        *[f"| {d} | {n:,} | {s:.4f} | {r / 1e6:,.1f} M |" for d, n, s, r in rows],
+    ]
+    text = "\n".join(lines) + "\n"
+    print(text)
+    if args.out:
+        args.out.write_text(text)
+
+
+if __name__ == "__main__":
+    main()
