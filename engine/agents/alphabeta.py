@@ -1,0 +1,69 @@
+"""The agent the GA tunes: alpha-beta over ``engine.search`` with given weights.
+
+Deterministic: the move depends only on the position, the weights, the variant and the depth
+(or, with ``time_limit``, on how deep the search got in time). ``seed`` is accepted for the Agent
+protocol and ignored. Agents in one process share one transposition table (see
+``engine.search.shared_table``), so creating thousands of them in a GA costs nothing.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from engine.agents.base import Seed
+from engine.position import PASS, Position, Variant
+from engine.search import NO_MOVE, Searcher, SearchResult
+from engine.weights import Weights, load_weights
+
+
+class AlphaBetaAgent:
+    """``depth`` plies per move, or iterative deepening within ``time_limit`` seconds (then
+    ``depth`` is ignored); exact play once at most ``endgame_empties`` squares are empty."""
+
+    def __init__(
+        self,
+        weights: Weights | str | Path,
+        variant: str | Variant = "othello",
+        depth: int = 4,
+        time_limit: float | None = None,
+        endgame_empties: int = 10,
+        seed: Seed = None,
+        name: str | None = None,
+        tt_bits: int = 20,
+    ):
+        if not isinstance(weights, Weights):
+            weights = load_weights(weights)
+        if depth < 1:
+            raise ValueError(f"depth must be >= 1, got {depth}")
+        if time_limit is not None and time_limit <= 0:
+            raise ValueError(f"time_limit must be > 0 seconds, got {time_limit}")
+        self.weights = weights
+        self.variant = Variant.parse(variant)
+        self.depth = int(depth)
+        self.time_limit = time_limit
+        self.searcher = Searcher(weights, self.variant, endgame_empties, tt_bits, shared=True)
+        budget = f"{time_limit}s" if time_limit is not None else f"d{depth}"
+        self.name = name or f"alphabeta[{weights.name or 'weights'}]@{budget}"
+        self.nodes = 0  # nodes searched since the last reset
+        self.last_result: SearchResult | None = None
+
+    def reset(self, seed: Seed = None) -> None:
+        self.searcher.clear()
+        self.nodes = 0
+        self.last_result = None
+
+    def select_move(self, position: Position) -> int:
+        if position.legal_moves_mask() == 0:
+            return PASS  # never called on a finished game (Agent protocol)
+        if self.time_limit is None:
+            result = self.searcher.search(position, depth=self.depth)
+        else:
+            result = self.searcher.search(position, time_limit=self.time_limit)
+        self.nodes += result.nodes
+        self.last_result = result
+        if result.move in (NO_MOVE, PASS):  # cannot happen with a legal move available
+            raise RuntimeError(f"search returned no move for {position.to_string()}")
+        return result.move
+
+    def __repr__(self) -> str:
+        return f"AlphaBetaAgent({self.name!r}, variant={self.variant.value})"

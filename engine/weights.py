@@ -1,0 +1,283 @@
+"""Evaluation weights: per-phase positional matrices and named feature weights, as one genome.
+
+A ``Weights`` object is what the GA evolves and what a user reads. It has one *phase* per range
+of disc counts (``phase_bounds`` = the disc counts where each phase after the first starts) and,
+per phase, a full 8x8 positional matrix (row-major a1..h8, like the bitboards) and one weight per
+name in ``FEATURE_NAMES``. The numba search never sees this object: ``numba_arrays()`` turns it
+into plain arrays.
+
+Symmetric weights tie the positional matrix under the 8 symmetries of the square (rotations and
+reflections), leaving 10 free values per phase; the matrix stored in the object and in files is
+always the expanded 8x8 one.
+
+File formats: the JSON weights file (schema version 1, documented key by key in the README and
+written by ``save_json``) and ``.npz`` (arrays only, read with ``allow_pickle=False``).
+Everything that loads a file goes through ``load_weights``; see ``engine/weights_io.py`` for the
+validation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from engine.position import SQUARE_NAMES
+
+SCHEMA_VERSION = 1
+GAME = "reversi"
+
+# Scalar features per phase, side-to-move view (see engine/evaluation.py for exact definitions).
+FEATURE_NAMES: tuple[str, ...] = (
+    "mobility_own",  # legal moves of the side to move
+    "mobility_opp",  # legal moves of the opponent
+    "potential_mobility_own",  # opponent discs next to an empty square (frontier of the opponent)
+    "potential_mobility_opp",  # own discs next to an empty square (own frontier)
+    "stability_own",  # own discs that can never be flipped (sound lower bound, Edax-style)
+    "stability_opp",  # same for the opponent
+)
+# Feature blocks: the units a block crossover exchanges, besides each phase's positional matrix.
+FEATURE_BLOCKS: dict[str, tuple[str, ...]] = {
+    "mobility": FEATURE_NAMES[0:4],
+    "stability": FEATURE_NAMES[4:6],
+}
+N_FEATURES = len(FEATURE_NAMES)
+MIN_DISCS, MAX_DISCS = 4, 64
+
+
+def _symmetry_images(sq: int) -> set[int]:
+    """The (up to 8) squares that ``sq`` maps to under rotations and reflections of the board."""
+    r, c = divmod(sq, 8)
+    images = set()
+    for rr, cc in ((r, c), (c, r)):
+        for a in (rr, 7 - rr):
+            for b in (cc, 7 - cc):
+                images.add(8 * a + b)
+    return images
+
+
+def _symmetry_classes() -> tuple[tuple[int, ...], ...]:
+    """Orbits of the 64 squares, ordered by their smallest square (a1, b1, c1, d1, b2, ...)."""
+    seen: set[int] = set()
+    classes = []
+    for sq in range(64):
+        if sq not in seen:
+            orbit = tuple(sorted(_symmetry_images(sq)))
+            seen.update(orbit)
+            classes.append(orbit)
+    return tuple(classes)
+
+
+SYMMETRY_CLASSES = _symmetry_classes()  # 10 orbits
+SYMMETRY_CLASS_SQUARES = tuple(SQUARE_NAMES[orbit[0]] for orbit in SYMMETRY_CLASSES)
+CLASS_OF_SQUARE = np.empty(64, np.int64)
+for _k, _orbit in enumerate(SYMMETRY_CLASSES):
+    CLASS_OF_SQUARE[list(_orbit)] = _k
+
+
+def default_phase_bounds(n_phases: int) -> tuple[int, ...]:
+    """Disc counts where phases 1..n-1 start: the 60 moves split into ``n_phases`` equal parts.
+
+    ``n_phases == 60`` gives one phase per move number (5, 6, ..., 63).
+    """
+    if not 1 <= n_phases <= 60:
+        raise ValueError(f"n_phases must be in 1..60, got {n_phases}")
+    span = MAX_DISCS - MIN_DISCS
+    return tuple(MIN_DISCS + round(span * i / n_phases) for i in range(1, n_phases))
+
+
+def phase_of_discs_table(phase_bounds: tuple[int, ...]) -> np.ndarray:
+    """``int64[65]``: phase index for every disc count 0..64."""
+    discs = np.arange(65)
+    return np.searchsorted(np.asarray(phase_bounds, np.int64), discs, side="right").astype(np.int64)
+
+
+class GenomeLayout:
+    """Where each weight lives in the flat genome, and the named blocks crossover exchanges."""
+
+    def __init__(self, n_phases: int, symmetric: bool):
+        if n_phases < 1:
+            raise ValueError(f"n_phases must be >= 1, got {n_phases}")
+        self.n_phases = n_phases
+        self.symmetric = symmetric
+        self.n_positional = len(SYMMETRY_CLASSES) if symmetric else 64
+        self.phase_size = self.n_positional + N_FEATURES
+        self.size = n_phases * self.phase_size
+        self.names: list[str] = []
+        self.blocks: dict[str, slice] = {}
+        pos_names = (
+            [f"s{k}" for k in range(len(SYMMETRY_CLASSES))] if symmetric else list(SQUARE_NAMES)
+        )
+        for p in range(n_phases):
+            start = p * self.phase_size
+            self.blocks[f"p{p}.positional"] = slice(start, start + self.n_positional)
+            self.names += [f"p{p}.pos.{n}" for n in pos_names]
+            offset = start + self.n_positional
+            for block, names in FEATURE_BLOCKS.items():
+                self.blocks[f"p{p}.{block}"] = slice(offset, offset + len(names))
+                offset += len(names)
+                self.names += [f"p{p}.{n}" for n in names]
+
+    def positional_slice(self, phase: int) -> slice:
+        return self.blocks[f"p{phase}.positional"]
+
+    def features_slice(self, phase: int) -> slice:
+        start = phase * self.phase_size + self.n_positional
+        return slice(start, start + N_FEATURES)
+
+    def default_bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """Initialisation/clipping range of every gene: [-1, 1] (the WPC's scale)."""
+        return np.full(self.size, -1.0), np.full(self.size, 1.0)
+
+    def __repr__(self) -> str:
+        return (
+            f"GenomeLayout(n_phases={self.n_phases}, symmetric={self.symmetric}, size={self.size})"
+        )
+
+
+def asymmetric_squares(matrix: np.ndarray) -> list[str]:
+    """Squares whose value differs from another square of the same symmetry class."""
+    bad = []
+    for orbit in SYMMETRY_CLASSES:
+        values = matrix[list(orbit)]
+        if not np.all(values == values[0]):
+            bad += [SQUARE_NAMES[s] for s in orbit]
+    return bad
+
+
+@dataclass
+class Weights:
+    phase_bounds: tuple[int, ...]
+    positional: np.ndarray  # (n_phases, 64), expanded, a1..h8
+    features: np.ndarray  # (n_phases, len(FEATURE_NAMES))
+    symmetric: bool = False
+    name: str = ""
+    metadata: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        self.phase_bounds = tuple(int(b) for b in self.phase_bounds)
+        n = len(self.phase_bounds) + 1
+        prev = 0
+        for b in self.phase_bounds:
+            if not prev < b <= MAX_DISCS:
+                raise ValueError(
+                    f"phase_bounds must be strictly increasing disc counts in 1..64, "
+                    f"got {list(self.phase_bounds)}"
+                )
+            prev = b
+        self.positional = np.array(self.positional, dtype=np.float64).reshape(n, 64)
+        self.features = np.array(self.features, dtype=np.float64).reshape(n, N_FEATURES)
+        if not (np.all(np.isfinite(self.positional)) and np.all(np.isfinite(self.features))):
+            raise ValueError("weights must be finite numbers (found NaN or infinity)")
+        self.symmetric = bool(self.symmetric)
+        if self.symmetric:
+            for p in range(n):
+                bad = asymmetric_squares(self.positional[p])
+                if bad:
+                    raise ValueError(
+                        f"phases[{p}].positional is not symmetric but symmetric=true "
+                        f"(squares {', '.join(bad[:8])}{'...' if len(bad) > 8 else ''})"
+                    )
+        self.metadata = dict(self.metadata)
+
+    @property
+    def n_phases(self) -> int:
+        return len(self.phase_bounds) + 1
+
+    @property
+    def layout(self) -> GenomeLayout:
+        return GenomeLayout(self.n_phases, self.symmetric)
+
+    @property
+    def variant(self) -> str | None:
+        return self.metadata.get("variant")
+
+    def phase_discs(self, phase: int) -> tuple[int, int]:
+        """Inclusive disc-count range of a phase."""
+        lo = MIN_DISCS if phase == 0 else self.phase_bounds[phase - 1]
+        hi = MAX_DISCS if phase == self.n_phases - 1 else self.phase_bounds[phase] - 1
+        return lo, hi
+
+    def to_genome(self) -> np.ndarray:
+        layout = self.layout
+        genome = np.empty(layout.size, np.float64)
+        for p in range(self.n_phases):
+            if self.symmetric:
+                reps = [orbit[0] for orbit in SYMMETRY_CLASSES]
+                genome[layout.positional_slice(p)] = self.positional[p, reps]
+            else:
+                genome[layout.positional_slice(p)] = self.positional[p]
+            genome[layout.features_slice(p)] = self.features[p]
+        return genome
+
+    @classmethod
+    def from_genome(
+        cls, genome, phase_bounds, symmetric: bool, name: str = "", metadata: dict | None = None
+    ) -> Weights:
+        genome = np.asarray(genome, dtype=np.float64)
+        layout = GenomeLayout(len(tuple(phase_bounds)) + 1, symmetric)
+        if genome.shape != (layout.size,):
+            raise ValueError(
+                f"genome has shape {genome.shape}, expected ({layout.size},) for {layout}"
+            )
+        positional = np.empty((layout.n_phases, 64))
+        features = np.empty((layout.n_phases, N_FEATURES))
+        for p in range(layout.n_phases):
+            values = genome[layout.positional_slice(p)]
+            positional[p] = values[CLASS_OF_SQUARE] if symmetric else values
+            features[p] = genome[layout.features_slice(p)]
+        return cls(tuple(phase_bounds), positional, features, symmetric, name, metadata or {})
+
+    def numba_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(phase_of_discs int64[65], positional float64[n,64], features float64[n,F])."""
+        return (
+            phase_of_discs_table(self.phase_bounds),
+            np.ascontiguousarray(self.positional),
+            np.ascontiguousarray(self.features),
+        )
+
+    def to_dict(self) -> dict:
+        from engine.weights_io import weights_to_dict
+
+        return weights_to_dict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict) -> Weights:
+        from engine.weights_io import weights_from_dict
+
+        return weights_from_dict(d)
+
+    def save_json(self, path) -> None:
+        from engine.weights_io import save_json
+
+        save_json(self, path)
+
+    def save_npz(self, path) -> None:
+        from engine.weights_io import save_npz
+
+        save_npz(self, path)
+
+
+class WeightsFileError(ValueError):
+    """A weights file (or dict) that cannot be used; the message says what is wrong and where."""
+
+
+def load_weights(path) -> Weights:
+    """Load and validate a ``.json`` or ``.npz`` weights file (raises ``WeightsFileError``)."""
+    from engine.weights_io import load_weights as _load
+
+    return _load(path)
+
+
+REFERENCE_NAMES = ("course", "wpc", "wpc_negated")
+DATA_DIR = Path(__file__).parent / "data"
+
+
+def reference_weights(name: str) -> Weights:
+    """One of the shipped reference weight sets (``REFERENCE_NAMES``), loaded from its file."""
+    if name not in REFERENCE_NAMES:
+        raise ValueError(
+            f"unknown reference weights {name!r} (allowed: {', '.join(REFERENCE_NAMES)})"
+        )
+    return load_weights(DATA_DIR / f"{name}.json")

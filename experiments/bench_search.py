@@ -1,0 +1,206 @@
+"""Speed of the alpha-beta search and the exact solver.
+
+    python experiments/bench_search.py --out experiments/results/bench_search.md
+
+Measures, single-threaded:
+- first-call cost in a fresh process: with an empty numba cache (compile) and a filled one;
+- nodes per second with the full evaluation (every feature weighted, stability included);
+- median time per move at depth 5 and 7 over fixed midgame positions (seeded random play,
+  20..40 plies), table cleared before each position;
+- iterative deepening with a time budget: how far it gets and how much it overshoots;
+- exact-solve time of the FFO positions #1-#19 (checked against their known scores).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from engine.position import PASS, Position, move_name, parse_move  # noqa: E402
+from engine.search import Searcher  # noqa: E402
+from engine.weights import FEATURE_NAMES, Weights, default_phase_bounds, reference_weights  # noqa: E402
+
+FFO = ROOT.parent / "shared" / "data" / "ffo" / "ffo_1_19.obf"
+FIRST_CALL = (
+    "import time; t=time.perf_counter(); from engine.search import Searcher; "
+    "from engine.weights import reference_weights; from engine.position import Position; "
+    "t1=time.perf_counter(); Searcher(reference_weights('wpc'), tt_bits=16).search("
+    "Position.start(), depth=3); print(time.perf_counter()-t1, t1-t)"
+)
+
+
+def first_call_seconds(cache_dir: str) -> tuple[float, float]:
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
+    out = subprocess.run(
+        [sys.executable, "-c", FIRST_CALL],
+        env=env,
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.split()
+    return float(out[0]), float(out[1])
+
+
+def midgame_positions(n: int, seed: int) -> list[Position]:
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < n:
+        p = Position.start()
+        for _ in range(int(rng.integers(20, 41))):
+            moves = p.legal_moves()
+            if not moves:
+                break
+            p = p.play(moves[rng.integers(len(moves))])
+        if p.legal_moves() and p.legal_moves() != [PASS]:
+            out.append(p)
+    return out
+
+
+def full_weights() -> Weights:
+    rng = np.random.default_rng(2024)
+    return Weights(
+        default_phase_bounds(3),
+        rng.uniform(-1, 1, (3, 64)),
+        rng.uniform(-0.5, 0.5, (3, len(FEATURE_NAMES))),
+        name="random-full",
+    )
+
+
+def per_move(searcher: Searcher, positions, depth: int) -> tuple[float, float, float, float]:
+    """(median ms, p90 ms, mean nodes, nodes/s) at a fixed depth."""
+    times, nodes = [], 0
+    for p in positions:
+        searcher.clear()
+        t = time.perf_counter()
+        r = searcher.search(p, depth=depth)
+        times.append(time.perf_counter() - t)
+        nodes += r.nodes
+    return (
+        1000 * float(np.median(times)),
+        1000 * float(np.percentile(times, 90)),
+        nodes / len(positions),
+        nodes / sum(times),
+    )
+
+
+def time_budget(searcher: Searcher, positions, limit: float) -> tuple[float, float, float]:
+    """(median depth reached, median seconds used, max seconds used) per move."""
+    depths, used = [], []
+    for p in positions:
+        searcher.clear()
+        t = time.perf_counter()
+        r = searcher.search(p, time_limit=limit)
+        used.append(time.perf_counter() - t)
+        depths.append(r.depth)
+    return float(np.median(depths)), float(np.median(used)), float(max(used))
+
+
+def ffo_rows(searcher: Searcher) -> list[str]:
+    rows = []
+    for number, line in enumerate(FFO.read_text().splitlines(), start=1):
+        fields = [f.strip() for f in line.split(";") if f.strip()]
+        p = Position.parse(fields[0])
+        scores = {parse_move(m): int(s) for m, s in (f.split(":") for f in fields[1:])}
+        searcher.clear()
+        t = time.perf_counter()
+        r = searcher.solve(p)
+        seconds = time.perf_counter() - t
+        ok = r.score == max(scores.values()) and scores.get(r.move) == r.score
+        rows.append(
+            f"| {number} | {p.empties} | {move_name(r.move)} | {int(r.score):+d} | "
+            f"{'yes' if ok else '**NO**'} | {r.nodes:,} | {seconds:.3f} | "
+            f"{r.nodes / seconds / 1e6:.1f} |"
+        )
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--positions", type=int, default=50)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--out", type=Path)
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory() as cache:
+        cold = first_call_seconds(cache)
+        warm = first_call_seconds(cache)
+    positions = midgame_positions(args.positions, args.seed)
+    lines = [
+        "# Search benchmark",
+        "",
+        f"Command: `python experiments/bench_search.py --positions {args.positions} "
+        f"--seed {args.seed}{' --out ' + str(args.out) if args.out else ''}`",
+        "",
+        f"Machine: {platform.machine()}, {os.cpu_count()} CPUs, "
+        f"Python {platform.python_version()}, single thread; load average at start "
+        f"{os.getloadavg()[0]:.2f} (other jobs share the machine: timings are noisy).",
+        "",
+        "## First call (fresh process)",
+        "",
+        "| numba cache | import (s) | first search (s) |",
+        "|---|---|---|",
+        f"| empty (compile) | {cold[1]:.2f} | {cold[0]:.2f} |",
+        f"| filled | {warm[1]:.2f} | {warm[0]:.2f} |",
+        "",
+        f"## Fixed depth, {len(positions)} midgame positions "
+        f"(seed {args.seed}, 20-40 random plies)",
+        "",
+        "Table (2^20 entries) cleared before each position. Nodes = positions entered, leaves "
+        "included; ordering evaluations are not counted.",
+        "",
+        "| weights | depth | median ms/move | p90 ms/move | mean nodes | nodes/s |",
+        "|---|---|---|---|---|---|",
+    ]
+    for name, weights in (
+        ("full evaluation (all 6 features, 3 phases)", full_weights()),
+        ("wpc (positional only)", reference_weights("wpc")),
+    ):
+        searcher = Searcher(weights, "othello", endgame_empties=0)
+        searcher.search(positions[0], depth=2)  # load the compiled code
+        for depth in (5, 7):
+            med, p90, nodes, rate = per_move(searcher, positions, depth)
+            lines.append(
+                f"| {name} | {depth} | {med:.2f} | {p90:.2f} | {nodes:,.0f} | {rate / 1e6:.2f} M |"
+            )
+    lines += [
+        "",
+        "## Time budget (iterative deepening, full evaluation)",
+        "",
+        "| limit (s) | median depth | median used (s) | max used (s) |",
+        "|---|---|---|---|",
+    ]
+    searcher = Searcher(full_weights(), "othello", endgame_empties=0)
+    for limit in (0.01, 0.1, 0.5):
+        depth, med, worst = time_budget(searcher, positions[:20], limit)
+        lines.append(f"| {limit} | {depth:.0f} | {med:.3f} | {worst:.3f} |")
+    if FFO.is_file():
+        lines += [
+            "",
+            "## Exact solve, FFO #1-#19 (Othello rules)",
+            "",
+            "| # | empties | move | score | matches file | nodes | seconds | M nodes/s |",
+            "|---|---|---|---|---|---|---|---|",
+        ]
+        lines += ffo_rows(Searcher(reference_weights("wpc"), "othello", endgame_empties=64))
+    else:
+        lines += ["", f"(FFO file not found at {FFO}: exact-solve timings skipped)"]
+    text = "\n".join(lines) + "\n"
+    print(text)
+    if args.out:
+        args.out.write_text(text)
+
+
+if __name__ == "__main__":
+    main()
