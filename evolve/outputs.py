@@ -1,0 +1,180 @@
+"""Run outputs, attached to the loop as hooks: CSV tables, champion files, the fitness plot and
+a log line per generation. Each hook has ``on_generation(report)``; ``resume(generation)`` drops
+rows written after the last checkpoint (a run killed between the CSV write and the checkpoint
+would otherwise list that generation twice).
+"""
+
+from __future__ import annotations
+
+import csv
+import logging
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from evolve.population import Population
+from evolve.tournament import GameResult, GameTask, Standings, opening_text
+
+log = logging.getLogger("evolve")
+
+GENERATION_COLUMNS = ["generation", "best_fitness", "mean_fitness", "min_fitness", "std_fitness",
+                      "yardstick_score", "diversity", "games", "wall_seconds"]
+INDIVIDUAL_COLUMNS = ["generation", "id", "parent_a", "parent_b", "operator", "fitness", "wins",
+                      "draws", "losses"]
+GAME_COLUMNS = ["generation", "pairing", "game", "black_id", "white_id", "opening", "black_discs",
+                "white_discs", "black_score", "winner"]
+
+
+@dataclass
+class GenerationReport:
+    generation: int
+    generations: int  # total planned
+    population: Population
+    standings: Standings
+    games: list[tuple[GameTask, GameResult]]  # round robin
+    yardstick: dict[str, float]  # panel opponent -> champion's score fraction
+    yardstick_games: list[tuple[GameTask, GameResult]]
+    champion_index: int
+    champion: object  # engine.weights.Weights, metadata filled in
+    diversity: float
+    wall_seconds: float
+    elapsed: float  # since the run started, including before a resume
+
+
+class CsvTable:
+    """Append-only CSV with a fixed header."""
+
+    def __init__(self, path: Path, columns: list[str]):
+        self.path, self.columns = path, columns
+
+    def append(self, rows: list[list]) -> None:
+        new = not self.path.exists()
+        with open(self.path, "a", newline="") as f:
+            writer = csv.writer(f)
+            if new:
+                writer.writerow(self.columns)
+            writer.writerows(rows)
+
+    def truncate_after(self, generation: int) -> None:
+        """Keep the rows of generations <= ``generation`` (none: start afresh). A row cut short
+        by a kill has the wrong number of fields and is dropped too."""
+        if generation < 0 or not self.path.exists():
+            self.path.unlink(missing_ok=True)
+            return
+        with open(self.path, newline="") as f:
+            rows = list(csv.reader(f))
+        width = len(self.columns)
+        keep = [self.columns] + [r for r in rows[1:] if len(r) == width and int(r[0]) <= generation]
+        with open(self.path, "w", newline="") as f:
+            csv.writer(f).writerows(keep)
+
+
+class CsvLogger:
+    def __init__(self, run_dir: Path, gene_names: list[str], panel: list[str]):
+        self.generations = CsvTable(run_dir / "generations.csv",
+                                    GENERATION_COLUMNS + [f"yardstick_{p}" for p in panel])
+        self.individuals = CsvTable(run_dir / "individuals.csv", INDIVIDUAL_COLUMNS + gene_names)
+        self.games = CsvTable(run_dir / "games.csv", GAME_COLUMNS)
+        self.yardstick_games = CsvTable(run_dir / "yardstick_games.csv", GAME_COLUMNS)
+        self.panel = panel
+
+    def resume(self, generation: int) -> None:
+        for table in (self.generations, self.individuals, self.games, self.yardstick_games):
+            table.truncate_after(generation)
+
+    def on_generation(self, r: GenerationReport) -> None:
+        fit, pop, g = r.standings.fitness, r.population, r.generation
+        yard = [r.yardstick.get(p, math.nan) for p in self.panel]
+        yard_mean = float(np.mean(yard)) if yard else math.nan
+        self.generations.append([[g, fit.max(), fit.mean(), fit.min(), fit.std(), yard_mean,
+                                  r.diversity, len(r.games) + len(r.yardstick_games),
+                                  round(r.wall_seconds, 3), *yard]])
+        s = r.standings
+        self.individuals.append([
+            [g, pop.ids[i], pop.parent_a[i], pop.parent_b[i], pop.operator[i], fit[i], s.wins[i],
+             s.draws[i], s.losses[i], *pop.genomes[i].tolist()] for i in range(len(pop))])
+        self.games.append([_game_row(g, t, res, pop) for t, res in r.games])
+        self.yardstick_games.append([_game_row(g, t, res, pop) for t, res in r.yardstick_games])
+
+
+def _game_row(g: int, t: GameTask, res: GameResult, pop: Population) -> list:
+    def who(x):
+        return int(pop.ids[x]) if isinstance(x, int | np.integer) else x
+
+    return [g, t.pairing, t.game, who(t.black), who(t.white), opening_text(t.opening),
+            res.black_discs, res.white_discs, res.black_score, res.winner]
+
+
+class ChampionWriter:
+    """``champion.json`` (rewritten each generation) and ``champions/gen_XXXX.json``."""
+
+    def __init__(self, run_dir: Path):
+        self.run_dir = run_dir
+        (run_dir / "champions").mkdir(parents=True, exist_ok=True)
+
+    def on_generation(self, r: GenerationReport) -> None:
+        r.champion.save_json(self.run_dir / "champions" / f"gen_{r.generation:04d}.json")
+        tmp = self.run_dir / ".champion.json.tmp"
+        r.champion.save_json(tmp)
+        tmp.replace(self.run_dir / "champion.json")
+
+
+class FitnessPlot:
+    """``fitness.png``: best/mean/min fitness with a std band, and the yardstick score."""
+
+    def __init__(self, run_dir: Path):
+        self.path = run_dir / "fitness.png"
+        self.csv = run_dir / "generations.csv"
+
+    def on_generation(self, r: GenerationReport) -> None:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        import pandas as pd
+
+        df = pd.read_csv(self.csv)
+        fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 4))
+        x = df["generation"]
+        ax1.fill_between(x, df["mean_fitness"] - df["std_fitness"],
+                         df["mean_fitness"] + df["std_fitness"], alpha=0.2, label="mean ± std")
+        for col in ("best_fitness", "mean_fitness", "min_fitness"):
+            ax1.plot(x, df[col], marker=".", label=col.split("_")[0])
+        ax1.set(xlabel="generation", ylabel="round-robin fitness", title="Population")
+        ax1.legend()
+        for col in [c for c in df.columns if c.startswith("yardstick_") and c != "yardstick_score"]:
+            ax2.plot(x, df[col], marker=".", label=col.removeprefix("yardstick_"))
+        ax2.plot(x, df["yardstick_score"], "k-", lw=2, label="mean")
+        ax2.set(xlabel="generation", ylabel="champion score vs panel", ylim=(-0.05, 1.05),
+                title="Yardstick")
+        ax2.legend(fontsize="small")
+        fig.tight_layout()
+        tmp = self.path.with_name(".fitness.tmp.png")
+        fig.savefig(tmp, dpi=80)
+        plt.close(fig)
+        tmp.replace(self.path)
+
+
+class ProgressLog:
+    """One log line per generation with elapsed time and ETA."""
+
+    def __init__(self, start_generation: int, elapsed_before: float):
+        self.start_generation, self.elapsed_before = start_generation, elapsed_before
+
+    def on_generation(self, r: GenerationReport) -> None:
+        done = r.generation - self.start_generation + 1
+        per_gen = (r.elapsed - self.elapsed_before) / done
+        eta = per_gen * (r.generations - r.generation - 1)
+        yard = " ".join(f"{k}={v:.2f}" for k, v in r.yardstick.items())
+        fit = r.standings.fitness
+        log.info("gen %d/%d  best %.0f mean %.1f  yardstick[%s]  %d games %.1fs  "
+                 "elapsed %s  ETA %s",
+                 r.generation + 1, r.generations, fit.max(), fit.mean(), yard,
+                 len(r.games) + len(r.yardstick_games), r.wall_seconds, _hms(r.elapsed), _hms(eta))
+
+
+def _hms(seconds: float) -> str:
+    m, s = divmod(int(round(seconds)), 60)
+    return f"{m // 60}:{m % 60:02d}:{s:02d}"
