@@ -1,0 +1,330 @@
+"""Strength evaluation: colour-swapped pairs from seeded openings, Elo with 95% CI, SPRT.
+
+    python -m evolve.evaluate WEIGHTS --vs course greedy random --games 200 --depth 4
+    python -m evolve.evaluate WEIGHTS --vs course --games 2000 --sprt 0 50
+    python -m evolve.evaluate --round-robin A.json B.json course --games 100
+
+Players are agent specs of ``engine.agents.factory.make_agent`` (``random``, ``greedy``,
+``wpc1``, ``course``, ``wpc``, ``wpc_negated``, ``mcts``, ``bfs``) or weights files (a run
+directory means its ``champion.json``). Game ``k`` of a match uses opening ``k // 2`` with the
+colours swapped on odd ``k``, and its agents' seeds come from ``SeedSequence([seed, match,
+k])``: results do not depend on the backend or the number of workers (with ``--depth``;
+``--time`` makes searches depend on the machine's speed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import math
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from evolve.elo import elo_estimate, fit_elo, sprt
+from evolve.eval_games import EvalSettings, EvalTask, make_runner
+
+OPENINGS_STREAM = 1 << 30  # SeedSequence slot for the openings (never a match index)
+SPRT_BATCH_PAIRS = 8  # pairs played between two SPRT looks at the results (decision per pair)
+# The LLR's normal approximation needs a variance estimate from more than a handful of games
+# (7 wins and a draw would "prove" anything); no decision before this many pairs.
+SPRT_MIN_PAIRS = 10
+
+
+@dataclass
+class MatchResult:
+    player: str
+    opponent: str
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    sprt: dict | None = None
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    def add(self, points: float) -> None:
+        if points == 1.0:
+            self.wins += 1
+        elif points == 0.5:
+            self.draws += 1
+        else:
+            self.losses += 1
+
+    def as_dict(self) -> dict:
+        d = {"player": self.player, "opponent": self.opponent, "games": self.games,
+             "wins": self.wins, "draws": self.draws, "losses": self.losses}
+        if self.games:
+            est = elo_estimate(self.wins, self.draws, self.losses).as_dict()
+            d.update(score=est["score"], elo=_finite(est["elo"]),
+                     elo_ci95=[_finite(x) for x in est["elo_ci95"]])
+        if self.sprt is not None:
+            d["sprt"] = self.sprt
+        return d
+
+
+def _finite(x: float) -> float | None:
+    """JSON has no infinity: a 100% or 0% score's unbounded Elo is written as null."""
+    return x if math.isfinite(x) else None
+
+
+def openings(n_pairs: int, seed: int) -> list[tuple[int, ...]]:
+    from engine.match import random_openings
+
+    ss = np.random.SeedSequence([seed, OPENINGS_STREAM])
+    return [tuple(o) for o in random_openings(n_pairs, ss)]
+
+
+def match_tasks(a: str, b: str, match: int, games: range, opening_list,
+                seed: int) -> list[EvalTask]:
+    """Games ``games`` of match ``match``: even k has ``a`` black, odd k has ``b`` black."""
+    tasks = []
+    for k in games:
+        black, white = (a, b) if k % 2 == 0 else (b, a)
+        tasks.append(EvalTask(k, black, white, opening_list[k // 2], (seed, match, k)))
+    return tasks
+
+
+def points_for_a(task: EvalTask, winner: str, a: str) -> float:
+    if winner == "draw":
+        return 0.5
+    a_colour = "black" if (task.index % 2 == 0) else "white"
+    return 1.0 if winner == a_colour else 0.0
+
+
+class Match:
+    """One pairing's running tally; ``record`` takes results in game order and says when the
+    SPRT (looked at after every complete pair) has decided."""
+
+    def __init__(self, a: str, b: str, sprt_elo=None, alpha=0.05, beta=0.05):
+        self.result = MatchResult(a, b)
+        self.sprt_elo, self.alpha, self.beta = sprt_elo, alpha, beta
+
+    def record(self, task: EvalTask, winner: str) -> bool:
+        r = self.result
+        r.add(points_for_a(task, winner, r.player))
+        if self.sprt_elo is None or task.index % 2 == 0 or self.decided:
+            return self.decided
+        test = sprt(r.wins, r.draws, r.losses, *self.sprt_elo, self.alpha, self.beta)
+        decision = test.decision if r.games >= 2 * SPRT_MIN_PAIRS else "continue"
+        r.sprt = {"elo0": self.sprt_elo[0], "elo1": self.sprt_elo[1], "alpha": self.alpha,
+                  "beta": self.beta, **test.as_dict(), "decision": decision, "games": r.games}
+        return self.decided
+
+    @property
+    def decided(self) -> bool:
+        return self.result.sprt is not None and self.result.sprt["decision"] != "continue"
+
+    def finish(self) -> MatchResult:
+        r = self.result
+        if self.sprt_elo is not None:
+            r.sprt["llr_final"] = sprt(r.wins, r.draws, r.losses, *self.sprt_elo).llr
+        return r
+
+
+def play_sequential(runner, match: Match, index: int, n_games: int, opening_list, seed: int):
+    """SPRT with stopping: batches of pairs until the test decides; games of the last batch
+    after the deciding pair are discarded, so the result does not depend on the batch size."""
+    a, b = match.result.player, match.result.opponent
+    batch = 2 * SPRT_BATCH_PAIRS
+    for start in range(0, n_games, batch):
+        games = range(start, min(n_games, start + batch))
+        tasks = match_tasks(a, b, index, games, opening_list, seed)
+        for task, winner in zip(tasks, runner(tasks), strict=True):
+            if match.record(task, winner):
+                return match.finish()
+    return match.finish()
+
+
+def play_all(runner, matches: list[Match], n_games: int, opening_list,
+             seed: int) -> list[MatchResult]:
+    """Every game of every match in one batch (keeps all workers busy); an SPRT, if any, is
+    still evaluated pair by pair in game order and reports where it would have stopped."""
+    tasks = []
+    for index, match in enumerate(matches):  # the match index seeds its games
+        r = match.result
+        tasks.append(match_tasks(r.player, r.opponent, index, range(n_games), opening_list, seed))
+    winners = iter(runner([t for ts in tasks for t in ts]))
+    for match, ts in zip(matches, tasks, strict=True):
+        for task in ts:
+            match.record(task, next(winners))
+    return [m.finish() for m in matches]
+
+
+def evaluate(player: str, opponents: list[str], settings: EvalSettings, games: int, seed: int,
+             runner, sprt_elo=None, alpha=0.05, beta=0.05, stop=True) -> list[MatchResult]:
+    """``player`` against each opponent, ``games`` (rounded up to even) games each.
+
+    With ``sprt_elo`` and ``stop`` each match ends as soon as the SPRT accepts H0 or H1;
+    with ``stop=False`` all games are played and the SPRT's stopping point is reported.
+    """
+    games = games + games % 2
+    opening_list = openings(games // 2, seed)
+    matches = [Match(player, opp, sprt_elo, alpha, beta) for opp in opponents]
+    if sprt_elo is not None and stop:
+        return [play_sequential(runner, m, i, games, opening_list, seed)
+                for i, m in enumerate(matches)]
+    return play_all(runner, matches, games, opening_list, seed)
+
+
+def round_robin(players: list[str], settings: EvalSettings, games: int, seed: int, runner):
+    """Every pair plays ``games`` games (same openings for all pairs); returns (matches, elo)."""
+    games = games + games % 2
+    opening_list = openings(games // 2, seed)
+    n = len(players)
+    pairs = list(itertools.combinations(range(n), 2))
+    matches = [Match(players[i], players[j]) for i, j in pairs]
+    results = play_all(runner, matches, games, opening_list, seed)
+    score, played = np.zeros((n, n)), np.zeros((n, n))
+    for (i, j), res in zip(pairs, results, strict=True):
+        score[i, j], score[j, i] = res.wins + res.draws / 2, res.losses + res.draws / 2
+        played[i, j] = played[j, i] = res.games
+    matches = results
+    return matches, fit_elo(score, played), score, played
+
+
+# --- command line -----------------------------------------------------------------------------
+
+
+def format_table(results: list[MatchResult]) -> str:
+    head = f"{'player':<22} {'opponent':<22} {'games':>5} {'W':>5} {'D':>4} {'L':>5} " \
+           f"{'score':>7} {'Elo':>8} {'95% CI':>18}  SPRT"
+    lines = [head, "-" * len(head)]
+    for r in results:
+        est = elo_estimate(r.wins, r.draws, r.losses)
+        ci = f"[{est.elo_low:+.1f}, {est.elo_high:+.1f}]"
+        s = r.sprt
+        test = f"{s['decision']} (LLR {s['llr']:.2f} at {s['games']} games)" if s else ""
+        lines.append(f"{_short(r.player):<22} {_short(r.opponent):<22} {r.games:>5} {r.wins:>5} "
+                     f"{r.draws:>4} {r.losses:>5} {100 * est.score:>6.1f}% {est.elo:>+8.1f} "
+                     f"{ci:>18}  {test}")
+    return "\n".join(lines)
+
+
+def _short(name: str) -> str:
+    """A table label: a weights file by its stem (a run's champion by its run directory)."""
+    path = Path(name.split(":", 1)[-1])
+    if path.suffix in (".json", ".npz"):
+        label = path.parent.name if path.stem == "champion" else path.stem
+        name = name[: len(name) - len(str(path))] + label
+    return name if len(name) <= 22 else "..." + name[-19:]
+
+
+def format_elo_table(players, elo, score, played) -> str:
+    order = np.argsort(-elo)
+    lines = [f"{'rank':>4}  {'player':<30} {'Elo':>8} {'score':>7} {'games':>6}", "-" * 60]
+    for rank, i in enumerate(order, 1):
+        pct = 100 * score[i].sum() / max(1, played[i].sum())
+        lines.append(f"{rank:>4}  {_short(players[i]):<30} {elo[i]:>+8.1f} {pct:>6.1f}% "
+                     f"{int(played[i].sum()):>6}")
+    return "\n".join(lines)
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(prog="python -m evolve.evaluate",
+                                description="Play colour-swapped pairs and report Elo with 95% CI.")
+    p.add_argument("weights", nargs="?", help="weights file or run directory (the player)")
+    p.add_argument("--vs", nargs="+", default=[], metavar="OPP", help="opponent specs or files")
+    p.add_argument("--games", type=int, default=200, help="games per opponent (rounded up to even)")
+    search = p.add_mutually_exclusive_group()
+    search.add_argument("--depth", type=int, default=None, help="search depth (default 4)")
+    search.add_argument("--time", type=float, default=None,
+                        help="seconds per move instead of a depth")
+    p.add_argument("--epsilon", type=float, default=0.0, help="random-move probability, both sides")
+    p.add_argument("--sprt", nargs=2, type=float, metavar=("ELO0", "ELO1"))
+    p.add_argument("--sprt-full", action="store_true",
+                   help="play all --games games and report when the SPRT would have stopped")
+    p.add_argument("--alpha", type=float, default=0.05)
+    p.add_argument("--beta", type=float, default=0.05)
+    p.add_argument("--round-robin", nargs="+", default=None, metavar="PLAYER")
+    p.add_argument("--variant", choices=("othello", "reversed"), default=None,
+                   help="rules (default: the weights file's variant)")
+    p.add_argument("--endgame-empties", type=int, default=8)
+    p.add_argument("--json", default=None, metavar="OUT", help="also write the results as JSON")
+    p.add_argument("--backend", choices=("serial", "ray"), default="serial")
+    p.add_argument("--workers", type=int, default=None, help="Ray CPUs (default: all)")
+    p.add_argument("--seed", type=int, default=0)
+    return p.parse_args(argv)
+
+
+def check_args(args) -> None:
+    """Raise ``ValueError`` naming the bad option."""
+    if args.games < 1:
+        raise ValueError(f"--games must be >= 1, got {args.games}")
+    if args.depth is not None and args.depth < 1:
+        raise ValueError(f"--depth must be >= 1, got {args.depth}")
+    if args.time is not None and args.time <= 0:
+        raise ValueError(f"--time must be > 0, got {args.time}")
+    if not 0.0 <= args.epsilon <= 1.0:
+        raise ValueError(f"--epsilon must be in [0, 1], got {args.epsilon}")
+    if args.sprt_full and not args.sprt:
+        raise ValueError("--sprt-full needs --sprt ELO0 ELO1")
+    for name in ("alpha", "beta"):
+        if not 0.0 < getattr(args, name) < 1.0:
+            raise ValueError(f"--{name} must be in (0, 1), got {getattr(args, name)}")
+    if args.sprt and args.sprt[0] >= args.sprt[1]:
+        raise ValueError(f"--sprt needs ELO0 < ELO1, got {args.sprt[0]:g} {args.sprt[1]:g}")
+    if args.round_robin is None and (not args.weights or not args.vs):
+        raise ValueError("give WEIGHTS and --vs OPPONENT..., or --round-robin PLAYER...")
+    if args.round_robin is not None and len(args.round_robin) + bool(args.weights) < 2:
+        raise ValueError("--round-robin needs at least two players")
+
+
+def run(args, argv: list[str]) -> dict:
+    from evolve.eval_games import check_specs, resolve_players, variant_of
+
+    check_args(args)
+    rr = args.round_robin
+    first = [args.weights] if args.weights else []
+    players = resolve_players(first + (rr if rr is not None else args.vs))
+    variant = args.variant or variant_of(players)
+    depth = args.depth if args.depth is not None else (None if args.time else 4)
+    settings = EvalSettings(variant, depth, args.time, args.epsilon, args.endgame_empties)
+    check_specs(players, settings)
+    out = {"command": " ".join(["python -m evolve.evaluate", *argv]),
+           "settings": settings.as_dict(), "seed": args.seed, "games_per_match": args.games}
+    with make_runner(args.backend, settings, args.workers) as runner:
+        if rr is not None:
+            matches, elo, score, played = round_robin(players, settings, args.games, args.seed,
+                                                      runner)
+            out["round_robin"] = {"players": players, "elo": elo.tolist(),
+                                  "anchor": "mean 0", "score": score.tolist(),
+                                  "games": played.tolist()}
+            print(format_elo_table(players, elo, score, played))
+        else:
+            matches = evaluate(players[0], players[1:], settings, args.games, args.seed, runner,
+                               tuple(args.sprt) if args.sprt else None, args.alpha, args.beta,
+                               stop=not args.sprt_full)
+    out["matches"] = [m.as_dict() for m in matches]
+    print(format_table(matches))
+    for m in matches:
+        if m.sprt:
+            verdict = {"H1": f"H1 accepted (Elo >= {m.sprt['elo1']:g} more likely)",
+                       "H0": f"H0 accepted (Elo <= {m.sprt['elo0']:g} more likely)",
+                       "continue": "no decision within the game limit"}[m.sprt["decision"]]
+            print(f"SPRT vs {m.opponent}: {verdict} after {m.sprt['games']} games")
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump(out, f, indent=2)
+            f.write("\n")
+    return out
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    args = parse_args(argv)
+    try:
+        run(args, argv)
+    except (ValueError, OSError) as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

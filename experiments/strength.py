@@ -1,0 +1,149 @@
+"""Reproduce the committed strength tables (issue 5, "Results to commit").
+
+    python experiments/strength.py --game reversed_reversi --train          # GA + export + tables
+    python experiments/strength.py --game othello --run-dir outputs/D/T     # an existing run
+
+For each game: (1) the champion of the default study (``python -m evolve +experiment=<game>``,
+run here with ``--train`` into ``experiments/runs/<game>``, or taken from ``--run-dir``);
+(2) its export to ``experiments/results/champions/<game>.json`` (and ``<game>_cs303.py`` for
+Reversed Reversi); (3) ``python -m evolve.evaluate`` against the panel at the champion's own
+search depth, every match ``--games`` games with a 95% CI and the SPRT decision (all games
+played; the table says after how many games the SPRT would have stopped); for Othello also the
+1-ply champion against the literature heuristic under the Othello League protocol (both sides
+epsilon = 0.1). Results go to ``experiments/results/strength_<game>.md`` (+ ``.json``) with the
+exact commands.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "experiments" / "results"
+PANELS = {
+    "reversed_reversi": ["course", "wpc_negated", "greedy", "random", "mcts", "bfs"],
+    "othello": ["course", "wpc", "greedy", "random", "mcts", "bfs"],
+}
+GOAL_SCORE_VS_COURSE = 0.75  # issue 5: the Reversed Reversi champion vs the course matrix
+
+
+def rel(path: Path) -> str:
+    """``path`` relative to the repository root when inside it (commands read better)."""
+    path = Path(path).resolve()
+    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
+
+
+def sh(cmd: list[str], log: list[str]) -> str:
+    """Run ``cmd`` from the repository root, echo and record it, return its stdout."""
+    text = " ".join(cmd)
+    print(f"$ {text}", flush=True)
+    log.append(text)
+    run = [sys.executable, *cmd[1:]] if cmd[0] == "python" else cmd
+    proc = subprocess.run(run, cwd=ROOT, capture_output=True, text=True)
+    print(proc.stdout, end="", flush=True)
+    if proc.returncode != 0:
+        sys.exit(f"command failed ({proc.returncode}): {text}\n{proc.stderr.strip()}")
+    return proc.stdout
+
+
+def champion_dir(game: str, args, log) -> Path:
+    if args.run_dir:
+        return Path(args.run_dir).resolve()
+    run_dir = ROOT / "experiments" / "runs" / game
+    if args.train:
+        sh(["python", "-m", "evolve", f"+experiment={game}", f"hydra.run.dir={rel(run_dir)}",
+            f"backend={args.backend}"], log)
+    if not (run_dir / "champion.json").is_file():
+        sys.exit(f"no champion in {run_dir}: pass --train or --run-dir")
+    return run_dir
+
+
+def evaluate(weights: Path, opponents, args, log, extra: list[str], out: Path) -> str:
+    cmd = ["python", "-m", "evolve.evaluate", rel(weights), "--vs",
+           *opponents, "--games", str(args.games), "--sprt", *map(str, args.sprt), "--sprt-full",
+           "--backend", args.backend, "--seed", str(args.seed), "--json",
+           rel(out), *extra]
+    return sh(cmd, log)
+
+
+def study(game: str, args) -> None:
+    log: list[str] = []
+    run_dir = champion_dir(game, args, log)
+    results = Path(args.results)
+    champions = results / "champions"
+    champions.mkdir(parents=True, exist_ok=True)
+    weights = champions / f"{game}.json"
+    sh(["python", "-m", "evolve.export", rel(run_dir), "--format", "json", "--out",
+        rel(weights)], log)
+    if game == "reversed_reversi":
+        sh(["python", "-m", "evolve.export", rel(run_dir), "--format", "cs303", "--out",
+            rel(champions / f"{game}_cs303.py")], log)
+    meta = json.loads(weights.read_text())["metadata"]
+    depth = int(meta.get("search", {}).get("depth", 2))
+    endgame = int(meta.get("search", {}).get("endgame_empties", 8))
+    search = ["--depth", str(depth), "--endgame-empties", str(endgame)]
+    sections = [("Champion vs the panel at equal depth",
+                 evaluate(weights, PANELS[game], args, log, search,
+                          results / f"strength_{game}.json"))]
+    if game == "othello":
+        sections.append(("Othello League protocol: 1-ply, both sides epsilon = 0.1",
+                         evaluate(weights, ["wpc1"], args, log,
+                                  ["--depth", "1", "--epsilon", "0.1"],
+                                  results / f"strength_{game}_league.json")))
+    write_markdown(results, game, meta, log, sections, depth)
+
+
+def goal_line(results: Path, game: str) -> str:
+    if game != "reversed_reversi":
+        return ""
+    data = json.loads((results / f"strength_{game}.json").read_text())
+    course = next(m for m in data["matches"] if m["opponent"] == "course")
+    met = "met" if course["score"] >= GOAL_SCORE_VS_COURSE else "NOT met"
+    return (f"\nGoal (score >= {GOAL_SCORE_VS_COURSE:.0%} against the course matrix at equal "
+            f"depth): **{met}** ({course['score']:.1%}, {course['games']} games).\n")
+
+
+def write_markdown(results: Path, game: str, meta: dict, log: list[str], sections,
+                   depth: int) -> None:
+    lines = [f"# Strength of the `{game}` champion", "",
+             "Made by `python experiments/strength.py` with these commands (from the repository "
+             "root):", "", "```", *log, "```", "",
+             f"Champion provenance: `{json.dumps(meta.get('provenance', {}))}`  ",
+             f"Search settings it was evolved with: `{json.dumps(meta.get('search', {}))}` "
+             f"(evaluated at depth {depth}).", "",
+             "Elo: logistic model, 95% CI from the W/D/L variance (normal approximation); SPRT: "
+             "GSPRT normal approximation, alpha = beta = 0.05, checked after every colour-swapped "
+             "pair; all games are played and the table gives the LLR and game count at which "
+             "the SPRT stopped (or the final LLR if it never decided).", ""]
+    for title, table in sections:
+        lines += [f"## {title}", "", "```", table.rstrip(), "```", ""]
+    lines.append(goal_line(results, game))
+    (results / f"strength_{game}.md").write_text("\n".join(lines).rstrip() + "\n")
+    print(f"wrote {results / f'strength_{game}.md'}")
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--game", choices=(*PANELS, "both"), default="both")
+    p.add_argument("--run-dir", default=None, help="use this run's champion (one game only)")
+    p.add_argument("--train", action="store_true", help="run the default GA study first")
+    p.add_argument("--games", type=int, default=200)
+    p.add_argument("--sprt", nargs=2, type=float, default=(0.0, 50.0), metavar=("ELO0", "ELO1"))
+    p.add_argument("--backend", choices=("serial", "ray"), default="ray")
+    p.add_argument("--seed", type=int, default=2026)
+    p.add_argument("--results", default=str(RESULTS), help="output directory")
+    args = p.parse_args()
+    games = list(PANELS) if args.game == "both" else [args.game]
+    if args.run_dir and len(games) > 1:
+        p.error("--run-dir needs a single --game")
+    Path(args.results).mkdir(parents=True, exist_ok=True)
+    for game in games:
+        study(game, args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,175 @@
+"""Strength evaluation: pairing, determinism, SPRT stopping, round robin, command line."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from engine.match import play_game
+from evolve import evaluate as ev
+from evolve.elo import elo_from_score
+from evolve.eval_games import EvalSettings, SerialRunner, make_player
+
+OTHELLO = EvalSettings("othello", depth=1)
+
+
+def test_match_tasks_play_each_opening_with_both_colours():
+    openings = [(19,), (26,), (37,)]
+    tasks = ev.match_tasks("a", "b", 5, range(6), openings, seed=9)
+    for k in range(3):
+        first, second = tasks[2 * k], tasks[2 * k + 1]
+        assert first.opening == second.opening == openings[k]
+        assert (first.black, first.white) == ("a", "b")
+        assert (second.black, second.white) == ("b", "a")
+    assert len({t.seed for t in tasks}) == 6 and all(t.seed[:2] == (9, 5) for t in tasks)
+
+
+def test_results_are_counted_from_the_players_point_of_view():
+    # Replay every game independently and count the first player's points by hand.
+    runner = SerialRunner(OTHELLO)
+    result = ev.evaluate("wpc1", ["random"], OTHELLO, 12, seed=4, runner=runner)[0]
+    openings = ev.openings(6, seed=4)
+    points = 0.0
+    for k in range(12):
+        tasks = ev.match_tasks("wpc1", "random", 0, range(k, k + 1), openings, 4)
+        t = tasks[0]
+        b, w, g = np.random.SeedSequence(list(t.seed)).spawn(3)
+        rec = play_game(make_player(t.black, OTHELLO, b), make_player(t.white, OTHELLO, w),
+                        "othello", t.opening, g)
+        points += rec.score_for(black=(k % 2 == 0))
+    assert result.games == 12
+    assert result.wins + result.draws / 2 == points
+
+
+def test_same_seed_same_results_and_the_seed_matters():
+    runner = SerialRunner(EvalSettings("reversed", depth=1))
+    settings = runner.settings
+    a = ev.evaluate("greedy", ["random", "wpc1"], settings, 20, seed=1, runner=runner)
+    b = ev.evaluate("greedy", ["random", "wpc1"], settings, 20, seed=1, runner=runner)
+    assert [r.as_dict() for r in a] == [r.as_dict() for r in b]
+    c = [ev.evaluate("greedy", ["random"], settings, 20, s, runner)[0] for s in range(2, 6)]
+    assert len({(r.wins, r.draws, r.losses) for r in c}) > 1
+
+
+def test_odd_game_counts_round_up_to_whole_pairs():
+    res = ev.evaluate("greedy", ["random"], OTHELLO, 5, seed=0, runner=SerialRunner(OTHELLO))[0]
+    assert res.games == 6
+
+
+def test_sprt_stops_with_h1_for_a_much_stronger_player_and_h0_for_a_weaker_one():
+    runner = SerialRunner(OTHELLO)
+    strong = ev.evaluate("wpc1", ["random"], OTHELLO, 400, 0, runner, sprt_elo=(0, 100))[0]
+    assert strong.sprt["decision"] == "H1" and strong.games < 400 and strong.games % 2 == 0
+    assert strong.games >= 2 * ev.SPRT_MIN_PAIRS  # no verdict from a handful of games
+    assert strong.sprt["llr"] >= strong.sprt["bounds"][1]
+    weak = ev.evaluate("random", ["wpc1"], OTHELLO, 400, 0, runner, sprt_elo=(0, 100))[0]
+    assert weak.sprt["decision"] == "H0" and weak.games < 400
+    assert weak.sprt["llr"] <= weak.sprt["bounds"][0]
+
+
+def test_sprt_decision_does_not_depend_on_the_batch_size(monkeypatch):
+    runner = SerialRunner(OTHELLO)
+    results = []
+    for pairs in (1, 3, 8):
+        monkeypatch.setattr(ev, "SPRT_BATCH_PAIRS", pairs)
+        res = ev.evaluate("wpc1", ["random"], OTHELLO, 400, 0, runner, (0, 100))[0]
+        results.append(res.as_dict())
+    assert results[0] == results[1] == results[2]
+
+
+def test_sprt_full_plays_every_game_and_reports_where_the_test_would_have_stopped():
+    runner = SerialRunner(OTHELLO)
+    stopped = ev.evaluate("wpc1", ["random"], OTHELLO, 100, 0, runner, (0, 100))[0]
+    full = ev.evaluate("wpc1", ["random"], OTHELLO, 100, 0, runner, (0, 100), stop=False)[0]
+    assert full.games == 100 and stopped.games < 100
+    assert full.sprt["decision"] == stopped.sprt["decision"] == "H1"
+    assert full.sprt["games"] == stopped.games and full.sprt["llr"] == stopped.sprt["llr"]
+
+
+def test_round_robin_fits_elo_with_mean_zero_and_orders_players():
+    runner = SerialRunner(OTHELLO)
+    players = ["random", "wpc1", "greedy"]
+    matches, elo, score, played = ev.round_robin(players, OTHELLO, 16, seed=2, runner=runner)
+    assert len(matches) == 3 and np.all(played[~np.eye(3, dtype=bool)] == 16)
+    assert np.allclose(score + score.T, played)
+    assert elo.mean() == pytest.approx(0.0, abs=1e-9)
+    # the player with the best total score has the best rating (Bradley-Terry is monotone here)
+    assert np.argmax(elo) == np.argmax(score.sum(axis=1))
+
+
+def run_cli(argv, capsys):
+    code = ev.main(argv)
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_cli_prints_a_table_and_writes_json(tmp_path, capsys):
+    out = tmp_path / "r.json"
+    code, text, _ = run_cli(["wpc1", "--vs", "random", "greedy", "--games", "8", "--depth", "1",
+                             "--variant", "othello", "--json", str(out)], capsys)
+    assert code == 0 and "random" in text and "95% CI" in text
+    data = json.loads(out.read_text())
+    assert data["command"].startswith("python -m evolve.evaluate wpc1 --vs random greedy")
+    assert [m["opponent"] for m in data["matches"]] == ["random", "greedy"]
+    for m in data["matches"]:
+        assert m["wins"] + m["draws"] + m["losses"] == m["games"] == 8
+        if m["elo"] is not None:
+            assert m["elo"] == pytest.approx(elo_from_score(m["score"]))
+
+
+def test_cli_sprt_says_which_hypothesis_it_accepted(capsys):
+    code, text, _ = run_cli(["wpc1", "--vs", "random", "--games", "400", "--depth", "1",
+                             "--variant", "othello", "--sprt", "0", "100"], capsys)
+    assert code == 0 and "SPRT vs random: H1 accepted" in text
+
+
+@pytest.mark.parametrize(
+    "argv, fragment",
+    [
+        (["greedy", "--vs", "nonsense", "--variant", "othello"], "unknown agent spec"),
+        (["greedy", "--vs", "random", "--games", "0", "--variant", "othello"], "--games"),
+        (["greedy", "--vs", "random", "--sprt", "10", "0", "--variant", "othello"], "ELO0 < ELO1"),
+        (["greedy", "--vs", "random", "--epsilon", "2", "--variant", "othello"], "--epsilon"),
+        (["greedy", "--vs", "random"], "--variant"),
+        (["greedy"], "--vs"),
+    ],
+)
+def test_cli_bad_input_is_one_clear_line(argv, fragment, capsys):
+    code, _, err = run_cli(argv, capsys)
+    assert code == 1 and fragment in err and err.count("\n") == 1
+
+
+def test_cli_refuses_a_malformed_weights_file(tmp_path, capsys):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"schema_version": 2}')
+    code, _, err = run_cli([str(bad), "--vs", "random", "--variant", "othello"], capsys)
+    assert code == 1 and "schema_version" in err and err.count("\n") == 1
+
+
+def test_weights_file_players_take_the_files_variant(tmp_path, capsys):
+    pytest.importorskip("engine.agents.alphabeta")
+    from engine.weights import reference_weights
+
+    w = reference_weights("course")
+    w.save_json(tmp_path / "course.json")
+    code, text, _ = run_cli([str(tmp_path / "course.json"), "--vs", "random", "--games", "4",
+                             "--depth", "1", "--json", str(tmp_path / "o.json")], capsys)
+    assert code == 0
+    assert json.loads((tmp_path / "o.json").read_text())["settings"]["variant"] == "reversed"
+
+
+def test_ray_backend_gives_the_serial_results():
+    ray = pytest.importorskip("ray")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        settings = EvalSettings("reversed", depth=1)
+        from evolve.eval_games import RayRunner
+
+        ray_runner = RayRunner(settings, workers=2)
+        on_ray = ev.evaluate("greedy", ["random", "wpc1"], settings, 12, 3, ray_runner)
+        serial = ev.evaluate("greedy", ["random", "wpc1"], settings, 12, 3, SerialRunner(settings))
+        assert [r.as_dict() for r in on_ray] == [r.as_dict() for r in serial]
+    finally:
+        ray.shutdown()
