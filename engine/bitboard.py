@@ -154,13 +154,13 @@ def flips(P, O, sq):
 
 @njit(cache=True, inline="always")
 def make_move(P, O, sq, flipped):
-    """Boards after the side to move plays ``sq`` flipping ``flipped``, swapped for the next player."""
+    """Boards after the mover plays ``sq`` flipping ``flipped``, swapped for the next player."""
     return O ^ flipped, P ^ flipped ^ (ONE << U64(sq))
 
 
 @njit(cache=True)
 def play(P, O, sq):
-    """(next_P, next_O, flipped); ``flipped == 0`` means the move was illegal and nothing changed."""
+    """(next_P, next_O, flipped); ``flipped == 0``: illegal move, boards unchanged."""
     if (P | O) & (ONE << U64(sq)):
         return P, O, ZERO
     f = flips(P, O, sq)

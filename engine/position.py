@@ -137,9 +137,12 @@ class Position:
             row = []
             for f in range(8):
                 i = 8 * (rank - 1) + f
-                row.append(
-                    "X" if black >> i & 1 else "O" if white >> i & 1 else "*" if marks >> i & 1 else "."
-                )
+                if black >> i & 1:
+                    row.append("X")
+                elif white >> i & 1:
+                    row.append("O")
+                else:
+                    row.append("*" if marks >> i & 1 else ".")
             lines.append(f"{rank} {' '.join(row)} {rank}")
         lines.append("  a b c d e f g h")
         side = "X (black)" if self.black_to_move else "O (white)"
@@ -151,7 +154,7 @@ class Position:
         return int(bb.legal_moves(*self.boards))
 
     def legal_moves(self) -> list[int]:
-        """Legal squares, ascending; ``[PASS]`` when the side to move must pass; ``[]`` at game end."""
+        """Legal squares ascending; ``[PASS]`` if the mover must pass; ``[]`` at game end."""
         moves = bits_of(self.legal_moves_mask())
         if moves:
             return moves

@@ -10,7 +10,8 @@ START = "---------------------------OX------XO--------------------------- X"
 
 
 def test_square_numbering_is_a1_first_rank_by_rank():
-    assert (square("a1"), square("h1"), square("a2"), square("a8"), square("h8")) == (0, 7, 8, 56, 63)
+    names = ("a1", "h1", "a2", "a8", "h8")
+    assert tuple(square(n) for n in names) == (0, 7, 8, 56, 63)
     assert square("D5") == 35 and move_name(35) == "d5"
 
 
