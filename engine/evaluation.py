@@ -15,8 +15,10 @@ with ``phase = phase_of_discs[number of discs on the board]`` and the features:
 
 A finished game (neither side can move) is not evaluated heuristically: it scores
 ``+-(WIN_SCORE + |final disc difference|)`` (0 for a draw) under the variant given by
-``reversed_rules``, so won and lost positions dominate any heuristic value. The weights carry
-the heuristic's sign; the variant matters only there.
+``reversed_rules``, so won and lost positions dominate any heuristic value: ``Weights`` refuses
+weights whose heuristic could reach ``WIN_SCORE`` (``engine.weights.check_magnitude``), and
+every array that reaches this function comes from a ``Weights``. The weights carry the
+heuristic's sign; the variant matters only there.
 
 Stability (Edax's method, a sound lower bound of true stability): a disc is stable if, in each of
 the 4 line directions, its line is full (no empty square: nothing can ever be played on it) or a

@@ -5,7 +5,9 @@
     python -m engine.play --opponent path/to/champion.json
 
 Type a square (``d3``), ``moves`` to list the legal moves again, or ``quit``. Passes are played
-automatically and announced.
+automatically and announced. Without ``--variant`` the rules are those the opponent's weights
+were made for (a weights file or reference set with a variant), else Othello; a ``--variant``
+that contradicts the weights is played as asked, with a warning.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import argparse
 import sys
 from typing import TextIO
 
-from engine.agents.factory import allowed_specs, make_agent
+from engine.agents.factory import allowed_specs, load_spec_weights, make_agent, parse_spec
 from engine.position import PASS, Position, Variant, move_name, parse_move
 
 COLOURS = {"X": "X (black)", "O": "O (white)"}
@@ -24,13 +26,38 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m engine.play",
                                      description=__doc__.split("\n")[0])
     parser.add_argument("--opponent", default="wpc1", help=f"agent spec: {allowed_specs()}")
-    parser.add_argument("--variant", default="othello", help="othello or reversed")
+    parser.add_argument("--variant", default=None,
+                        help="othello or reversed (default: the opponent's weights' variant, "
+                             "else othello)")
     parser.add_argument("--color", "--colour", default="X", type=str.upper, choices=["X", "O"],
                         help="your colour (X = black, moves first)")
-    parser.add_argument("--depth", type=int, default=4, help="search depth of alpha-beta agents")
-    parser.add_argument("--time-limit", type=float, default=None, help="seconds per agent move")
+    parser.add_argument("--depth", type=int, default=4,
+                        help="search depth of alpha-beta agents (>= 1)")
+    parser.add_argument("--time-limit", type=float, default=None,
+                        help="seconds per agent move (> 0)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the opponent's randomness")
     return parser.parse_args(argv)
+
+
+def check_args(args: argparse.Namespace) -> None:
+    """``ValueError`` with a one-line message for out-of-range numbers."""
+    if args.depth < 1:
+        raise ValueError(f"--depth must be >= 1, got {args.depth}")
+    if args.time_limit is not None and not args.time_limit > 0:
+        raise ValueError(f"--time-limit must be > 0 seconds, got {args.time_limit:g}")
+
+
+def choose_variant(requested: str | None, opponent: str) -> tuple[Variant, str | None]:
+    """The rules to play, and a warning if ``requested`` contradicts the opponent's weights."""
+    source = parse_spec(opponent).weights
+    made_for = load_spec_weights(source).variant if source is not None else None
+    if requested is None:
+        return Variant.parse(made_for or "othello"), None
+    variant = Variant.parse(requested)
+    if made_for is not None and Variant.parse(made_for) is not variant:
+        return variant, (f"warning: playing {variant.value} rules as asked, but the opponent's "
+                         f"weights {source} were made for {made_for}")
+    return variant, None
 
 
 class Quit(Exception):
@@ -109,12 +136,15 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None,
     out = stdout if stdout is not None else sys.stdout
     args = parse_args(argv)
     try:
-        variant = Variant.parse(args.variant)
+        check_args(args)
+        variant, warning = choose_variant(args.variant, args.opponent)
         agent = make_agent(args.opponent, variant, depth=args.depth, time_limit=args.time_limit,
                            seed=args.seed)
-    except ValueError as err:
+    except ValueError as err:  # includes WeightsFileError: one line, no traceback
         print(f"error: {err}", file=sys.stderr)
         return 2
+    if warning:
+        print(warning, file=sys.stderr)
     human_black = args.color == "X"
     out.write(f"You are {COLOURS[args.color]} against {agent.name} ({variant.value} rules). "
               "Type a move like d3, 'moves', or 'quit'.\n")

@@ -65,7 +65,13 @@ class Variant(enum.Enum):
 
 
 def bits_of(board: int) -> list[int]:
-    return [sq for sq in range(64) if board >> sq & 1]
+    """Set squares of a bitboard, ascending (lowest bit first: a few ops per set bit)."""
+    out = []
+    while board:
+        low = board & -board
+        out.append(low.bit_length() - 1)
+        board ^= low
+    return out
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,11 @@ per phase, a full 8x8 positional matrix (row-major a1..h8, like the bitboards) a
 name in ``FEATURE_NAMES``. The numba search never sees this object: ``numba_arrays()`` turns it
 into plain arrays.
 
+Won and lost games must outweigh every heuristic value (the search scores them
+``+-(WIN_SCORE + margin)``), so a ``Weights`` whose heuristic could reach ``WIN_SCORE`` is refused
+(``check_magnitude``: sum of |positional| + 64 x sum of |feature weights|, per phase);
+``GenomeLayout.max_gene_magnitude()`` is the gene range within which every genome passes.
+
 Symmetric weights tie the positional matrix under the 8 symmetries of the square (rotations and
 reflections), leaving 10 free values per phase; the matrix stored in the object and in files is
 always the expanded 8x8 one.
@@ -23,6 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
+from engine.evaluation import WIN_SCORE
 from engine.position import SQUARE_NAMES
 
 SCHEMA_VERSION = 1
@@ -44,6 +50,9 @@ FEATURE_BLOCKS: dict[str, tuple[str, ...]] = {
 }
 N_FEATURES = len(FEATURE_NAMES)
 MIN_DISCS, MAX_DISCS = 4, 64
+# Largest value any feature can take (legal moves, frontier and stable discs are all disc or
+# square counts), used to bound the heuristic so that won/lost games always dominate it.
+MAX_FEATURE_COUNT = 64
 
 
 def _symmetry_images(sq: int) -> set[int]:
@@ -130,6 +139,14 @@ class GenomeLayout:
         """Initialisation/clipping range of every gene: [-1, 1] (the WPC's scale)."""
         return np.full(self.size, -1.0), np.full(self.size, 1.0)
 
+    def max_gene_magnitude(self) -> float:
+        """Largest ``m`` such that every genome with all genes in [-m, m] is a valid ``Weights``
+        (its heuristic can never reach ``WIN_SCORE``). A tied positional gene covers up to 8
+        squares but the 10 classes cover the 64 squares once, so both layouts give 64 squares +
+        ``N_FEATURES`` features of at most ``MAX_FEATURE_COUNT`` each, per phase."""
+        per_unit = 64 + N_FEATURES * MAX_FEATURE_COUNT
+        return WIN_SCORE / per_unit * (1.0 - 1e-9)  # a hair below: float sums may round up
+
     def __repr__(self) -> str:
         return (
             f"GenomeLayout(n_phases={self.n_phases}, symmetric={self.symmetric}, size={self.size})"
@@ -144,6 +161,27 @@ def asymmetric_squares(matrix: np.ndarray) -> list[str]:
         if not np.all(values == values[0]):
             bad += [SQUARE_NAMES[s] for s in orbit]
     return bad
+
+
+def heuristic_bound(positional: np.ndarray, features: np.ndarray) -> float:
+    """An upper bound of ``|evaluate(...)|`` over every non-final position, for weights of shape
+    (n, 64) and (n, F): per phase, each square adds at most its |weight| to the positional sum
+    (it holds one disc or none) and each feature counts at most ``MAX_FEATURE_COUNT``."""
+    positional_part = np.abs(positional).sum(axis=1)
+    feature_part = np.abs(features).sum(axis=1) * MAX_FEATURE_COUNT
+    return float((positional_part + feature_part).max())
+
+
+def check_magnitude(positional: np.ndarray, features: np.ndarray) -> None:
+    """``ValueError`` unless won/lost games (worth more than ``WIN_SCORE`` in the search)
+    dominate every heuristic value these weights can produce."""
+    bound = heuristic_bound(positional, features)
+    if not bound < WIN_SCORE:
+        raise ValueError(
+            f"weights too large: the heuristic can reach {bound:.6g} but must stay below the "
+            f"win score {WIN_SCORE:g} (sum |positional| + {MAX_FEATURE_COUNT} * sum |features| "
+            "per phase), or won/lost positions would not dominate it; scale the weights down"
+        )
 
 
 @dataclass
@@ -170,6 +208,7 @@ class Weights:
         self.features = np.array(self.features, dtype=np.float64).reshape(n, N_FEATURES)
         if not (np.all(np.isfinite(self.positional)) and np.all(np.isfinite(self.features))):
             raise ValueError("weights must be finite numbers (found NaN or infinity)")
+        check_magnitude(self.positional, self.features)
         self.symmetric = bool(self.symmetric)
         if self.symmetric:
             for p in range(n):

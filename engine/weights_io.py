@@ -119,10 +119,19 @@ def _fail(where: str, msg: str):
 
 def _number(x, where: str) -> float:
     if isinstance(x, bool) or not isinstance(x, (int, float)):
-        _fail(where, f"expected a number, got {type(x).__name__} {x!r}")
-    if not math.isfinite(x):
-        _fail(where, f"expected a finite number, got {x!r}")
-    return float(x)
+        _fail(where, f"expected a number, got {type(x).__name__} {_short(x)}")
+    try:
+        value = float(x)  # a JSON integer may be too large for a float
+    except OverflowError:
+        value = math.inf
+    if not math.isfinite(value):
+        _fail(where, f"expected a finite number, got {_short(x)}")
+    return value
+
+
+def _short(x, limit: int = 60) -> str:
+    text = repr(x)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _matrix(rows, where: str) -> np.ndarray:
@@ -165,37 +174,46 @@ def _phase(d, p: int, names: list[str]) -> tuple[np.ndarray, np.ndarray, list]:
     features = np.array(
         [_number(feats[n], f"{where}.features.{n}") if n in feats else 0.0 for n in FEATURE_NAMES]
     )
-    return positional, features, d.get("discs")
+    discs = d.get("discs")
+    if discs is not None and not (
+        isinstance(discs, list) and len(discs) == 2 and all(type(x) is int for x in discs)
+    ):
+        _fail(f"{where}.discs", f"expected [first, last] disc counts, got {_short(discs)}")
+    return positional, features, discs
 
 
 def weights_from_dict(d) -> Weights:
     if not isinstance(d, dict):
         _fail("", f"expected a JSON object at the top level, got {type(d).__name__}")
     version = d.get("schema_version")
-    if version != SCHEMA_VERSION:
-        _fail("schema_version", f"expected {SCHEMA_VERSION}, got {version!r}")
+    if type(version) is not int or version != SCHEMA_VERSION:
+        _fail("schema_version", f"expected {SCHEMA_VERSION}, got {_short(version)}")
     for key in TOP_KEYS:
         if key not in d:
             _fail("", f"missing key {key!r}")
     unknown = sorted(set(d) - set(TOP_KEYS))
     if unknown:
         _fail("", f"unknown top-level key(s) {unknown}")
-    if d["game"] != GAME:
-        _fail("game", f"expected {GAME!r}, got {d['game']!r}")
-    if d["variant"] is not None and d["variant"] not in VARIANTS:
-        _fail("variant", f"expected one of {list(VARIANTS)} or null, got {d['variant']!r}")
+    if not isinstance(d["game"], str) or d["game"] != GAME:
+        _fail("game", f"expected {GAME!r}, got {_short(d['game'])}")
+    if d["variant"] is not None and not (
+        isinstance(d["variant"], str) and d["variant"] in VARIANTS
+    ):
+        _fail("variant", f"expected one of {list(VARIANTS)} or null, got {_short(d['variant'])}")
     if not isinstance(d["name"], str):
         _fail("name", f"expected a string, got {type(d['name']).__name__}")
     if not isinstance(d["symmetric"], bool):
-        _fail("symmetric", f"expected true or false, got {d['symmetric']!r}")
+        _fail("symmetric", f"expected true or false, got {_short(d['symmetric'])}")
     if not isinstance(d["metadata"], dict):
         _fail("metadata", f"expected an object, got {type(d['metadata']).__name__}")
     bounds = d["phase_bounds"]
     if not isinstance(bounds, list) or not all(type(b) is int for b in bounds):
-        _fail("phase_bounds", f"expected a list of integers, got {bounds!r}")
+        _fail("phase_bounds", f"expected a list of integers, got {_short(bounds)}")
     names = d["feature_names"]
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-        _fail("feature_names", f"expected a list of strings, got {names!r}")
+        _fail("feature_names", f"expected a list of strings, got {_short(names)}")
+    if len(set(names)) != len(names):
+        _fail("feature_names", f"names must be distinct, got {names}")
     unknown = sorted(set(names) - set(FEATURE_NAMES))
     if unknown:
         _fail("feature_names", f"unknown feature(s) {unknown} (known: {list(FEATURE_NAMES)})")
@@ -217,10 +235,10 @@ def weights_from_dict(d) -> Weights:
             d["name"],
             meta,
         )
-    except ValueError as e:
+    except ValueError as e:  # bounds order, symmetry, magnitude: Weights says what is wrong
         raise WeightsFileError(str(e)) from None
     for p, (_, _, discs) in enumerate(parsed):
-        if discs is not None and list(discs) != list(w.phase_discs(p)):
+        if discs is not None and discs != list(w.phase_discs(p)):
             _fail(
                 f"phases[{p}].discs",
                 f"expected {list(w.phase_discs(p))} from phase_bounds, got {discs!r}",
@@ -233,61 +251,98 @@ def _load_json(path: Path) -> Weights:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError:
         _fail(str(path), "not a UTF-8 text file")
+    except OSError as e:
+        _fail(str(path), f"cannot read the file ({e.strerror or e})")
     try:
         data = json.loads(text, parse_constant=lambda c: _fail(str(path), f"{c} is not allowed"))
     except json.JSONDecodeError as e:
         what = "truncated JSON" if e.pos >= len(text.rstrip()) else "invalid JSON"
         _fail(str(path), f"{what} at line {e.lineno} column {e.colno}: {e.msg}")
+    except RecursionError:
+        _fail(str(path), "invalid JSON: nested too deeply")
     try:
         return weights_from_dict(data)
     except WeightsFileError as e:
         raise WeightsFileError(f"{path}: {e}") from None
 
 
-def _load_npz(path: Path) -> Weights:
+# name -> (numpy dtype kinds allowed, number of dimensions, what the message says is expected)
+NPZ_ARRAYS = {
+    "schema_version": ("iu", 0, "an integer scalar"),
+    "phase_bounds": ("iu", 1, "a 1-d integer array"),
+    "positional": ("iuf", 3, "a float array (n, 8, 8)"),
+    "features": ("iuf", 2, "a float array (n, features)"),
+    "feature_names": ("U", 1, "a 1-d string array"),
+    "symmetric": ("b", 0, "a boolean scalar"),
+    "name": ("U", 0, "a string scalar"),
+    "metadata_json": ("U", 0, "a string scalar"),
+}
+
+
+def _read_npz(path: Path) -> dict[str, np.ndarray]:
+    """Every array of the archive. A corrupt archive surfaces as many exception types
+    (zipfile.BadZipFile, zlib.error, EOFError, ValueError from a bad .npy header, ...) and a
+    plain .npy file loads as an array, not an archive: all of them become one clear error."""
     try:
-        with np.load(path, allow_pickle=False) as z:
-            arrays = {k: z[k] for k in z.files}
-    except (ValueError, OSError) as e:
-        _fail(str(path), f"not a readable .npz weights file ({e})")
-    need = (
-        "schema_version",
-        "phase_bounds",
-        "positional",
-        "features",
-        "feature_names",
-        "symmetric",
-        "name",
-        "metadata_json",
-    )
-    missing = [k for k in need if k not in arrays]
+        loaded = np.load(path, allow_pickle=False)
+        if isinstance(loaded, np.ndarray):
+            _fail(str(path), "not a .npz archive (it holds a single .npy array)")
+        with loaded as z:
+            return {k: z[k] for k in z.files}
+    except WeightsFileError:
+        raise
+    except Exception as e:  # noqa: BLE001 -- see the docstring: any read failure is the file's
+        _fail(str(path), f"not a readable .npz weights file ({type(e).__name__}: {e})")
+
+
+def _check_npz_arrays(arrays: dict[str, np.ndarray]) -> None:
+    """Every array of ``NPZ_ARRAYS`` present, with its dtype kind and dimensions."""
+    missing = [k for k in NPZ_ARRAYS if k not in arrays]
     if missing:
-        _fail(str(path), f"missing array(s) {missing}")
+        _fail("", f"missing array(s) {missing}")
+    unknown = sorted(set(arrays) - set(NPZ_ARRAYS))
+    if unknown:
+        _fail("", f"unknown array(s) {unknown}")
+    for key, (kinds, ndim, what) in NPZ_ARRAYS.items():
+        a = arrays[key]
+        if a.dtype.kind not in kinds or a.ndim != ndim:
+            _fail(key, f"expected {what}, got an array of shape {a.shape} and dtype {a.dtype}")
     if int(arrays["schema_version"]) != SCHEMA_VERSION:
-        _fail(
-            f"{path}: schema_version",
-            f"expected {SCHEMA_VERSION}, got {int(arrays['schema_version'])}",
-        )
+        _fail("schema_version", f"expected {SCHEMA_VERSION}, got {int(arrays['schema_version'])}")
+
+
+def _npz_metadata(text: str) -> dict:
     try:
-        meta = json.loads(str(arrays["metadata_json"]))
-    except json.JSONDecodeError as e:
-        _fail(f"{path}: metadata_json", f"invalid JSON ({e.msg})")
-    names = [str(n) for n in arrays["feature_names"]]
-    pos, feats = arrays["positional"], arrays["features"]
-    n = len(arrays["phase_bounds"]) + 1
+        meta = json.loads(
+            text, parse_constant=lambda c: _fail("metadata_json", f"{c} is not allowed")
+        )
+    except (json.JSONDecodeError, RecursionError) as e:
+        _fail("metadata_json", f"invalid JSON ({getattr(e, 'msg', 'nested too deeply')})")
+    if not isinstance(meta, dict):
+        _fail("metadata_json", f"expected a JSON object, got {type(meta).__name__}")
+    return meta
+
+
+def _npz_to_dict(arrays: dict[str, np.ndarray]) -> dict:
+    """The arrays as the JSON file's dict, so that ``weights_from_dict`` validates the rest."""
+    _check_npz_arrays(arrays)
+    meta = _npz_metadata(str(arrays["metadata_json"]))
+    pos, feats, bounds = arrays["positional"], arrays["features"], arrays["phase_bounds"]
+    names = [str(x) for x in arrays["feature_names"]]
+    n = len(bounds) + 1
     if pos.shape != (n, 8, 8) or feats.shape != (n, len(names)):
         _fail(
-            str(path),
-            f"positional must be ({n}, 8, 8) and features ({n}, {len(names)}), "
-            f"got {pos.shape} and {feats.shape}",
+            "",
+            f"positional must be ({n}, 8, 8) and features ({n}, {len(names)}) for "
+            f"{len(bounds)} phase bound(s), got {pos.shape} and {feats.shape}",
         )
-    d = {
+    return {
         "schema_version": SCHEMA_VERSION,
         "game": meta.pop("game", GAME),
         "variant": meta.pop("variant", None),
         "name": str(arrays["name"]),
         "symmetric": bool(arrays["symmetric"]),
-        "phase_bounds": [int(b) for b in arrays["phase_bounds"]],
+        "phase_bounds": [int(b) for b in bounds],
         "feature_names": names,
         "phases": [
             {
@@ -298,8 +353,12 @@ def _load_npz(path: Path) -> Weights:
         ],
         "metadata": meta,
     }
+
+
+def _load_npz(path: Path) -> Weights:
+    arrays = _read_npz(path)
     try:
-        return weights_from_dict(d)
+        return weights_from_dict(_npz_to_dict(arrays))
     except WeightsFileError as e:
         raise WeightsFileError(f"{path}: {e}") from None
 

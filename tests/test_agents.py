@@ -6,9 +6,22 @@ import numpy as np
 import pytest
 
 from engine.agents.bfs import BFSEndgameAgent
-from engine.agents.factory import AGENT_SPECS, make_agent
+from engine.agents.factory import (
+    AGENT_SPECS,
+    AgentSpec,
+    allowed_specs,
+    make_agent,
+    parse_spec,
+    split_epsilon,
+)
 from engine.agents.mcts import MCTSAgent
-from engine.agents.simple import EpsilonAgent, GreedyAgent, RandomAgent, WeightedPieceCounterAgent
+from engine.agents.simple import (
+    EpsilonAgent,
+    GreedyAgent,
+    RandomAgent,
+    WeightedPieceCounterAgent,
+    legal_list,
+)
 from engine.position import PASS, Position, square
 from tests import reference_rules as ref
 from tests.conftest import random_reachable
@@ -314,3 +327,123 @@ def test_kernel_rng_picks_set_bits_uniformly():
     assert all(abs(c - 2000) < 5 * (8000 * 0.25 * 0.75) ** 0.5 for c in counts.values())
     again = np.array([12345], np.uint64)
     assert [random_bit(again, mask) for _ in range(100)] == draws[:100]
+
+
+# --- weights files for every agent that uses weights (issue 5) -------------------------------
+
+
+def weights_file(tmp_path, seed=3, suffix=".json"):
+    """A 3-phase random weights file and the ``Weights`` it holds."""
+    from engine.weights import GenomeLayout, Weights, default_phase_bounds
+
+    layout = GenomeLayout(3, False)
+    w = Weights.from_genome(np.random.default_rng(seed).uniform(-1, 1, layout.size),
+                            default_phase_bounds(3), False, name="mine")
+    path = tmp_path / f"mine{suffix}"
+    (w.save_json if suffix == ".json" else w.save_npz)(path)
+    return path, w
+
+
+@pytest.mark.parametrize("suffix", [".json", ".npz"])
+def test_agents_accept_a_weights_file_path(tmp_path, suffix):
+    path, w = weights_file(tmp_path, suffix=suffix)
+    positions = [random_reachable(s, plies) for s in range(4) for plies in (8, 30, 48)]
+    pairs = [
+        (WeightedPieceCounterAgent(path, seed=1), WeightedPieceCounterAgent(w, seed=1)),
+        (WeightedPieceCounterAgent(str(path), seed=1), WeightedPieceCounterAgent(w, seed=1)),
+        (MCTSAgent(playouts=80, weights=path, seed=2), MCTSAgent(playouts=80, weights=w, seed=2)),
+        (BFSEndgameAgent(weights=str(path), nodes=300, seed=3),
+         BFSEndgameAgent(weights=w, nodes=300, seed=3)),
+    ]
+    for from_path, from_object in pairs:
+        assert np.array_equal(from_path.positional, w.positional)
+        assert moves_on(from_path, positions) == moves_on(from_object, positions)
+    assert pairs[0][0].name == "mine" and pairs[2][0].guided
+
+
+def test_agents_refuse_a_bad_weights_file(tmp_path):
+    from engine.weights import WeightsFileError
+
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"schema_version": 1')
+    for build in (lambda: WeightedPieceCounterAgent(bad), lambda: MCTSAgent(weights=bad),
+                  lambda: BFSEndgameAgent(weights=str(bad)), lambda: make_agent(f"mcts:5:{bad}")):
+        with pytest.raises(WeightsFileError, match="truncated JSON"):
+            build()
+
+
+def test_factory_weights_specs_use_the_file(tmp_path):
+    path, w = weights_file(tmp_path)
+    position = random_reachable(5, 20)
+    guided = make_agent(f"mcts:40:{path}", "reversed", seed=1)
+    assert guided.guided and guided.playouts == 40 and np.array_equal(guided.positional,
+                                                                      w.positional)
+    assert guided.name == f"mcts:40:{path}"
+    timed = make_agent(f"mcts::{path}", time_limit=0.01, seed=1)
+    assert timed.guided and timed.playouts is None and timed.time_limit == 0.01
+    bfs = make_agent(f"bfs:99:{path}", seed=1)
+    assert bfs.nodes == 99 and np.array_equal(bfs.positional, w.positional)
+    assert np.array_equal(make_agent("bfs::course").positional[0],
+                          make_agent("course").weights.positional[0])
+    wpc = make_agent(f"wpc1:{path}", seed=1)
+    assert np.array_equal(wpc.positional, w.positional)
+    assert wpc.select_move(position) == WeightedPieceCounterAgent(w, seed=1).select_move(position)
+    for spec in (f"mcts:40:{path}", f"bfs:99:{path}", f"wpc1:{path}", f"eps0.2:mcts::{path}"):
+        agent = make_agent(spec, seed=0)
+        assert agent.select_move(position) in position.legal_moves()
+
+
+def test_parse_spec_round_trips_and_names_the_weights():
+    cases = {
+        "mcts": AgentSpec("mcts"),
+        "mcts:50": AgentSpec("mcts", 50),
+        "mcts:50:w.json": AgentSpec("mcts", 50, "w.json"),
+        "mcts::wpc": AgentSpec("mcts", None, "wpc"),
+        "bfs:7:dir/w.npz": AgentSpec("bfs", 7, "dir/w.npz"),
+        "wpc1:course": AgentSpec("wpc1", None, "course"),
+        "course": AgentSpec("alphabeta", None, "course"),
+        "champ.json": AgentSpec("alphabeta", None, "champ.json"),
+        "eps0.1:wpc1": AgentSpec("wpc1", epsilon=0.1),
+        "eps0.25:bfs:9:w.json": AgentSpec("bfs", 9, "w.json", 0.25),
+    }
+    for text, spec in cases.items():
+        assert parse_spec(text) == spec and str(spec) == text
+    assert parse_spec("mcts:50:w.json").weights_file == "w.json"
+    assert parse_spec("mcts::wpc").weights_file is None  # a reference set, not a file
+    for form in ("mcts:<playouts>:<weights>", "bfs:<nodes>:<weights>", "wpc1:<weights>"):
+        assert form in allowed_specs()
+
+
+def test_split_epsilon():
+    assert split_epsilon("eps0.1:wpc1") == (0.1, "wpc1")
+    assert split_epsilon("eps.5:mcts:9:w.json") == (0.5, "mcts:9:w.json")
+    assert split_epsilon(" greedy ") == (None, "greedy")
+    for bad, message in (("eps1.5:wpc1", "epsilon must be in"), ("eps0.1", "expected eps<p>"),
+                         ("eps0.1:eps0.2:wpc1", "only one eps")):
+        with pytest.raises(ValueError, match=message):
+            parse_spec(bad)
+
+
+@pytest.mark.parametrize("build, message", [
+    (lambda: MCTSAgent(time_limit=-1.0), "time_limit must be > 0"),
+    (lambda: MCTSAgent(time_limit=0.0), "time_limit must be > 0"),
+    (lambda: MCTSAgent(playouts=0), "playouts must be >= 1"),
+    (lambda: MCTSAgent(guide_epsilon=1.5), "guide_epsilon"),
+    (lambda: BFSEndgameAgent(time_limit=-0.5), "time_limit must be > 0"),
+    (lambda: BFSEndgameAgent(nodes=0), "nodes must be >= 1"),
+    (lambda: BFSEndgameAgent(search_empties=-1), "search_empties"),
+    (lambda: make_agent("mcts", time_limit=-1.0), "time_limit must be > 0"),
+    (lambda: make_agent("bfs", time_limit=0.0), "time_limit must be > 0"),
+])
+def test_search_agents_refuse_bad_budgets(build, message):
+    with pytest.raises(ValueError, match=message):
+        build()
+
+
+def test_legal_list_is_the_position_s_legal_moves(reachable_positions):
+    for position in reachable_positions:
+        if position.is_game_over():
+            with pytest.raises(ValueError, match="finished game"):
+                legal_list(position)
+        else:
+            assert legal_list(position) == position.legal_moves()

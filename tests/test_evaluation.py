@@ -134,3 +134,25 @@ def test_edge_table_rank_and_file_orientation():
     assert edge_stable(*p.boards) == np.uint64(
         (1 << 0) | (1 << 8) | (1 << 16) | (1 << 62) | (1 << 63)
     )
+
+
+@pytest.mark.parametrize("sign", [1.0, -1.0])
+def test_won_and_lost_games_dominate_even_the_largest_allowed_weights(reachable_positions, sign):
+    from engine.weights import GenomeLayout
+
+    layout = GenomeLayout(3, False)
+    genome = np.full(layout.size, sign * layout.max_gene_magnitude())
+    arrays = Weights.from_genome(genome, default_phase_bounds(3), False).numba_arrays()
+    # nearly full boards push the positional sum towards its bound: X everywhere but one O
+    # and one empty square that X can play (it flips the O)
+    crowded = Position.parse("X" * 61 + "O" + "-" + "X" + " X")
+    assert crowded.legal_moves() == [square("g8")] and not crowded.is_game_over()
+    positions = [p for p in [*reachable_positions, crowded] if not p.is_game_over()]
+    values = [evaluate(*p.boards, *arrays, False) for p in positions]
+    assert max(abs(v) for v in values) > 0.1 * WIN_SCORE  # the test uses large values
+    won = Position.parse("X" * 63 + "O" + " X")  # 63-1: finished, X won by 62 (othello)
+    assert won.is_game_over()
+    for reversed_rules in (False, True):
+        won_value = evaluate(*won.boards, *arrays, reversed_rules)
+        assert abs(won_value) > max(abs(v) for v in values)
+        assert won_value > max(values) if not reversed_rules else won_value < min(values)

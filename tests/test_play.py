@@ -7,6 +7,8 @@ import re
 import subprocess
 import sys
 
+import pytest
+
 from engine.play import main
 from engine.position import Position
 
@@ -114,3 +116,52 @@ def test_corrupt_weights_file_is_a_one_line_error(tmp_path, capsys):
     code, _ = run(["--opponent", str(path)], "")
     err = capsys.readouterr().err
     assert code == 2 and err.startswith("error: ") and err.count("\n") == 1
+
+
+def saved_weights(tmp_path, variant):
+    import engine.weights as weights_mod
+    w = weights_mod.reference_weights("wpc")
+    if variant is None:
+        w.metadata.pop("variant", None)
+    else:
+        w.metadata["variant"] = variant
+    path = tmp_path / f"w_{variant}.json"
+    w.save_json(path)
+    return path
+
+
+def test_variant_defaults_to_the_opponent_weights_variant(tmp_path, capsys):
+    for variant, expected in (("reversed", "reversed"), ("othello", "othello"), (None, "othello")):
+        path = saved_weights(tmp_path, variant)
+        for spec in (str(path), f"mcts:20:{path}", f"eps0.1:wpc1:{path}"):
+            code, out = run(["--opponent", spec, "--depth", "1"], "quit\n")
+            assert code == 0 and f"({expected} rules)" in out, (spec, out)
+    assert capsys.readouterr().err == ""  # nothing to warn about
+    code, out = run(["--opponent", "course", "--depth", "1"], "quit\n")  # a reversed matrix
+    assert code == 0 and "(reversed rules)" in out
+    code, out = run(["--opponent", "wpc1"], "quit\n")  # no weights named: othello
+    assert code == 0 and "(othello rules)" in out
+
+
+def test_conflicting_variant_is_played_with_a_warning(tmp_path, capsys):
+    path = saved_weights(tmp_path, "reversed")
+    code, out = run(["--opponent", str(path), "--variant", "othello", "--depth", "1"], "quit\n")
+    err = capsys.readouterr().err
+    assert code == 0 and "(othello rules)" in out
+    assert err.startswith("warning: ") and err.count("\n") == 1 and "made for reversed" in err
+    run(["--opponent", str(path), "--variant", "reversed", "--depth", "1"], "quit\n")
+    assert capsys.readouterr().err == ""  # agreeing: no warning
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--depth", "0"], "--depth must be >= 1, got 0"),
+    (["--opponent", "random", "--depth", "-3"], "--depth must be >= 1, got -3"),
+    (["--opponent", "mcts", "--time-limit", "-1"], "--time-limit must be > 0 seconds, got -1"),
+    (["--opponent", "bfs", "--time-limit", "0"], "--time-limit must be > 0 seconds, got 0"),
+    (["--opponent", "course", "--time-limit", "nan"], "--time-limit must be > 0 seconds"),
+    (["--variant", "chess"], "unknown variant 'chess'"),
+])
+def test_bad_numbers_are_one_line_errors(argv, message, capsys):
+    code, out = run(argv, "")
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and message in err and out == ""

@@ -242,3 +242,164 @@ def test_reference_weights_are_exactly_the_published_matrices():
     )
     with pytest.raises(ValueError, match="unknown reference weights"):
         reference_weights("nope")
+
+
+def _set_in_phase(p, key, value):
+    return lambda d: d["phases"][p].__setitem__(key, value)
+
+
+@pytest.mark.parametrize(
+    "mutate, message",
+    [
+        (_set_in_phase(0, "discs", 5), "phases[0].discs: expected [first, last]"),
+        (_set_in_phase(1, "discs", [24]), "phases[1].discs: expected [first,"),
+        (_set_in_phase(1, "discs", [1, 2]), "phases[1].discs: expected [24, 43]"),
+        (_set("schema_version", True), "schema_version: expected 1, got True"),
+        (_set("game", ["reversi"]), "game: expected 'reversi'"),
+        (_set("variant", ["othello"]), "variant: expected one of"),
+        (_set("feature_names", list(FEATURE_NAMES) * 2), "feature_names: names must be distinct"),
+        (
+            lambda d: d["phases"][0]["positional"][0].__setitem__(0, 10**400),
+            "phases[0].positional[0][0]: expected a finite number",
+        ),
+        (_set("phases", {"a": 1}), "phases: expected 3 phases"),
+        (_set("metadata", []), "metadata: expected an object"),
+    ],
+)
+def test_more_malformed_json_values_are_refused(tmp_path, mutate, message):
+    path = write_mutated(tmp_path, mutate)
+    with pytest.raises(WeightsFileError) as e:
+        load_weights(path)
+    assert message in str(e.value) and str(path) in str(e.value)
+
+
+def npz_arrays(tmp_path) -> dict:
+    path = tmp_path / "good.npz"
+    random_weights(9, 3, True).save_npz(path)
+    with np.load(path, allow_pickle=False) as z:
+        return {k: z[k] for k in z.files}
+
+
+@pytest.mark.parametrize(
+    "key, value, message",
+    [
+        ("schema_version", np.array([1, 1]), "schema_version: expected an integer scalar"),
+        ("schema_version", np.float64(1.0), "schema_version: expected an integer scalar"),
+        ("schema_version", np.int64(2), "schema_version: expected 1, got 2"),
+        ("metadata_json", np.str_("[1, 2]"), "metadata_json: expected a JSON object, got list"),
+        ("metadata_json", np.str_("{oops"), "metadata_json: invalid JSON"),
+        ("metadata_json", np.str_('{"x": NaN}'), "metadata_json: NaN is not allowed"),
+        ("metadata_json", np.str_('{"variant": 5}'), "variant: expected one of"),
+        ("positional", np.full((3, 8, 8), "a"), "positional: expected a float array"),
+        ("positional", np.zeros((3, 64)), "positional: expected a float array (n, 8, 8)"),
+        ("positional", np.zeros((2, 8, 8)), "positional must be (3, 8, 8)"),
+        ("features", np.zeros((3, 6), complex), "features: expected a float array"),
+        ("features", np.full((3, 6), np.nan), "expected a finite number"),
+        ("phase_bounds", np.array([24.0, 44.0]), "phase_bounds: expected a 1-d integer array"),
+        ("phase_bounds", np.array([44, 24]), "strictly increasing"),
+        ("feature_names", np.array([1, 2, 3, 4, 5, 6]), "feature_names: expected a 1-d string"),
+        ("symmetric", np.array([True]), "symmetric: expected a boolean scalar"),
+        ("name", np.int64(3), "name: expected a string scalar"),
+        ("name", None, "missing array(s) ['name']"),
+        ("extra", np.zeros(3), "unknown array(s) ['extra']"),
+    ],
+)
+def test_malformed_npz_arrays_are_refused(tmp_path, key, value, message):
+    arrays = npz_arrays(tmp_path)
+    if value is None:
+        del arrays[key]
+    else:
+        arrays[key] = value
+    path = tmp_path / "bad.npz"
+    np.savez(path, **arrays)
+    with pytest.raises(WeightsFileError) as e:
+        load_weights(path)
+    assert message in str(e.value) and str(path) in str(e.value)
+
+
+def test_non_archive_npz_files_are_refused(tmp_path):
+    np.save(tmp_path / "single.npy", np.zeros(3))
+    (tmp_path / "single.npz").write_bytes((tmp_path / "single.npy").read_bytes())
+    with pytest.raises(WeightsFileError, match="not a .npz archive"):
+        load_weights(tmp_path / "single.npz")
+    np.savez(tmp_path / "objects.npz", **{**npz_arrays(tmp_path), "name": np.array([{}])})
+    with pytest.raises(WeightsFileError, match="not a readable .npz weights file"):
+        load_weights(tmp_path / "objects.npz")  # an object array: refused, never unpickled
+
+
+def fuzzed_variants(data: bytes, seed: int, n: int):
+    """``n`` truncations at evenly spread offsets and ``n`` single-byte replacements at random
+    offsets (seeded) of ``data``."""
+    rng = np.random.default_rng(seed)
+    for offset in np.linspace(0, len(data) - 1, n).astype(int):
+        yield data[:offset]
+    for offset in rng.integers(0, len(data), n):
+        corrupt = bytearray(data)
+        corrupt[offset] = (corrupt[offset] + int(rng.integers(1, 256))) % 256
+        yield bytes(corrupt)
+
+
+@pytest.mark.parametrize("suffix", [".json", ".npz"])
+def test_corrupted_files_only_ever_raise_weights_file_error(tmp_path, suffix):
+    """Fuzz: every truncation or corrupted byte either still loads a valid ``Weights`` or is
+    refused with ``WeightsFileError`` (never a bare TypeError, KeyError, BadZipFile, ...)."""
+    w = random_weights(5, 3, True)
+    w.metadata.update(variant="reversed", provenance={"seed": 1})
+    good = tmp_path / f"good{suffix}"
+    (w.save_json if suffix == ".json" else w.save_npz)(good)
+    path = tmp_path / f"fuzzed{suffix}"
+    refused = 0
+    for data in fuzzed_variants(good.read_bytes(), seed=11, n=300):
+        path.write_bytes(data)
+        try:
+            assert isinstance(load_weights(path), Weights)
+        except WeightsFileError as e:
+            refused += 1
+            assert str(path) in str(e) and "\n" not in str(e)
+    assert refused >= 300  # every truncation at least is refused
+
+
+# --- magnitude: won/lost games must dominate every heuristic value ------------------------
+
+
+def test_heuristic_bound_is_an_upper_bound_of_evaluate(reachable_positions):
+    from engine.evaluation import evaluate
+    from engine.weights import heuristic_bound
+
+    w = random_weights(12, 3, False)
+    arrays = w.numba_arrays()
+    bound = heuristic_bound(w.positional, w.features)
+    values = [abs(evaluate(*p.boards, *arrays, False)) for p in reachable_positions
+              if not p.is_game_over()]
+    assert max(values) <= bound
+    features = np.zeros((1, 6))
+    features[0, 0] = -0.5
+    assert heuristic_bound(np.ones((1, 64)), features) == 64 + 0.5 * 64  # sum |w| + 64 sum |f|
+
+
+def test_weights_that_could_outweigh_a_won_game_are_refused(tmp_path):
+    from engine.evaluation import WIN_SCORE
+
+    features = np.zeros((1, 6))
+    features[0, 4] = WIN_SCORE / 64  # 64 stable discs would be worth a win
+    with pytest.raises(ValueError, match="weights too large"):
+        Weights((), np.zeros(64), features)
+    with pytest.raises(ValueError, match="weights too large"):
+        Weights((), np.full(64, WIN_SCORE / 64), np.zeros(6))
+    Weights((), np.full(64, WIN_SCORE / 64 * 0.999), np.zeros(6))  # just below: fine
+    d = reference_weights("course").to_dict()
+    d["phases"][0]["positional"] = [[2e5] * 8 for _ in range(8)]
+    (tmp_path / "big.json").write_text(json.dumps(d))
+    with pytest.raises(WeightsFileError, match="big.json: weights too large"):
+        load_weights(tmp_path / "big.json")
+
+
+@pytest.mark.parametrize("symmetric", [True, False])
+def test_genomes_within_max_gene_magnitude_are_always_valid(symmetric):
+    layout = GenomeLayout(3, symmetric)
+    m = layout.max_gene_magnitude()
+    bounds = default_phase_bounds(3)
+    for sign in (1.0, -1.0):
+        Weights.from_genome(np.full(layout.size, sign * m), bounds, symmetric)  # the extreme
+    with pytest.raises(ValueError, match="weights too large"):
+        Weights.from_genome(np.full(layout.size, 1.001 * m), bounds, symmetric)

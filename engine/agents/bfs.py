@@ -40,7 +40,13 @@ from numba import njit
 from engine import bitboard as bb
 from engine.agents.base import Seed, make_rng
 from engine.agents.fastrng import new_state, random_bit
-from engine.agents.simple import NO_MOVE, legal_list, pick_best, positional_arrays, wpc_move_scores
+from engine.agents.simple import (
+    NO_MOVE,
+    legal_list,
+    pick_best,
+    positional_arrays,
+    wpc_move_scores,
+)
 from engine.evaluation import stable_discs
 from engine.position import Position, Variant, square
 from engine.weights import reference_weights
@@ -112,7 +118,9 @@ def _reference_matrix(variant: Variant):
 
 class BFSEndgameAgent:
     """Node- or time-boxed BFS to game ends (late in the game), then the corner and stable-disc
-    rules, then the weighted matrix: see the module docstring."""
+    rules, then the weighted matrix: see the module docstring. ``weights`` (a ``Weights``, a
+    weights file path or a (64,)/(8, 8) matrix) is that matrix; default: the variant's
+    reference."""
 
     def __init__(self, variant: Variant | str = "othello", time_limit: float | None = None,
                  weights=None, seed: Seed = None, nodes: int = 20_000, search_empties: int = 14,
@@ -120,6 +128,10 @@ class BFSEndgameAgent:
         self.variant = Variant.parse(variant)
         if nodes < 1:
             raise ValueError(f"nodes must be >= 1, got {nodes}")
+        if time_limit is not None and not time_limit > 0:
+            raise ValueError(f"time_limit must be > 0 seconds, got {time_limit}")
+        if search_empties < 0:
+            raise ValueError(f"search_empties must be >= 0, got {search_empties}")
         self.time_limit, self.nodes, self.search_empties = time_limit, nodes, search_empties
         self.phase_of_discs, self.positional = positional_arrays(
             weights if weights is not None else _reference_matrix(self.variant))

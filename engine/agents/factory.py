@@ -1,16 +1,27 @@
 """Build an agent from a short text spec: used by ``engine.play``, the GA's yardstick panel and
 ``evolve.evaluate``.
 
-Specs: ``random``, ``greedy``, ``wpc1`` (1-ply weighted piece counter with the variant's
-literature matrix), ``course`` / ``wpc`` / ``wpc_negated`` (alpha-beta with those reference
-weights at ``depth``), ``mcts`` or ``mcts:<playouts>``, ``bfs`` or ``bfs:<nodes>``, a path to a
-weights file (``.json`` / ``.npz``: alpha-beta with it), and ``eps<p>:<spec>`` (e.g.
-``eps0.1:wpc1``) wrapping any of them in an ``EpsilonAgent``.
+Specs (``<weights>`` = a reference name ``course`` / ``wpc`` / ``wpc_negated`` or a path to a
+``.json`` / ``.npz`` weights file):
+
+- ``random``, ``greedy``;
+- ``wpc1`` (1-ply weighted piece counter with the variant's literature matrix) or
+  ``wpc1:<weights>`` (with that file's positional matrices);
+- ``course`` / ``wpc`` / ``wpc_negated`` or a weights file path: alpha-beta at ``depth``;
+- ``mcts``, ``mcts:<playouts>``, ``mcts:<playouts>:<weights>`` (playouts guided by the weights)
+  and ``mcts::<weights>`` (default budget, or ``time_limit``);
+- ``bfs``, ``bfs:<nodes>``, ``bfs:<nodes>:<weights>``, ``bfs::<weights>`` (the weights are the
+  matrix of its last rule);
+- ``eps<p>:<spec>`` (e.g. ``eps0.1:wpc1``) wraps any of them in an ``EpsilonAgent``.
+
+``parse_spec`` turns a spec into an ``AgentSpec`` (and ``str()`` turns it back), so callers can
+find or replace the weights file a spec names without parsing specs themselves.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 from engine.agents.alphabeta import AlphaBetaAgent
@@ -19,19 +30,95 @@ from engine.agents.bfs import BFSEndgameAgent
 from engine.agents.mcts import MCTSAgent
 from engine.agents.simple import EpsilonAgent, GreedyAgent, RandomAgent, WeightedPieceCounterAgent
 from engine.position import Variant
-from engine.weights import load_weights, reference_weights
+from engine.weights import REFERENCE_NAMES, Weights, load_weights, reference_weights
 
-REFERENCE_SPECS = ("course", "wpc", "wpc_negated")
+REFERENCE_SPECS = REFERENCE_NAMES
 AGENT_SPECS = ("random", "greedy", "wpc1", *REFERENCE_SPECS, "mcts", "bfs")
 MCTS_PLAYOUTS = 1000
-_EPSILON = re.compile(r"^eps(?P<p>[0-9]*\.?[0-9]+):(?P<inner>.+)$")
-_BUDGET = re.compile(r"^(?P<kind>mcts|bfs):(?P<n>[0-9]+)$")
 WEIGHTS_SUFFIXES = (".json", ".npz")
+_EPSILON = re.compile(r"^eps(?P<p>[0-9]*\.?[0-9]+):(?P<inner>.+)$")
+_BUDGETED = re.compile(r"^(?P<kind>mcts|bfs)(?::(?P<n>[0-9]*)(?::(?P<weights>.+))?)?$")
+_WPC1 = re.compile(r"^wpc1(?::(?P<weights>.+))?$")
+
+
+@dataclass(frozen=True)
+class AgentSpec:
+    """A parsed spec: ``kind`` is random, greedy, wpc1, alphabeta, mcts or bfs; ``budget`` the
+    playouts (mcts) or nodes (bfs); ``weights`` a reference name or weights file path."""
+
+    kind: str
+    budget: int | None = None
+    weights: str | None = None
+    epsilon: float | None = None
+
+    def __str__(self) -> str:
+        if self.kind == "alphabeta":
+            text = str(self.weights)
+        elif self.weights is not None:
+            budget = "" if self.budget is None else str(self.budget)
+            text = f"{self.kind}:{self.weights}" if self.kind == "wpc1" else \
+                f"{self.kind}:{budget}:{self.weights}"
+        else:
+            text = self.kind if self.budget is None else f"{self.kind}:{self.budget}"
+        return text if self.epsilon is None else f"eps{self.epsilon:g}:{text}"
+
+    @property
+    def weights_file(self) -> str | None:
+        """The weights file path the spec names (None for a reference name or no weights)."""
+        return None if self.weights in (None, *REFERENCE_NAMES) else self.weights
 
 
 def allowed_specs() -> str:
-    return (", ".join(AGENT_SPECS) + ", mcts:<playouts>, bfs:<nodes>, a weights file "
-            "(.json/.npz), or eps<p>:<spec>")
+    return (", ".join(AGENT_SPECS) + ", a weights file (.json/.npz), wpc1:<weights>, "
+            "mcts:<playouts>, mcts:<playouts>:<weights>, mcts::<weights>, bfs:<nodes>, "
+            "bfs:<nodes>:<weights>, bfs::<weights>, or eps<p>:<spec> "
+            f"(<weights> = {' / '.join(REFERENCE_NAMES)} or a weights file)")
+
+
+def split_epsilon(spec: str) -> tuple[float | None, str]:
+    """``"eps0.1:wpc1"`` -> ``(0.1, "wpc1")``; a spec without the prefix -> ``(None, spec)``.
+
+    ``ValueError`` if the probability is outside [0, 1] or nothing follows the prefix."""
+    text = str(spec).strip()
+    match = _EPSILON.match(text)
+    if not match:
+        if text.startswith("eps") and re.match(r"^eps[0-9.]*:?$", text):
+            raise ValueError(f"agent spec {text!r}: expected eps<p>:<spec>, e.g. eps0.1:wpc1")
+        return None, text
+    epsilon = float(match["p"])
+    if not 0.0 <= epsilon <= 1.0:
+        raise ValueError(f"agent spec {text!r}: epsilon must be in [0, 1], got {epsilon:g}")
+    return epsilon, match["inner"]
+
+
+def parse_spec(spec: str) -> AgentSpec:
+    """The ``AgentSpec`` of a text spec; ``ValueError`` naming the allowed specs if unknown.
+    Files are not opened here (see ``make_agent``)."""
+    epsilon, text = split_epsilon(spec)
+    if epsilon is not None and split_epsilon(text)[0] is not None:
+        raise ValueError(f"agent spec {spec!r}: only one eps<p>: prefix is allowed")
+    budgeted, wpc1 = _BUDGETED.match(text), _WPC1.match(text)
+    if budgeted:
+        n = int(budgeted["n"]) if budgeted["n"] else None
+        if n is not None and n < 1:
+            raise ValueError(f"agent spec {text!r}: the budget must be >= 1")
+        return AgentSpec(budgeted["kind"], n, budgeted["weights"], epsilon)
+    if wpc1:
+        return AgentSpec("wpc1", None, wpc1["weights"], epsilon)
+    if text in ("random", "greedy"):
+        return AgentSpec(text, epsilon=epsilon)
+    if text in REFERENCE_SPECS or text.lower().endswith(WEIGHTS_SUFFIXES) or Path(text).exists():
+        return AgentSpec("alphabeta", weights=text, epsilon=epsilon)
+    raise ValueError(f"unknown agent spec {spec!r} (allowed: {allowed_specs()})")
+
+
+def load_spec_weights(source: str) -> Weights:
+    """A reference weight set by name, or a weights file (``WeightsFileError`` if malformed)."""
+    if source in REFERENCE_NAMES:
+        return reference_weights(source)
+    if not Path(source).is_file():
+        raise ValueError(f"weights file not found: {source} (agent specs: {allowed_specs()})")
+    return load_weights(source)
 
 
 def make_agent(spec: str, variant: Variant | str = "othello", depth: int = 4,
@@ -39,51 +126,34 @@ def make_agent(spec: str, variant: Variant | str = "othello", depth: int = 4,
                endgame_empties: int = 10) -> Agent:
     """The agent named by ``spec``; ``ValueError`` naming the allowed specs if it is unknown."""
     variant = Variant.parse(variant)
-    text = str(spec).strip()
-    eps = _EPSILON.match(text)
-    if eps:
-        inner = make_agent(eps["inner"], variant, depth, time_limit, seed, endgame_empties)
-        return EpsilonAgent(inner, float(eps["p"]), seed=seed)
-    budget = _BUDGET.match(text)
-    if text in ("mcts", "bfs") or budget:
-        return _search_agent(text, budget, variant, time_limit, seed)
-    if text == "random":
+    parsed = parse_spec(spec)
+    inner = AgentSpec(parsed.kind, parsed.budget, parsed.weights)
+    agent = _build(inner, variant, depth, time_limit, seed, endgame_empties)
+    return agent if parsed.epsilon is None else EpsilonAgent(agent, parsed.epsilon, seed=seed)
+
+
+def _build(spec: AgentSpec, variant: Variant, depth, time_limit, seed, endgame_empties) -> Agent:
+    weights = load_spec_weights(spec.weights) if spec.weights is not None else None
+    name = str(spec)
+    if spec.kind == "random":
         return RandomAgent(seed)
-    if text == "greedy":
+    if spec.kind == "greedy":
         return GreedyAgent(variant, seed)
-    if text == "wpc1":
-        matrix = reference_weights("wpc_negated" if variant.is_reversed else "wpc")
-        return WeightedPieceCounterAgent(matrix, seed, name="wpc1")
-    if text in REFERENCE_SPECS:
-        return _alphabeta(reference_weights(text), variant, depth, time_limit, seed,
-                          endgame_empties, text)
-    if text.lower().endswith(WEIGHTS_SUFFIXES) or Path(text).exists():
-        return _from_file(text, variant, depth, time_limit, seed, endgame_empties)
-    raise ValueError(f"unknown agent spec {spec!r} (allowed: {allowed_specs()})")
-
-
-def _search_agent(text, budget, variant, time_limit, seed) -> Agent:
-    kind = budget["kind"] if budget else text
-    n = int(budget["n"]) if budget else None
-    if n is not None and n < 1:
-        raise ValueError(f"agent spec {text!r}: the budget must be >= 1")
-    if kind == "mcts":
-        playouts = n if n is not None else (None if time_limit else MCTS_PLAYOUTS)
-        return MCTSAgent(variant, playouts=playouts, time_limit=time_limit if n is None else None,
-                         seed=seed, name=text)
-    if n is not None:
-        return BFSEndgameAgent(variant, seed=seed, nodes=n, name=text)
-    return BFSEndgameAgent(variant, time_limit=time_limit, seed=seed, name=text)
-
-
-def _from_file(path: str, variant, depth, time_limit, seed, endgame_empties) -> Agent:
-    if not Path(path).is_file():
-        raise ValueError(f"weights file not found: {path} (agent specs: {allowed_specs()})")
-    weights = load_weights(path)
-    return _alphabeta(weights, variant, depth, time_limit, seed, endgame_empties,
-                      weights.name or Path(path).stem)
-
-
-def _alphabeta(weights, variant, depth, time_limit, seed, endgame_empties, name) -> Agent:
+    if spec.kind == "wpc1":
+        default = reference_weights("wpc_negated" if variant.is_reversed else "wpc")
+        return WeightedPieceCounterAgent(default if weights is None else weights, seed, name=name)
+    if spec.kind == "mcts":
+        timed = spec.budget is None and time_limit is not None
+        playouts = spec.budget if spec.budget is not None else (None if timed else MCTS_PLAYOUTS)
+        return MCTSAgent(variant, playouts=playouts, time_limit=time_limit if timed else None,
+                         weights=weights, seed=seed, name=name)
+    if spec.kind == "bfs":
+        if spec.budget is not None:
+            return BFSEndgameAgent(variant, weights=weights, seed=seed, nodes=spec.budget,
+                                   name=name)
+        return BFSEndgameAgent(variant, time_limit=time_limit, weights=weights, seed=seed,
+                               name=name)
+    label = spec.weights if spec.weights in REFERENCE_NAMES else \
+        weights.name or Path(spec.weights).stem
     return AlphaBetaAgent(weights, variant=variant.value, depth=depth, time_limit=time_limit,
-                          endgame_empties=endgame_empties, seed=seed, name=name)
+                          endgame_empties=endgame_empties, seed=seed, name=label)

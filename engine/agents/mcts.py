@@ -133,7 +133,11 @@ def mcts_run(tree_P, tree_O, untried, pass_pending, parent, first_child, sibling
 
 
 class MCTSAgent:
-    """UCT with a playout budget (reproducible; default 1000) or a per-move time budget."""
+    """UCT with a playout budget (reproducible; default 1000) or a per-move time budget.
+
+    ``weights`` (a ``Weights``, a weights file path or a (64,)/(8, 8) matrix) guides the
+    playouts; without it they are uniformly random.
+    """
 
     def __init__(self, variant: Variant | str = "othello", playouts: int | None = None,
                  time_limit: float | None = None, weights=None, seed: Seed = None,
@@ -143,6 +147,10 @@ class MCTSAgent:
             playouts = 1000
         if playouts is not None and playouts < 1:
             raise ValueError(f"playouts must be >= 1, got {playouts}")
+        if time_limit is not None and not time_limit > 0:
+            raise ValueError(f"time_limit must be > 0 seconds, got {time_limit}")
+        if not 0.0 <= guide_epsilon <= 1.0:
+            raise ValueError(f"guide_epsilon must be in [0, 1], got {guide_epsilon}")
         self.playouts, self.time_limit = playouts, time_limit
         self.exploration, self.guide_epsilon = exploration, guide_epsilon
         self.guided = weights is not None

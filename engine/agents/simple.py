@@ -8,12 +8,16 @@ agents cost microseconds per move inside GA tournaments.
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 from numba import njit
 
 from engine import bitboard as bb
 from engine.agents.base import Seed, make_rng
+from engine.evaluation import positional_sum
 from engine.position import PASS, Position, Variant
+from engine.weights import Weights, load_weights
 
 NO_MOVE = -(10.0**18)  # score of an illegal square in the kernels' 64-entry score arrays
 
@@ -28,17 +32,26 @@ def child_seeds(seed: Seed, n: int) -> list[np.random.SeedSequence]:
 
 
 def positional_arrays(source) -> tuple[np.ndarray, np.ndarray]:
-    """(phase_of_discs int64[65], positional float64[n, 64]) from a matrix or a ``Weights``.
+    """(phase_of_discs int64[65], positional float64[n, 64]) from a matrix, a ``Weights`` or a
+    weights file path (``load_weights``: a bad file raises ``WeightsFileError``).
 
     A plain (64,) or (8, 8) matrix (rows a1..h1 first, like the bitboard) is one phase.
     """
-    if hasattr(source, "numba_arrays"):
+    source = as_weights(source)
+    if isinstance(source, Weights):
         phase_of_discs, positional, _ = source.numba_arrays()
         return np.ascontiguousarray(phase_of_discs, np.int64), np.ascontiguousarray(positional)
     matrix = np.asarray(source, dtype=np.float64)
     if matrix.shape not in ((64,), (8, 8)):
         raise ValueError(f"positional matrix must have shape (64,) or (8, 8), got {matrix.shape}")
     return np.zeros(65, np.int64), matrix.reshape(1, 64).copy()
+
+
+def as_weights(source):
+    """A path (``str`` / ``Path``) loaded as a weights file; anything else unchanged."""
+    if isinstance(source, (str, os.PathLike)):
+        return load_weights(source)
+    return source
 
 
 @njit(cache=True)
@@ -51,19 +64,6 @@ def flip_counts(P, O):
         moves &= moves - bb.ONE
         counts[sq] = bb.popcount(bb.flips(P, O, sq))
     return counts
-
-
-@njit(cache=True)
-def positional_sum(P, O, weights):
-    """Sum of ``weights`` over the discs of P minus over the discs of O."""
-    total = 0.0
-    while P:
-        total += weights[bb.lowest_bit_index(P)]
-        P &= P - bb.ONE
-    while O:
-        total -= weights[bb.lowest_bit_index(O)]
-        O &= O - bb.ONE
-    return total
 
 
 @njit(cache=True)
@@ -92,25 +92,13 @@ def pick_best(scores: np.ndarray, rng: np.random.Generator, tolerance: float = 1
     return int(ties[0]) if len(ties) == 1 else int(ties[rng.integers(len(ties))])
 
 
-def squares_of(mask: int) -> list[int]:
-    """Set bits of ``mask``, ascending (one step per set bit, not 64)."""
-    squares = []
-    while mask:
-        low = mask & -mask
-        squares.append(low.bit_length() - 1)
-        mask ^= low
-    return squares
-
-
 def legal_list(position: Position) -> list[int]:
     """Legal squares, ``[PASS]`` for a forced pass; raises at game end (agents are never asked
     to move in a finished game)."""
-    moves = squares_of(position.legal_moves_mask())
-    if moves:
-        return moves
-    if position.is_game_over():
+    moves = position.legal_moves()
+    if not moves:
         raise ValueError("select_move called on a finished game")
-    return [PASS]
+    return moves
 
 
 class RandomAgent:
@@ -156,11 +144,13 @@ class WeightedPieceCounterAgent:
     """1-ply weighted piece counter: the move maximising the mover's positional sum after it.
 
     With the literature's WPC matrix this is the benchmark player of Lucas & Runarsson (2006)
-    and the Othello League. ``matrix`` is (64,), (8, 8) or a ``Weights`` (the phase of the disc
-    count after the move is used; mobility/stability terms are ignored at 1 ply).
+    and the Othello League. ``matrix`` is (64,), (8, 8), a ``Weights`` or a weights file path
+    (the phase of the disc count after the move is used; mobility/stability terms are ignored
+    at 1 ply).
     """
 
     def __init__(self, matrix, seed: Seed = None, name: str | None = None):
+        matrix = as_weights(matrix)
         self.phase_of_discs, self.positional = positional_arrays(matrix)
         self.name = name or getattr(matrix, "name", "") or "wpc1"
         self.reset(seed)
