@@ -109,6 +109,8 @@ class make_runner:  # noqa: N801 (used as a context manager: ``with make_runner(
     def __init__(self, backend: str, settings: EvalSettings, workers: int | None = None):
         if backend not in ("serial", "ray"):
             raise ValueError(f"unknown backend {backend!r} (allowed: serial, ray)")
+        if workers is not None and workers < 1:  # ray.init(num_cpus=0) would wait forever
+            raise ValueError(f"workers must be >= 1, got {workers}")
         serial = backend == "serial"
         self.runner = SerialRunner(settings) if serial else RayRunner(settings, workers)
 
@@ -122,39 +124,68 @@ class make_runner:  # noqa: N801 (used as a context manager: ``with make_runner(
 # --- players ----------------------------------------------------------------------------------
 
 
+def weights_path_of(spec: str) -> str | None:
+    """The weights file a spec names (``eps0.1:a.json``, ``mcts:500:a.json`` -> ``a.json``;
+    a run directory counts), or None; read with the factory's own spec grammar."""
+    from engine.agents.factory import parse_spec
+
+    try:
+        return parse_spec(spec).weights_file
+    except ValueError:
+        return None  # an unknown spec: ``check_specs`` reports it with the allowed list
+
+
 def resolve_players(specs: list[str]) -> list[str]:
     """Agent specs with run directories replaced by their champion.json; every weights file is
     loaded once here so that a bad file fails now with its message, not inside a worker."""
+    from dataclasses import replace
+
+    from engine.agents.factory import parse_spec
     from engine.weights import load_weights
     from evolve.export import resolve_source
 
     resolved = []
     for spec in specs:
-        inner = spec.split(":", 1)[1] if spec.startswith("eps") and ":" in spec else spec
-        if Path(inner).exists():
+        inner = weights_path_of(spec)
+        if inner is not None and Path(inner).exists():
             path = resolve_source(inner)
             load_weights(path)
-            spec = spec[: len(spec) - len(inner)] + str(path)
+            if path != Path(inner):  # a run directory: name its champion file instead
+                spec = str(replace(parse_spec(spec), weights=str(path)))
         resolved.append(spec)
     return resolved
 
 
-def variant_of(players: list[str]) -> str:
-    """The variant named by the players' weights files (they must agree)."""
+def file_variants(players: list[str]) -> dict[str, str]:
+    """``{weights file: variant}`` for the players that are weights files naming a variant."""
     from engine.weights import load_weights
 
-    variants = set()
+    found = {}
     for spec in players:
-        inner = spec.split(":", 1)[1] if spec.startswith("eps") and ":" in spec else spec
-        if Path(inner).is_file():
-            v = load_weights(inner).metadata.get("variant")
-            if v:
-                variants.add(v)
-    if len(variants) != 1:
-        found = ", ".join(sorted(variants)) or "none"
-        raise ValueError(f"cannot tell the rules from the weights files (variants: {found}); "
-                         "give --variant othello|reversed")
-    return variants.pop()
+        path = weights_path_of(spec)
+        if path is not None and Path(path).is_file():
+            variant = load_weights(path).metadata.get("variant")
+            if variant:
+                found[path] = str(variant)
+    return found
+
+
+def choose_variant(requested: str | None, players: list[str]) -> tuple[str, str | None]:
+    """(rules to play, warning or None): ``requested`` (``--variant``) if given, else the one
+    variant the weights files name. A ``--variant`` that contradicts a file is allowed (a
+    deliberate cross-rules test) but never silent: the warning names the files."""
+    found = file_variants(players)
+    if requested is None:
+        variants = sorted(set(found.values()))
+        if len(variants) != 1:
+            raise ValueError(f"cannot tell the rules from the weights files (variants: "
+                             f"{', '.join(variants) or 'none'}); give --variant othello|reversed")
+        return variants[0], None
+    others = {path: v for path, v in found.items() if v != requested}
+    if not others:
+        return requested, None
+    listed = ", ".join(f"{Path(p).name} ({v})" for p, v in others.items())
+    return requested, f"--variant {requested} overrides the variant of {listed}"
 
 
 def check_specs(players: list[str], settings: EvalSettings) -> None:

@@ -9,7 +9,8 @@ Players are agent specs of ``engine.agents.factory.make_agent`` (``random``, ``g
 directory means its ``champion.json``). Game ``k`` of a match uses opening ``k // 2`` with the
 colours swapped on odd ``k``, and its agents' seeds come from ``SeedSequence([seed, match,
 k])``: results do not depend on the backend or the number of workers (with ``--depth``;
-``--time`` makes searches depend on the machine's speed).
+``--time`` makes searches depend on the machine's speed). Games ``2j`` and ``2j + 1`` form a
+pair; the SPRT and the pair CI count pairs (pentanomial), see ``evolve.elo``.
 """
 
 from __future__ import annotations
@@ -18,20 +19,19 @@ import argparse
 import itertools
 import json
 import math
+import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
-from evolve.elo import elo_estimate, fit_elo, sprt
+from evolve.elo import elo_estimate, fit_elo, pair_estimate, sprt
 from evolve.eval_games import EvalSettings, EvalTask, make_runner
+from evolve.eval_tables import format_elo_table, format_table
+from evolve.tournament import OPENINGS_STREAM
 
-OPENINGS_STREAM = 1 << 30  # SeedSequence slot for the openings (never a match index)
 SPRT_BATCH_PAIRS = 8  # pairs played between two SPRT looks at the results (decision per pair)
-# The LLR's normal approximation needs a variance estimate from more than a handful of games
-# (7 wins and a draw would "prove" anything); no decision before this many pairs.
-SPRT_MIN_PAIRS = 10
 
 
 @dataclass
@@ -42,6 +42,7 @@ class MatchResult:
     draws: int = 0
     losses: int = 0
     sprt: dict | None = None
+    penta: list[int] = field(default_factory=lambda: [0] * 5)  # pairs by points: 0, 1/2, .., 2
     extra: dict = field(default_factory=dict)
 
     @property
@@ -63,6 +64,10 @@ class MatchResult:
             est = elo_estimate(self.wins, self.draws, self.losses).as_dict()
             d.update(score=est["score"], elo=_finite(est["elo"]),
                      elo_ci95=[_finite(x) for x in est["elo_ci95"]])
+        if sum(self.penta):
+            pairs = pair_estimate(self.penta).as_dict()
+            d.update(pentanomial=list(self.penta),
+                     elo_ci95_pairs=[_finite(x) for x in pairs["elo_ci95"]])
         if self.sprt is not None:
             d["sprt"] = self.sprt
         return d
@@ -74,6 +79,8 @@ def _finite(x: float) -> float | None:
 
 
 def openings(n_pairs: int, seed: int) -> list[tuple[int, ...]]:
+    """The match openings: like the GA's ``tournament.openings_for`` but with no generation
+    in the seed (so they are not a GA run's generation-0 openings for the same seed)."""
     from engine.match import random_openings
 
     ss = np.random.SeedSequence([seed, OPENINGS_STREAM])
@@ -99,21 +106,26 @@ def points_for_a(task: EvalTask, winner: str, a: str) -> float:
 
 class Match:
     """One pairing's running tally; ``record`` takes results in game order and says when the
-    SPRT (looked at after every complete pair) has decided."""
+    SPRT (looked at after every complete pair, on the pentanomial counts) has decided."""
 
     def __init__(self, a: str, b: str, sprt_elo=None, alpha=0.05, beta=0.05):
         self.result = MatchResult(a, b)
         self.sprt_elo, self.alpha, self.beta = sprt_elo, alpha, beta
+        self.first_game_points = 0.0
 
     def record(self, task: EvalTask, winner: str) -> bool:
         r = self.result
-        r.add(points_for_a(task, winner, r.player))
-        if self.sprt_elo is None or task.index % 2 == 0 or self.decided:
+        points = points_for_a(task, winner, r.player)
+        r.add(points)
+        if task.index % 2 == 0:
+            self.first_game_points = points
             return self.decided
-        test = sprt(r.wins, r.draws, r.losses, *self.sprt_elo, self.alpha, self.beta)
-        decision = test.decision if r.games >= 2 * SPRT_MIN_PAIRS else "continue"
+        r.penta[round(2 * (self.first_game_points + points))] += 1
+        if self.sprt_elo is None or self.decided:
+            return self.decided
+        test = sprt(r.penta, *self.sprt_elo, self.alpha, self.beta)
         r.sprt = {"elo0": self.sprt_elo[0], "elo1": self.sprt_elo[1], "alpha": self.alpha,
-                  "beta": self.beta, **test.as_dict(), "decision": decision, "games": r.games}
+                  "beta": self.beta, **test.as_dict(), "games": r.games}
         return self.decided
 
     @property
@@ -123,7 +135,7 @@ class Match:
     def finish(self) -> MatchResult:
         r = self.result
         if self.sprt_elo is not None:
-            r.sprt["llr_final"] = sprt(r.wins, r.draws, r.losses, *self.sprt_elo).llr
+            r.sprt["llr_final"] = sprt(r.penta, *self.sprt_elo).llr
         return r
 
 
@@ -191,46 +203,13 @@ def round_robin(players: list[str], settings: EvalSettings, games: int, seed: in
 # --- command line -----------------------------------------------------------------------------
 
 
-def format_table(results: list[MatchResult]) -> str:
-    head = f"{'player':<22} {'opponent':<22} {'games':>5} {'W':>5} {'D':>4} {'L':>5} " \
-           f"{'score':>7} {'Elo':>8} {'95% CI':>18}  SPRT"
-    lines = [head, "-" * len(head)]
-    for r in results:
-        est = elo_estimate(r.wins, r.draws, r.losses)
-        ci = f"[{est.elo_low:+.1f}, {est.elo_high:+.1f}]"
-        s = r.sprt
-        test = f"{s['decision']} (LLR {s['llr']:.2f} at {s['games']} games)" if s else ""
-        lines.append(f"{_short(r.player):<22} {_short(r.opponent):<22} {r.games:>5} {r.wins:>5} "
-                     f"{r.draws:>4} {r.losses:>5} {100 * est.score:>6.1f}% {est.elo:>+8.1f} "
-                     f"{ci:>18}  {test}")
-    return "\n".join(lines)
-
-
-def _short(name: str) -> str:
-    """A table label: a weights file by its stem (a run's champion by its run directory)."""
-    path = Path(name.split(":", 1)[-1])
-    if path.suffix in (".json", ".npz"):
-        label = path.parent.name if path.stem == "champion" else path.stem
-        name = name[: len(name) - len(str(path))] + label
-    return name if len(name) <= 22 else "..." + name[-19:]
-
-
-def format_elo_table(players, elo, score, played) -> str:
-    order = np.argsort(-elo)
-    lines = [f"{'rank':>4}  {'player':<30} {'Elo':>8} {'score':>7} {'games':>6}", "-" * 60]
-    for rank, i in enumerate(order, 1):
-        pct = 100 * score[i].sum() / max(1, played[i].sum())
-        lines.append(f"{rank:>4}  {_short(players[i]):<30} {elo[i]:>+8.1f} {pct:>6.1f}% "
-                     f"{int(played[i].sum()):>6}")
-    return "\n".join(lines)
-
-
 def parse_args(argv):
     p = argparse.ArgumentParser(prog="python -m evolve.evaluate",
                                 description="Play colour-swapped pairs and report Elo with 95% CI.")
     p.add_argument("weights", nargs="?", help="weights file or run directory (the player)")
     p.add_argument("--vs", nargs="+", default=[], metavar="OPP", help="opponent specs or files")
-    p.add_argument("--games", type=int, default=200, help="games per opponent (rounded up to even)")
+    p.add_argument("--games", type=int, default=200,
+                   help="games per opponent (whole colour-swapped pairs: odd rounds up)")
     search = p.add_mutually_exclusive_group()
     search.add_argument("--depth", type=int, default=None, help="search depth (default 4)")
     search.add_argument("--time", type=float, default=None,
@@ -243,7 +222,7 @@ def parse_args(argv):
     p.add_argument("--beta", type=float, default=0.05)
     p.add_argument("--round-robin", nargs="+", default=None, metavar="PLAYER")
     p.add_argument("--variant", choices=("othello", "reversed"), default=None,
-                   help="rules (default: the weights file's variant)")
+                   help="rules (default: the weights files' variant)")
     p.add_argument("--endgame-empties", type=int, default=8)
     p.add_argument("--json", default=None, metavar="OUT", help="also write the results as JSON")
     p.add_argument("--backend", choices=("serial", "ray"), default="serial")
@@ -253,13 +232,14 @@ def parse_args(argv):
 
 
 def check_args(args) -> None:
-    """Raise ``ValueError`` naming the bad option."""
-    if args.games < 1:
-        raise ValueError(f"--games must be >= 1, got {args.games}")
-    if args.depth is not None and args.depth < 1:
-        raise ValueError(f"--depth must be >= 1, got {args.depth}")
-    if args.time is not None and args.time <= 0:
-        raise ValueError(f"--time must be > 0, got {args.time}")
+    """Raise ``ValueError`` naming the bad option (before any game is played)."""
+    for name, value, minimum in (("games", args.games, 1), ("depth", args.depth, 1),
+                                 ("workers", args.workers, 1), ("seed", args.seed, 0),
+                                 ("endgame-empties", args.endgame_empties, 0)):
+        if value is not None and value < minimum:
+            raise ValueError(f"--{name} must be >= {minimum}, got {value}")
+    if args.time is not None and not (math.isfinite(args.time) and args.time > 0):
+        raise ValueError(f"--time must be > 0 seconds, got {args.time}")
     if not 0.0 <= args.epsilon <= 1.0:
         raise ValueError(f"--epsilon must be in [0, 1], got {args.epsilon}")
     if args.sprt_full and not args.sprt:
@@ -267,22 +247,40 @@ def check_args(args) -> None:
     for name in ("alpha", "beta"):
         if not 0.0 < getattr(args, name) < 1.0:
             raise ValueError(f"--{name} must be in (0, 1), got {getattr(args, name)}")
-    if args.sprt and args.sprt[0] >= args.sprt[1]:
+    if args.sprt and not args.sprt[0] < args.sprt[1]:
         raise ValueError(f"--sprt needs ELO0 < ELO1, got {args.sprt[0]:g} {args.sprt[1]:g}")
     if args.round_robin is None and (not args.weights or not args.vs):
         raise ValueError("give WEIGHTS and --vs OPPONENT..., or --round-robin PLAYER...")
     if args.round_robin is not None and len(args.round_robin) + bool(args.weights) < 2:
         raise ValueError("--round-robin needs at least two players")
+    if args.json:
+        check_writable(Path(args.json))
+
+
+def check_writable(path: Path) -> None:
+    """Fail now, not after hours of games, if ``--json`` cannot be written."""
+    if path.is_dir():
+        raise ValueError(f"--json {path} is a directory, not a file")
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.is_dir():
+        raise ValueError(f"--json {path}: directory {parent} does not exist")
+    if not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise ValueError(f"--json {path}: not writable")
 
 
 def run(args, argv: list[str]) -> dict:
-    from evolve.eval_games import check_specs, resolve_players, variant_of
+    from evolve.eval_games import check_specs, choose_variant, resolve_players
 
     check_args(args)
+    if args.games % 2:
+        print(f"note: --games {args.games} rounded up to {args.games + 1} (whole colour-swapped "
+              "pairs)", file=sys.stderr)
     rr = args.round_robin
     first = [args.weights] if args.weights else []
     players = resolve_players(first + (rr if rr is not None else args.vs))
-    variant = args.variant or variant_of(players)
+    variant, warning = choose_variant(args.variant, players)
+    if warning:
+        print(f"warning: {warning}", file=sys.stderr)
     depth = args.depth if args.depth is not None else (None if args.time else 4)
     settings = EvalSettings(variant, depth, args.time, args.epsilon, args.endgame_empties)
     check_specs(players, settings)

@@ -80,12 +80,30 @@ def render_cs303(weights: Weights) -> str:
     return head + weights_block(weights, variant, endgame) + "\n" + note + tail.lstrip("\n")
 
 
+def output_path(fmt: str, out: str | Path) -> Path:
+    """The file ``export`` writes for ``--out out``. The weights loader tells npz from JSON by
+    the suffix, so an npz file must end in ``.npz`` (appended when there is no suffix, as
+    ``numpy.savez`` itself would) and a JSON file must not."""
+    out = Path(out)
+    suffix = out.suffix.lower()
+    if fmt == "npz" and suffix != ".npz":
+        if suffix:
+            raise ValueError(f"--format npz needs an --out ending in .npz, got {out}")
+        return out.with_name(out.name + ".npz")
+    if fmt == "json" and suffix == ".npz":
+        raise ValueError(f"--format json cannot be written to a .npz path ({out})")
+    return out
+
+
 def export(source: str | Path, fmt: str, out: str | Path) -> Path:
-    """Load and validate ``source`` and write it to ``out`` in ``fmt``; returns ``out``."""
+    """Load and validate ``source`` and write it in ``fmt``; returns the path written (see
+    ``output_path``)."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r} (allowed: {', '.join(FORMATS)})")
+    out = output_path(fmt, out)
+    if out.is_dir():
+        raise ValueError(f"--out {out} is a directory, not a file")
     weights = load_weights(resolve_source(source))
-    out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     if fmt == "json":
         weights.save_json(out)
@@ -109,7 +127,8 @@ def main(argv: list[str] | None = None) -> int:
     except (WeightsFileError, ValueError, OSError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 1
-    print(f"wrote {out}")
+    note = " (.npz appended)" if str(out) != str(Path(args.out)) else ""
+    print(f"wrote {out}{note}")
     return 0
 
 

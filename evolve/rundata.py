@@ -8,6 +8,7 @@ running) run quickly. The files and their columns are the run-directory contract
 
 from __future__ import annotations
 
+import csv
 import os
 import re
 from dataclasses import dataclass, field
@@ -177,13 +178,29 @@ def _read_csv(file: Path, required: tuple[str, ...]) -> pd.DataFrame:
     if not file.is_file():
         raise RunDirError(f"{file}: missing")
     try:
+        _check_row_lengths(file)
         frame = pd.read_csv(file)
-    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError,
+            csv.Error) as exc:
         raise RunDirError(f"{file}: not a readable CSV file ({exc})") from None
     missing = [c for c in required if c not in frame.columns]
     if missing:
         raise RunDirError(f"{file}: missing columns {', '.join(missing)}")
     return frame
+
+
+def _check_row_lengths(file: Path) -> None:
+    """pandas fills a short row with NaN without a word (a run killed mid-write, a file edited
+    by hand); refuse every row whose field count differs from the header's."""
+    with open(file, newline="", encoding="utf-8") as f:
+        rows = csv.reader(f)
+        header = next(rows, None)
+        if header is None:
+            return  # empty: pandas reports it
+        for row in rows:
+            if row and len(row) != len(header):
+                raise RunDirError(f"{file}: line {rows.line_num} has {len(row)} fields, the "
+                                  f"header has {len(header)}")
 
 
 def _load_weights_file(file: Path):

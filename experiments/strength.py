@@ -115,10 +115,14 @@ def write_markdown(results: Path, game: str, meta: dict, log: list[str], section
              f"Champion provenance: `{json.dumps(meta.get('provenance', {}))}`  ",
              f"Search settings it was evolved with: `{json.dumps(meta.get('search', {}))}` "
              f"(evaluated at depth {depth}).", "",
-             "Elo: logistic model, 95% CI from the W/D/L variance (normal approximation); SPRT: "
-             "GSPRT normal approximation, alpha = beta = 0.05, checked after every colour-swapped "
-             "pair; all games are played and the table gives the LLR and game count at which "
-             "the SPRT stopped (or the final LLR if it never decided).", ""]
+             "Elo: logistic model. 95% CI (games): normal approximation from the W/D/L "
+             "variance, games taken as independent; 95% CI (pairs): the same from the "
+             "colour-swapped pairs (pentanomial), the honest one when the two games of a pair "
+             "are correlated; an all-identical sample gets the exact Clopper-Pearson bound "
+             "instead of a zero-width interval. SPRT: fishtest's pentanomial GSPRT "
+             "(`LLR_logistic`, exact multinomial likelihood ratio), alpha = beta = 0.05, "
+             "checked after every pair; all games are played and the table gives the LLR and "
+             "game count at which the SPRT stopped (or the final LLR if it never decided).", ""]
     for title, table in sections:
         lines += [f"## {title}", "", "```", table.rstrip(), "```", ""]
     lines.append(goal_line(results, game))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from statistics import NormalDist
 
 import numpy as np
 import pytest
@@ -12,10 +11,13 @@ from evolve.elo import (
     elo_estimate,
     elo_from_score,
     fit_elo,
+    llr_logistic,
+    mle_with_mean,
+    pair_estimate,
+    penta_from_pairs,
     score_from_elo,
     sprt,
     sprt_bounds,
-    sprt_llr,
 )
 
 
@@ -63,60 +65,115 @@ def test_sprt_bounds_for_alpha_beta_5_percent():
     assert upper == pytest.approx(2.944439, abs=1e-6)
 
 
-def test_llr_known_value_computed_by_hand():
-    # W=10 D=5 L=5: p = 12.5/20 = 0.625;
-    # var = (10*0.375^2 + 5*0.125^2 + 5*0.625^2) / 20 = 3.4375 / 20 = 0.171875
-    # s0 = 0.5, s1 = 1/(1+10^-0.25) = 0.6400649998
-    # LLR = 20 * (s1-s0) * (2*0.625 - s0 - s1) / (2*0.171875) = 0.895906...
-    s1 = 1 / (1 + 10**-0.25)
-    expected = 20 * (s1 - 0.5) * (1.25 - 0.5 - s1) / (2 * 0.171875)
-    assert expected == pytest.approx(0.8959, abs=1e-3)
-    assert sprt_llr(10, 5, 5, 0.0, 100.0) == pytest.approx(expected, rel=1e-12)
+def test_pair_points_map_to_pentanomial_buckets():
+    assert penta_from_pairs([0, 0.5, 1, 1, 1.5, 2, 2, 2]) == (1, 1, 2, 1, 3)
 
 
-def test_llr_is_the_log_ratio_of_two_normal_likelihoods():
-    # Independent derivation: mean score ~ Normal(s_i, var/N) under H_i.
-    w, d, l = 37, 21, 30
-    n = w + d + l
-    p = (w + d / 2) / n
-    var = (w * (1 - p) ** 2 + d * (0.5 - p) ** 2 + l * p**2) / n
-    sd = math.sqrt(var / n)
-    h0, h1 = NormalDist(score_from_elo(-10), sd), NormalDist(score_from_elo(30), sd)
-    expected = math.log(h1.pdf(p)) - math.log(h0.pdf(p))
-    assert sprt_llr(w, d, l, -10, 30) == pytest.approx(expected, rel=1e-9)
+def brute_force_llr_trinomial(losses, draws, wins, s0, s1, steps=200_000):
+    """Maximise the multinomial log-likelihood over all (qL, qD, qW) with mean s by a grid on
+    the one free parameter qW (qD = 2 (s - qW), qL = 1 - qD - qW), for each hypothesis."""
+    counts = [c if c > 0 else 1e-3 for c in (losses, draws, wins)]
+
+    def best(s):
+        lo, hi = max(0.0, 2 * s - 1), s  # keeps qL, qD, qW >= 0
+        qw = np.linspace(lo, hi, steps)[1:-1]
+        qd, ql = 2 * (s - qw), 1 - 2 * s + qw
+        return np.max(counts[0] * np.log(ql) + counts[1] * np.log(qd) + counts[2] * np.log(qw))
+
+    return best(s1) - best(s0)
 
 
-def test_sprt_accepts_h1_on_mostly_wins_and_h0_on_mostly_losses():
+@pytest.mark.parametrize("counts", [(5, 10, 20), (30, 3, 12), (0, 7, 3), (4, 0, 9)])
+def test_llr_is_the_exact_multinomial_likelihood_ratio(counts):
+    s0, s1 = score_from_elo(-20), score_from_elo(40)
+    expected = brute_force_llr_trinomial(*counts, s0, s1)
+    assert llr_logistic(counts, -20, 40) == pytest.approx(expected, abs=1e-6)
+
+
+def test_pentanomial_llr_against_a_general_optimiser():
+    optimize = pytest.importorskip("scipy.optimize")
+    penta = (3, 11, 25, 14, 7)
+    values = np.array([0, 0.25, 0.5, 0.75, 1.0])
+    c = np.array(penta, dtype=float)
+
+    def best(s):
+        res = optimize.minimize(
+            lambda q: -np.sum(c * np.log(q)), np.full(5, 0.2), method="SLSQP",
+            bounds=[(1e-9, 1)] * 5, options={"ftol": 1e-14, "maxiter": 500},
+            constraints=[{"type": "eq", "fun": lambda q: q.sum() - 1},
+                         {"type": "eq", "fun": lambda q: q @ values - s}])
+        return -res.fun
+
+    s0, s1 = score_from_elo(0), score_from_elo(50)
+    assert llr_logistic(penta, 0, 50) == pytest.approx(best(s1) - best(s0), abs=1e-5)
+
+
+def test_mle_with_mean_has_the_requested_mean_and_is_a_distribution():
+    values, probs = (0, 0.25, 0.5, 0.75, 1), (0.1, 0.2, 0.4, 0.2, 0.1)
+    for s in (0.2, 0.5, 0.7):
+        q = mle_with_mean(values, probs, s)
+        assert sum(q) == pytest.approx(1, abs=1e-12)
+        assert sum(a * p for a, p in zip(values, q, strict=True)) == pytest.approx(s, abs=1e-12)
+    assert mle_with_mean(values, probs, 0.5) == pytest.approx(probs)  # already mean 0.5
+
+
+def test_llr_matches_the_normal_approximation_on_a_large_sample():
+    # GSPRT theory (fishtest's LLR_alt2): N (s1-s0)(2p-s0-s1) / (2 var) for large N
+    penta = (500, 2000, 4000, 2500, 1000)
+    values = np.array([0, 0.25, 0.5, 0.75, 1])
+    n = sum(penta)
+    p = np.dot(penta, values) / n
+    var = np.dot(penta, (values - p) ** 2) / n
+    s0, s1 = 0.5, score_from_elo(10)
+    approx = n * (s1 - s0) * (2 * p - s0 - s1) / (2 * var)
+    assert llr_logistic(penta, 0, 10) == pytest.approx(approx, rel=0.02)
+
+
+def test_llr_of_only_won_and_lost_pairs_is_the_bernoulli_ratio():
+    # mass only on LL and WW: the MLE with mean s puts s on WW, 1 - s on LL
+    s0, s1 = score_from_elo(0), score_from_elo(100)
+    expected = 7 * math.log(s1 / s0) + 3 * math.log((1 - s1) / (1 - s0))
+    assert llr_logistic((3, 0, 0, 0, 7), 0, 100) == pytest.approx(expected, rel=2e-3)
+
+
+def test_sprt_accepts_h1_on_mostly_won_pairs_and_h0_on_mostly_lost_pairs():
     def run(pattern):
-        w = d = l = 0
-        for i in range(10000):
-            r = pattern[i % len(pattern)]
-            w, d, l = w + (r == "w"), d + (r == "d"), l + (r == "l")
-            result = sprt(w, d, l, 0.0, 50.0)
+        counts = [0] * 5
+        for i in range(5000):
+            counts[pattern[i % len(pattern)]] += 1
+            result = sprt(counts, 0.0, 50.0)
             if result.decision != "continue":
-                return result, w + d + l
+                return result, sum(counts)
         raise AssertionError("SPRT never stopped")
 
-    res, n = run("wwwdlwwdlw")
+    res, n = run([4, 3, 2, 4, 1, 3, 2])  # mean pair score 0.68
     assert res.decision == "H1" and res.llr >= res.upper and n < 200
-    res, n = run("llldwlldwl")
+    res, n = run([0, 1, 2, 0, 3, 1, 2])  # mean 0.32
     assert res.decision == "H0" and res.llr <= res.lower and n < 200
 
 
-def test_sprt_continues_while_undecided_and_rejects_bad_bounds():
-    assert sprt(3, 2, 3, 0, 10).decision == "continue"
-    assert sprt_llr(0, 0, 0, 0, 10) == 0.0
+def test_sprt_continues_while_undecided():
+    assert sprt((1, 2, 3, 2, 1), 0, 10).decision == "continue"
+    assert sprt((0, 0, 0, 0, 0), 0, 10).llr == 0.0
+    with pytest.raises(ValueError, match="ELO0 < ELO1"):
+        sprt((1, 1, 1, 1, 1), 10, 0)
 
 
-def test_identical_results_still_move_the_llr_with_fishtest_regularisation():
-    # 5 wins: counts (5, 0.001, 0.001), as fishtest's regularize() does
-    n = 5.002
-    p = (5 + 0.0005) / n
-    var = (5 * (1 - p) ** 2 + 0.001 * (0.5 - p) ** 2 + 0.001 * p**2) / n
-    s0, s1 = 0.5, score_from_elo(10)
-    assert sprt_llr(5, 0, 0, 0, 10) == pytest.approx(n * (s1 - s0) * (2 * p - s0 - s1) / (2 * var))
-    assert sprt(20, 0, 0, 0, 10).decision == "H1"
-    assert sprt(0, 0, 20, 0, 10).decision == "H0"
+def test_identical_pairs_give_a_finite_bounded_llr_in_either_direction():
+    # the normal approximation gave LLR 10618 for such runs; the exact one is ~ n log(s1/s0)
+    # (up to the 4 pseudo-counts of 0.001 in the unseen buckets: < 0.5% at n = 1)
+    s1 = score_from_elo(50)
+    for n in (1, 10, 100):
+        assert llr_logistic((0, 0, 0, 0, n), 0, 50) == pytest.approx(n * math.log(2 * s1),
+                                                                   rel=5e-3)
+        assert llr_logistic((n, 0, 0, 0, 0), 0, 50) == pytest.approx(
+            n * math.log(2 * (1 - s1)), rel=5e-3)
+    # all pairs scoring 1/2: H0's mean exactly; under H1 the likeliest way to reach s1 moves
+    # 2 (s1 - 1/2) of the mass to WW, so each such pair has probability 1 - 2 (s1 - 1/2)
+    assert llr_logistic((0, 0, 10, 0, 0), 0, 50) == pytest.approx(
+        10 * math.log(1 - 2 * (s1 - 0.5)), rel=5e-3)
+    assert sprt((0, 0, 0, 0, 10), 0, 50).decision == "continue"
+    assert sprt((0, 0, 0, 0, 30), 0, 50).decision == "H1"
 
 
 def test_unanimous_results_get_the_exact_clopper_pearson_bound():
@@ -126,8 +183,32 @@ def test_unanimous_results_get_the_exact_clopper_pearson_bound():
     assert est.elo_high == math.inf
     low_loss = elo_estimate(0, 0, 10)
     assert low_loss.elo_low == -math.inf and low_loss.elo_high == pytest.approx(-est.elo_low)
-    with pytest.raises(ValueError, match="ELO0 < ELO1"):
-        sprt(1, 1, 1, 10, 0)
+
+
+def test_all_draws_still_have_a_confidence_interval():
+    # 100 draws: W and L rates are each <= u = 1 - 0.025**(1/100) (Clopper-Pearson, 0 events),
+    # so the score is within 0.5 +- u/2: about +-12.6 Elo, not [0, 0]
+    u = 1 - 0.025 ** (1 / 100)
+    est = elo_estimate(0, 100, 0)
+    assert est.elo == 0.0
+    assert est.elo_high == pytest.approx(elo_from_score(0.5 + u / 2), rel=1e-9)
+    assert est.elo_low == pytest.approx(-est.elo_high, rel=1e-9)
+    assert 12 < est.elo_high < 13
+
+
+def test_pair_ci_by_hand_and_for_identical_pairs():
+    # pairs (points/2): 0.25 x2, 0.5 x4, 1 x2: mean 0.5625; var = (2 .3125^2 + 4 .0625^2 +
+    # 2 .4375^2) / 8 = 0.0742..., se = sqrt(var / 8)
+    est = pair_estimate((0, 2, 4, 0, 2))
+    var = (2 * 0.3125**2 + 4 * 0.0625**2 + 2 * 0.4375**2) / 8
+    half = 1.959964 * math.sqrt(var / 8)
+    assert est.games == 8 and est.score == pytest.approx(0.5625)
+    assert est.elo_low == pytest.approx(elo_from_score(0.5625 - half), abs=1e-3)
+    assert est.elo_high == pytest.approx(elo_from_score(0.5625 + half), abs=1e-3)
+    # 20 won pairs: at least 0.025 ** (1/20) of pairs are won (per pair, not per game)
+    won = pair_estimate((0, 0, 0, 0, 20))
+    assert won.elo_low == pytest.approx(elo_from_score(0.025 ** (1 / 20)), rel=1e-9)
+    assert won.elo_high == math.inf
 
 
 def test_fit_elo_recovers_a_two_player_75_percent_score():

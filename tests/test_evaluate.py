@@ -9,8 +9,8 @@ import pytest
 
 from engine.match import play_game
 from evolve import evaluate as ev
-from evolve.elo import elo_from_score
-from evolve.eval_games import EvalSettings, SerialRunner, make_player
+from evolve.elo import elo_from_score, score_from_elo, sprt
+from evolve.eval_games import EvalSettings, EvalTask, SerialRunner, make_player
 
 OTHELLO = EvalSettings("othello", depth=1)
 
@@ -62,11 +62,48 @@ def test_sprt_stops_with_h1_for_a_much_stronger_player_and_h0_for_a_weaker_one()
     runner = SerialRunner(OTHELLO)
     strong = ev.evaluate("wpc1", ["random"], OTHELLO, 400, 0, runner, sprt_elo=(0, 100))[0]
     assert strong.sprt["decision"] == "H1" and strong.games < 400 and strong.games % 2 == 0
-    assert strong.games >= 2 * ev.SPRT_MIN_PAIRS  # no verdict from a handful of games
     assert strong.sprt["llr"] >= strong.sprt["bounds"][1]
+    # the LLR is the pentanomial one, recomputed from the pair counts
+    assert 2 * sum(strong.penta) == strong.games
+    assert strong.sprt["llr"] == pytest.approx(sprt(strong.penta, 0, 100).llr, rel=1e-12)
     weak = ev.evaluate("random", ["wpc1"], OTHELLO, 400, 0, runner, sprt_elo=(0, 100))[0]
     assert weak.sprt["decision"] == "H0" and weak.games < 400
     assert weak.sprt["llr"] <= weak.sprt["bounds"][0]
+
+
+def feed(match: ev.Match, points: list[float]) -> int:
+    """Record games with the given points for the first player (game k: a black on even k);
+    returns the number of games recorded when the SPRT decided (or all of them)."""
+    winner_of = {1.0: ("black", "white"), 0.0: ("white", "black"), 0.5: ("draw", "draw")}
+    for k, p in enumerate(points):
+        if match.record(EvalTask(k, "", "", (), ()), winner_of[p][k % 2]):
+            return k + 1
+    return len(points)
+
+
+def test_pairs_are_counted_into_the_pentanomial():
+    m = ev.Match("a", "b")
+    # pairs: W+W, W+L, D+D, L+D, L+L, D+W  ->  points 2, 1, 1, 1/2, 0, 3/2
+    feed(m, [1, 1, 1, 0, 0.5, 0.5, 0, 0.5, 0, 0, 0.5, 1])
+    assert m.result.penta == [1, 1, 2, 1, 1]
+    assert (m.result.wins, m.result.draws, m.result.losses) == (4, 4, 4)
+
+
+def test_sprt_on_a_perfect_sweep_neither_explodes_nor_accepts_h0():
+    # n won pairs: LLR ~ n log(s1 / s0) (Bernoulli likelihood ratio of "WW" under each
+    # hypothesis); with s1 = score(50) that crosses log(19) = 2.944 at n = 23 pairs = 46 games.
+    per_pair = np.log(score_from_elo(50) / 0.5)
+    assert 22 * per_pair < np.log(19) < 23 * per_pair
+    m = ev.Match("a", "b", sprt_elo=(0, 50))
+    assert feed(m, [1.0] * 20) == 20 and m.result.sprt["decision"] == "continue"
+    assert m.result.sprt["llr"] == pytest.approx(10 * per_pair, rel=1e-3)
+    m = ev.Match("a", "b", sprt_elo=(0, 50))
+    assert feed(m, [1.0] * 100) == 46 and m.result.sprt["decision"] == "H1"
+    m = ev.Match("a", "b", sprt_elo=(0, 50))  # and the mirror image: H0 from lost pairs
+    lost_pair = np.log((1 - score_from_elo(50)) / 0.5)
+    assert feed(m, [0.0] * 20) == 20 and m.result.sprt["decision"] == "continue"
+    assert m.result.sprt["llr"] == pytest.approx(10 * lost_pair, rel=1e-3)
+    assert feed(m, [0.0] * 80) < 80 and m.result.sprt["decision"] == "H0"
 
 
 def test_sprt_decision_does_not_depend_on_the_batch_size(monkeypatch):
@@ -132,6 +169,17 @@ def test_cli_sprt_says_which_hypothesis_it_accepted(capsys):
         (["greedy", "--vs", "random", "--games", "0", "--variant", "othello"], "--games"),
         (["greedy", "--vs", "random", "--sprt", "10", "0", "--variant", "othello"], "ELO0 < ELO1"),
         (["greedy", "--vs", "random", "--epsilon", "2", "--variant", "othello"], "--epsilon"),
+        (["greedy", "--vs", "random", "--epsilon", "-0.1", "--variant", "othello"], "--epsilon"),
+        (["greedy", "--vs", "random", "--games", "-4", "--variant", "othello"], "--games"),
+        (["greedy", "--vs", "random", "--time", "0", "--variant", "othello"], "--time"),
+        (["greedy", "--vs", "random", "--time", "-1", "--variant", "othello"], "--time"),
+        (["greedy", "--vs", "random", "--workers", "0", "--backend", "ray", "--variant",
+          "othello"], "--workers"),
+        (["greedy", "--vs", "random", "--workers", "-2", "--variant", "othello"], "--workers"),
+        (["greedy", "--vs", "random", "--seed", "-1", "--variant", "othello"], "--seed"),
+        (["greedy", "--vs", "random", "--json", "/", "--variant", "othello"], "directory"),
+        (["greedy", "--vs", "random", "--json", "/no/such/dir/o.json", "--variant", "othello"],
+         "does not exist"),
         (["greedy", "--vs", "random"], "--variant"),
         (["greedy"], "--vs"),
     ],
@@ -139,6 +187,23 @@ def test_cli_sprt_says_which_hypothesis_it_accepted(capsys):
 def test_cli_bad_input_is_one_clear_line(argv, fragment, capsys):
     code, _, err = run_cli(argv, capsys)
     assert code == 1 and fragment in err and err.count("\n") == 1
+
+
+def test_cli_checks_the_json_path_before_playing(tmp_path, monkeypatch, capsys):
+    def no_games(*args, **kwargs):
+        raise AssertionError("games were started before the --json path was checked")
+
+    monkeypatch.setattr(ev, "make_runner", no_games)
+    code, _, err = run_cli(["greedy", "--vs", "random", "--variant", "othello", "--json",
+                            str(tmp_path)], capsys)
+    assert code == 1 and "is a directory" in err and err.count("\n") == 1
+
+
+def test_cli_says_when_odd_game_counts_round_up(capsys):
+    code, text, err = run_cli(["greedy", "--vs", "random", "--games", "3", "--depth", "1",
+                               "--variant", "othello"], capsys)
+    assert code == 0 and "rounded up to 4" in err
+    assert text.splitlines()[2].split()[2] == "4"
 
 
 def test_cli_refuses_a_malformed_weights_file(tmp_path, capsys):
@@ -160,6 +225,20 @@ def test_weights_file_players_take_the_files_variant(tmp_path, capsys):
     assert json.loads((tmp_path / "o.json").read_text())["settings"]["variant"] == "reversed"
 
 
+def test_a_variant_that_contradicts_the_weights_file_is_never_silent(tmp_path, capsys):
+    from engine.weights import reference_weights
+
+    reference_weights("course").save_json(tmp_path / "course.json")  # a reversed weight set
+    argv = [f"eps0.5:{tmp_path / 'course.json'}", "--vs", "random", "--games", "2", "--depth",
+            "1", "--json", str(tmp_path / "o.json")]
+    code, _, err = run_cli([*argv, "--variant", "othello"], capsys)
+    assert code == 0 and err.count("\n") == 1
+    assert "warning: --variant othello overrides the variant of course.json (reversed)" in err
+    assert json.loads((tmp_path / "o.json").read_text())["settings"]["variant"] == "othello"
+    code, _, err = run_cli([*argv, "--variant", "reversed"], capsys)
+    assert code == 0 and err == ""
+
+
 def test_ray_backend_gives_the_serial_results():
     ray = pytest.importorskip("ray")
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
@@ -173,3 +252,19 @@ def test_ray_backend_gives_the_serial_results():
         assert [r.as_dict() for r in on_ray] == [r.as_dict() for r in serial]
     finally:
         ray.shutdown()
+
+
+def test_run_directories_inside_any_spec_become_their_champion_file(tmp_path):
+    from engine.weights import reference_weights
+    from evolve.eval_games import choose_variant, resolve_players
+
+    run = tmp_path / "run"
+    run.mkdir()
+    reference_weights("course").save_json(run / "champion.json")
+    champion = run / "champion.json"
+    specs = [f"eps0.5:{run}", f"mcts:10:{run}", str(run), "course", "greedy"]
+    assert resolve_players(specs) == [f"eps0.5:{champion}", f"mcts:10:{champion}",
+                                      str(champion), "course", "greedy"]
+    assert choose_variant(None, resolve_players([f"bfs::{run}", "random"])) == ("reversed", None)
+    table = ev.format_table([ev.MatchResult(f"eps0.5:{champion}", "random", 1, 0, 1)])
+    assert table.splitlines()[2].startswith("eps0.5:run ")

@@ -125,3 +125,23 @@ def test_command_line_runs_as_a_module_without_traceback(tmp_path):
                            "--out", str(tmp_path / "ai.py")], capture_output=True, text=True)
     assert proc.returncode != 0
     assert "Traceback" not in proc.stderr and proc.stderr.count("\n") == 1
+
+
+def test_npz_without_suffix_gets_it_appended_and_the_real_path_is_reported(run_dir, tmp_path,
+                                                                           capsys):
+    assert main([str(run_dir), "--format", "npz", "--out", str(tmp_path / "noext")]) == 0
+    out = capsys.readouterr().out
+    written = tmp_path / "noext.npz"
+    assert out.strip() == f"wrote {written} (.npz appended)"
+    assert written.is_file() and not (tmp_path / "noext").exists()
+    expected = load_weights(run_dir / "champion.json")
+    assert np.array_equal(load_weights(written).to_genome(), expected.to_genome())
+
+
+@pytest.mark.parametrize("fmt, name, fragment", [("npz", "c.json", "ending in .npz"),
+                                                 ("json", "c.npz", "cannot be written")])
+def test_a_suffix_the_loader_would_misread_is_refused(run_dir, tmp_path, capsys, fmt, name,
+                                                      fragment):
+    assert main([str(run_dir), "--format", fmt, "--out", str(tmp_path / name)]) == 1
+    err = capsys.readouterr().err
+    assert fragment in err and err.count("\n") == 1 and not (tmp_path / name).exists()

@@ -249,3 +249,28 @@ def test_curves_plot_the_columns_of_generations_csv(smoke_sweep):
         for run in runs:
             np.testing.assert_array_equal(drawn[run.label], run.generations[metric])
     plt.close("all")
+
+
+def write_generations(run_dir: Path, rows: list[str]) -> None:
+    run_dir.mkdir()
+    header = ",".join(["generation", "best_fitness", "mean_fitness", "min_fitness",
+                       "std_fitness", "yardstick_score", "diversity"])
+    (run_dir / "generations.csv").write_text("\n".join([header, *rows]) + "\n")
+
+
+@pytest.mark.parametrize("bad_row, fields", [("1,5.0,1.0", 3), ("1,5,1,0,2,0.5,0.1,9", 8)])
+def test_a_short_or_long_generations_row_is_a_one_line_error(tmp_path, capsys, bad_row, fields):
+    run_dir = tmp_path / "run"
+    write_generations(run_dir, ["0,4.0,1.0,-2.0,1.5,0.5,0.2", bad_row, "2,6,1,0,2,0.5,0.1"])
+    with pytest.raises(RunDirError, match=f"line 3 has {fields} fields, the header has 7"):
+        load_run(run_dir)
+    assert report_main([str(run_dir)]) == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and "generations.csv: line 3" in lines[0]
+
+
+def test_complete_generations_rows_still_load(tmp_path):
+    run_dir = tmp_path / "run"
+    write_generations(run_dir, ["1,6,1,0,2,,0.1", "0,4.0,1.0,-2.0,1.5,0.5,0.2"])
+    run = load_run(run_dir)  # an empty yardstick cell is a value, not a missing field
+    assert list(run.generations["generation"]) == [0, 1]
