@@ -28,6 +28,7 @@ PANELS = {
     "reversed_reversi": ["course", "wpc_negated", "greedy", "random", "mcts", "bfs"],
     "othello": ["course", "wpc", "greedy", "random", "mcts", "bfs"],
 }
+LEAGUE_EXPERIMENT = "othello_league"  # conf/experiment/othello_league.yaml
 GOAL_SCORE_VS_COURSE = 0.75  # issue 5: the Reversed Reversi champion vs the course matrix
 
 
@@ -90,11 +91,32 @@ def study(game: str, args) -> None:
                  evaluate(weights, PANELS[game], args, log, search,
                           results / f"strength_{game}.json"))]
     if game == "othello":
-        sections.append(("Othello League protocol: 1-ply, both sides epsilon = 0.1",
-                         evaluate(weights, ["wpc1"], args, log,
-                                  ["--depth", "1", "--epsilon", "0.1"],
+        # The League plays 1-ply weighted piece counters: no search and no exact endgame.
+        league = ["--depth", "1", "--epsilon", "0.1", "--endgame-empties", "0"]
+        sections.append(("Othello League protocol: the default champion at 1 ply, both sides "
+                         "epsilon = 0.1",
+                         evaluate(weights, ["wpc1"], args, log, league,
                                   results / f"strength_{game}_league.json")))
+        league_weights = league_champion(args, log, champions)
+        if league_weights is not None:
+            sections.append(("Othello League protocol: the champion evolved at 1 ply "
+                             f"(`+experiment={LEAGUE_EXPERIMENT}`), both sides epsilon = 0.1",
+                             evaluate(league_weights, ["wpc1"], args, log, league,
+                                      results / f"strength_{LEAGUE_EXPERIMENT}.json")))
     write_markdown(results, game, meta, log, sections, depth)
+
+
+def league_champion(args, log, champions: Path) -> Path | None:
+    """The champion of the 1-ply Othello study (trained with ``--train``), exported as JSON."""
+    run_dir = ROOT / "experiments" / "runs" / LEAGUE_EXPERIMENT
+    if args.train:
+        sh(["python", "-m", "evolve", f"+experiment={LEAGUE_EXPERIMENT}",
+            f"hydra.run.dir={rel(run_dir)}", f"backend={args.backend}"], log)
+    if not (run_dir / "champion.json").is_file():
+        return None
+    out = champions / f"{LEAGUE_EXPERIMENT}.json"
+    sh(["python", "-m", "evolve.export", rel(run_dir), "--format", "json", "--out", rel(out)], log)
+    return out
 
 
 def goal_line(results: Path, game: str) -> str:
