@@ -39,10 +39,12 @@ class Game(Protocol):
 
     def layout(self, n_phases: int, symmetric: bool): ...
 
-    def weights_from_genome(self, genome: np.ndarray, n_phases: int, symmetric: bool,
-                            name: str = ""): ...
+    # phase_bounds: the disc counts where phases 2.. start (``engine.weights`` convention)
+    def weights_from_genome(self, genome: np.ndarray, phase_bounds: tuple[int, ...],
+                            symmetric: bool, name: str = ""): ...
 
-    def reference_genome(self, reference: str, n_phases: int, symmetric: bool) -> np.ndarray: ...
+    def reference_genome(self, reference: str, phase_bounds: tuple[int, ...],
+                         symmetric: bool) -> np.ndarray: ...
 
     def make_agent(self, weights, search: SearchSettings, seed: Seed = None) -> Agent: ...
 
@@ -70,22 +72,24 @@ class ReversiGame:
 
         return GenomeLayout(n_phases, symmetric)
 
-    def weights_from_genome(self, genome, n_phases: int, symmetric: bool, name: str = ""):
-        from engine.weights import Weights, default_phase_bounds
+    def weights_from_genome(self, genome, phase_bounds: tuple[int, ...], symmetric: bool,
+                            name: str = ""):
+        from engine.weights import Weights
 
         genome = np.asarray(genome, dtype=np.float64)
-        return Weights.from_genome(genome, default_phase_bounds(n_phases), symmetric, name=name)
+        return Weights.from_genome(genome, tuple(phase_bounds), symmetric, name=name)
 
-    def reference_genome(self, reference: str, n_phases: int, symmetric: bool) -> np.ndarray:
+    def reference_genome(self, reference: str, phase_bounds: tuple[int, ...],
+                         symmetric: bool) -> np.ndarray:
         """A reference weight set re-expressed in the requested layout: each of our phases takes
         the reference phase that covers its middle disc count (references may have fewer phases)."""
-        from engine.weights import Weights, default_phase_bounds, reference_weights
+        from engine.weights import MIN_DISCS, Weights, phase_of_discs_table, reference_weights
 
         ref = reference_weights(reference)
-        bounds = tuple(default_phase_bounds(n_phases))
-        starts = (4, *bounds)
+        bounds = tuple(int(b) for b in phase_bounds)
+        starts = (MIN_DISCS, *bounds)
         ends = (*bounds, 65)
-        ref_phase_of, _, _ = ref.numba_arrays()
+        ref_phase_of = phase_of_discs_table(ref.phase_bounds)
         rows = [int(ref_phase_of[min(64, (s + e) // 2)]) for s, e in zip(starts, ends, strict=True)]
         projected = Weights(
             phase_bounds=bounds,

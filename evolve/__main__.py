@@ -8,12 +8,12 @@ from pathlib import Path
 import hydra
 from omegaconf import DictConfig
 
-from evolve.config import ConfigError
+from evolve.config import Config, ConfigError, to_dict
 
-CONF_DIR = str(Path(__file__).resolve().parent.parent / "conf")
+CONF_DIR = Path(__file__).resolve().parent.parent / "conf"
 
 
-@hydra.main(config_path=CONF_DIR, config_name="config", version_base="1.3")
+@hydra.main(config_path=str(CONF_DIR), config_name="config", version_base="1.3")
 def main(cfg: DictConfig) -> None:
     from evolve.run import run
 
@@ -21,10 +21,63 @@ def main(cfg: DictConfig) -> None:
         result = run(cfg)
     except ConfigError as exc:
         # SystemExit passes through Hydra's error handler, so the user sees one line only
-        print(f"error: {exc}", file=sys.stderr)
-        raise SystemExit(2) from None
+        _fail(str(exc))
     print(f"champion: {result.run_dir / 'champion.json'}")
 
 
+def _fail(message: str):
+    print(f"error: {message}", file=sys.stderr)
+    raise SystemExit(2) from None
+
+
+def check_overrides(args: list[str]) -> None:
+    """Refuse a misspelt key (``ga.populaton=5``) or an unknown group option (``game=chess``)
+    in one line before Hydra composes, since Hydra's own messages span several lines. Anything
+    this does not understand is left to Hydra."""
+    from hydra.core.override_parser.overrides_parser import OverridesParser
+
+    groups = {d.name: sorted(f.stem for f in d.glob("*.yaml")) for d in CONF_DIR.iterdir()
+              if d.is_dir()}
+    keys = _dotted_keys(to_dict(Config()))
+    try:
+        parsed = OverridesParser.create().parse_overrides(
+            [a for a in args if "=" in a and not a.startswith("-")])
+    except Exception:  # noqa: BLE001 - a syntax error: Hydra reports it
+        return
+    for o in parsed:
+        name = o.key_or_group
+        if name in groups:
+            values = list(o.sweep_string_iterator()) if o.is_sweep_override() \
+                else [o.get_value_element_as_str()]
+            for value in values:
+                if value not in groups[name]:
+                    _fail(f"{name}={value} must be one of: {', '.join(groups[name])}")
+        elif not (o.is_add() or o.is_force_add() or name.startswith("hydra")) and name not in keys:
+            _fail(_unknown_key(name, keys))
+
+
+def _unknown_key(name: str, keys: set[str]) -> str:
+    """Name the first unknown part (``ga.x.y``: ``ga.x``) and what its parent allows."""
+    parts = name.split(".")
+    i = next(i for i in range(1, len(parts) + 1) if ".".join(parts[:i]) not in keys)
+    bad, section = ".".join(parts[:i]), ".".join(parts[: i - 1])
+    known = sorted(k.removeprefix(f"{section}.") for k in keys
+                   if k.count(".") == i - 1 and (not section or k.startswith(f"{section}.")))
+    if not known:
+        return f"unknown key {bad} ({section} is a value, not a group of keys)"
+    where = f" in {section}" if section else ""
+    return f"unknown key {bad} (allowed{where}: {', '.join(known)})"
+
+
+def _dotted_keys(d: dict, prefix: str = "") -> set[str]:
+    out = set()
+    for key, value in d.items():
+        out.add(prefix + key)
+        if isinstance(value, dict):
+            out |= _dotted_keys(value, f"{prefix}{key}.")
+    return out
+
+
 if __name__ == "__main__":
+    check_overrides(sys.argv[1:])
     main()

@@ -36,6 +36,9 @@ class Checkpoint:
     population: Population
     rng_state: dict  # ``np.random.Generator.bit_generator.state``
     elapsed: float  # wall seconds spent so far (for ETA after resume)
+    # the population after the last planned generation is bred too (older checkpoints: not), so
+    # a finished run can be extended
+    next_bred: bool = True
 
 
 def _atomic_write(path: Path, data: bytes) -> None:
@@ -63,6 +66,7 @@ def save(run_dir: str | Path, ck: Checkpoint) -> Path:
         "operator": pop.operator,
         "rng_state": ck.rng_state,
         "elapsed": ck.elapsed,
+        "next_bred": ck.next_bred,
         "population_file": npz_name,
         "population_sha256": hashlib.sha256(npz_path.read_bytes()).hexdigest(),
         "config": ck.config,
@@ -92,7 +96,7 @@ def load(run_dir: str | Path) -> Checkpoint:
         pop = Population(z["genomes"], z["ids"], z["parent_a"], z["parent_b"],
                          list(state["operator"]))
     return Checkpoint(state["config"], state["generation"], state["next_id"], pop,
-                      state["rng_state"], state["elapsed"])
+                      state["rng_state"], state["elapsed"], state.get("next_bred", False))
 
 
 def restore_rng(state: dict) -> np.random.Generator:

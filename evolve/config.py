@@ -42,13 +42,15 @@ class GAConfig:
     generations: int = 20
     elites: int = 2
     phases: int = 3
+    # disc counts where phases 2.. start; None: the 60 moves split equally into ``phases``
+    phase_bounds: list[int] | None = None
     symmetric: bool = True
     seeded_fraction: float = 0.5  # share of the initial population seeded from references
     seed_noise: float = 0.05  # noise sigma for seeded individuals, as a fraction of the bound range
     random_scope: float = 1.0  # random individuals: uniform in this centred fraction of bounds
     bound_scale: float = 1.0  # multiplies the layout's default bounds
     selection: str = "tournament"
-    tournament_size: int = 3
+    tournament_size: int = 3  # capped at the population size (population 2: size 2)
     crossover: str = "block"
     crossover_prob: float = 0.8
     uniform_prob: float = 0.5
@@ -139,15 +141,32 @@ def validate(c: Config) -> None:
 
     _check_choice("game.name", c.game.name, tuple(GAMES))
     _check_choice("backend", c.backend, BACKENDS)
-    ga, games, s = c.ga, c.games, c.search
+    # SeedSequence entropy must be a non-negative integer
+    _check(c.seed >= 0, "seed", c.seed, "seed >= 0")
+    _validate_ga(c.ga)
+    s, games = c.search, c.games
+    _check(s.depth >= 1, "search.depth", s.depth, "depth >= 1")
+    _check(0 <= s.endgame_empties <= 20, "search.endgame_empties", s.endgame_empties,
+           "0 <= endgame_empties <= 20")
+    _check(games.openings >= 1, "games.openings", games.openings, "openings >= 1")
+    _check(1 <= games.min_plies <= games.max_plies <= 20, "games.max_plies", games.max_plies,
+           f"1 <= min_plies ({games.min_plies}) <= max_plies <= 20")
+    _check(games.win >= games.draw >= games.loss and games.win > games.loss, "games.win",
+           games.win, f"win >= draw ({games.draw}) >= loss ({games.loss}) and win > loss")
+    _check(c.yardstick.openings >= 1, "yardstick.openings", c.yardstick.openings, "openings >= 1")
+    _validate_ray(c)
+    _validate_references(c)
+    _validate_panel(c)
+    _validate_openings(c)
+
+
+def _validate_ga(ga: GAConfig) -> None:
     _check(ga.population >= 2, "ga.population", ga.population, "population >= 2")
     _check(0 <= ga.elites < ga.population, "ga.elites", ga.elites,
            f"0 <= elites < population ({ga.population})")
     _check(ga.generations >= 1, "ga.generations", ga.generations, "generations >= 1")
     _check(1 <= ga.phases <= 60, "ga.phases", ga.phases, "1 <= phases <= 60")
-    _check(s.depth >= 1, "search.depth", s.depth, "depth >= 1")
-    _check(0 <= s.endgame_empties <= 20, "search.endgame_empties", s.endgame_empties,
-           "0 <= endgame_empties <= 20")
+    _validate_phase_bounds(ga)
     probabilities = ("seeded_fraction", "crossover_prob", "uniform_prob", "mutation_prob",
                      "random_scope")
     for name in probabilities:
@@ -160,14 +179,34 @@ def validate(c: Config) -> None:
     _check(ga.bound_scale > 0.0, "ga.bound_scale", ga.bound_scale, "bound_scale > 0")
     _check_choice("ga.selection", ga.selection, SELECTIONS)
     _check_choice("ga.crossover", ga.crossover, CROSSOVERS)
-    _check(2 <= ga.tournament_size <= ga.population, "ga.tournament_size", ga.tournament_size,
-           f"2 <= tournament_size <= population ({ga.population})")
-    _check(games.openings >= 1, "games.openings", games.openings, "openings >= 1")
-    _check(1 <= games.min_plies <= games.max_plies <= 20, "games.max_plies", games.max_plies,
-           f"1 <= min_plies ({games.min_plies}) <= max_plies <= 20")
-    _check(games.win >= games.draw >= games.loss and games.win > games.loss, "games.win",
-           games.win, f"win >= draw ({games.draw}) >= loss ({games.loss}) and win > loss")
-    _check(c.yardstick.openings >= 1, "yardstick.openings", c.yardstick.openings, "openings >= 1")
+    # an upper limit would reject population 2 with the default size 3: the size is capped instead
+    _check(ga.tournament_size >= 2, "ga.tournament_size", ga.tournament_size,
+           "tournament_size >= 2 (capped at the population size)")
+
+
+def _validate_phase_bounds(ga: GAConfig) -> None:
+    """Explicit bounds must agree with ``ga.phases`` (rather than silently override it)."""
+    if ga.phase_bounds is None:
+        return
+    b = list(ga.phase_bounds)
+    increasing = all(x < y for x, y in zip(b, b[1:], strict=False))
+    _check(increasing and all(5 <= x <= 64 for x in b), "ga.phase_bounds", b,
+           "strictly increasing disc counts within 5..64 (null: equal split)")
+    _check(len(b) == ga.phases - 1, "ga.phase_bounds", b,
+           f"one bound per phase after the first: {ga.phases - 1} bounds for ga.phases="
+           f"{ga.phases} (set ga.phases={len(b) + 1} with these bounds)")
+
+
+def phase_bounds(ga: GAConfig) -> tuple[int, ...]:
+    """The disc counts where phases 2.. start (explicit, or the equal split of ``ga.phases``)."""
+    from engine.weights import default_phase_bounds
+
+    if ga.phase_bounds is not None:
+        return tuple(int(b) for b in ga.phase_bounds)
+    return default_phase_bounds(ga.phases)
+
+
+def _validate_ray(c: Config) -> None:
     _check(c.ray.chunks_per_worker >= 1, "ray.chunks_per_worker", c.ray.chunks_per_worker, ">= 1")
     _check(c.ray.max_retries >= 0, "ray.max_retries", c.ray.max_retries, "max_retries >= 0")
     for key in ("num_cpus", "workers"):
@@ -179,15 +218,75 @@ def validate(c: Config) -> None:
                f"workers <= the Ray cluster's CPUs ({c.ray.num_cpus})")
 
 
+def _validate_references(c: Config) -> None:
+    from engine.weights import REFERENCE_NAMES
+
+    for ref in c.game.seed_references or ():
+        if ref not in REFERENCE_NAMES:
+            raise ConfigError(f"game.seed_references: unknown reference {ref!r} (allowed: "
+                              f"{', '.join(REFERENCE_NAMES)})")
+
+
+def _validate_panel(c: Config) -> None:
+    """Build every panel agent once now, so a bad spec stops the run before any game."""
+    from engine.agents.factory import make_agent
+    from engine.games import get_game
+
+    if not c.yardstick.enabled:
+        return
+    variant = get_game(c.game.name).variant.value
+    for spec in c.yardstick.panel or ():
+        try:
+            make_agent(spec, variant, depth=c.search.depth, seed=0,
+                       endgame_empties=c.search.endgame_empties)
+        except (ValueError, OSError, TypeError, KeyError) as exc:
+            first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            raise ConfigError(f"yardstick.panel: {first}") from None
+
+
+def _validate_openings(c: Config) -> None:
+    """Draw generation 0's openings now: too few distinct positions of ``min_plies..max_plies``
+    plies (e.g. 5 openings of 1 ply: only 4 exist) fails here instead of mid-run."""
+    from engine.games import get_game
+    from evolve.tournament import openings_for
+
+    game, g = get_game(c.game.name), c.games
+    draws = [("games.openings", g.openings, 0)]
+    if c.yardstick.enabled:
+        draws.append(("yardstick.openings", c.yardstick.openings, YARDSTICK_GENERATION_OFFSET))
+    for key, n, offset in draws:
+        try:
+            openings_for(game, c.seed, offset, n, g.min_plies, g.max_plies)
+        except ValueError as exc:
+            raise ConfigError(openings_error(key, n, g.min_plies, g.max_plies, exc)) from None
+
+
+# the yardstick's openings use generation ``YARDSTICK_GENERATION_OFFSET + g`` so they differ from
+# the round robin's and do not change when ``games.openings`` changes
+YARDSTICK_GENERATION_OFFSET = 10**6
+
+
+def openings_error(key: str, n: int, min_plies: int, max_plies: int, exc: Exception) -> str:
+    return (f"{key}={n} must satisfy openings <= the distinct positions reachable in "
+            f"{min_plies}..{max_plies} plies ({exc}); raise games.max_plies or lower {key}")
+
+
 def to_dict(c: Config) -> dict:
     return dataclasses.asdict(c)
 
 
+# keys that only say where and how visibly a run executes: never change a result
+RUNTIME_KEYS = ("resume", "backend", "ray", "plot", "progress")
+
+
 def config_hash(c: Config) -> str:
-    """Hash of everything that determines the result (not where it runs or whether it resumed)."""
+    """Hash of everything that determines the result (not where it runs or whether it resumed).
+    ``ga.generations`` is left out too: generation g's result does not depend on how many
+    generations follow, so a run extended on resume keeps the hash of its first generations."""
     d = to_dict(c)
-    for key in ("resume", "backend", "ray", "plot", "progress"):
+    for key in RUNTIME_KEYS:
         d.pop(key)
+    d["ga"].pop("generations")
     return hashlib.sha256(json.dumps(d, sort_keys=True).encode()).hexdigest()[:16]
 
 

@@ -1,8 +1,11 @@
-"""Execution backends: play a batch of indexed games and return results in index order.
+"""Execution backends: play batches of indexed games and return results in index order.
 
-``SerialBackend`` plays in-process. ``RayBackend`` keeps warm actors (engine imported and numba
-kernels compiled once per actor), ships the generation's context (genomes) once with
-``ray.put`` and feeds the actors indexed chunks of games, one outstanding chunk per actor so a
+A batch is a ``(Context, tasks)`` pair. ``submit(batches)`` starts several at once (the run sends a
+generation's yardstick together with the next round robin) and ``collect(job)`` waits for them,
+returning one result list per batch; in between the run writes the previous generation's outputs.
+``SerialBackend`` plays in-process (at ``collect``). ``RayBackend`` keeps warm actors (engine
+imported and numba kernels compiled once per actor), ships each batch's context (genomes) once
+with ``ray.put`` and feeds the actors indexed chunks of games, one outstanding chunk per actor so a
 slow chunk never holds up the others. A chunk whose actor dies is replayed on a fresh actor;
 results are stored by game index, so a game is never lost nor counted twice.
 """
@@ -18,12 +21,24 @@ from evolve.tournament import Context, GameResult, GameTask, play_tasks
 log = logging.getLogger(__name__)
 
 
+Batch = tuple[Context, list[GameTask]]
+
+
 class SerialBackend:
     name = "serial"
     workers = 1
 
     def play(self, context: Context, tasks: list[GameTask]) -> list[GameResult]:
-        return play_tasks(context, tasks)
+        return self.play_batches([(context, tasks)])[0]
+
+    def play_batches(self, batches: list[Batch]) -> list[list[GameResult]]:
+        return self.collect(self.submit(batches))
+
+    def submit(self, batches: list[Batch]) -> list[Batch]:
+        return list(batches)
+
+    def collect(self, job: list[Batch]) -> list[list[GameResult]]:
+        return [play_tasks(context, tasks) for context, tasks in job]
 
     def close(self) -> None:
         pass
@@ -69,7 +84,7 @@ def _warm_up(game_name: str) -> None:
     layout = game.layout(1, True)
     low, high = layout.default_bounds()
     genome = (np.asarray(low, dtype=np.float64) + np.asarray(high, dtype=np.float64)) / 2
-    ctx = Context(game_name, SearchSettings(depth=1, endgame_empties=4), genome[None, :], 1, True)
+    ctx = Context(game_name, SearchSettings(depth=1, endgame_empties=4), genome[None, :], (), True)
     play_tasks(ctx, [GameTask(0, 0, 0, 0, "random", (), (0, 0, 0, 0))])
 
 
@@ -105,36 +120,51 @@ class RayBackend:
         return self._actor_cls.remote(self._warm_game, self._crash_flag)
 
     def play(self, context: Context, tasks: list[GameTask]) -> list[GameResult]:
+        return self.play_batches([(context, tasks)])[0]
+
+    def play_batches(self, batches: list[Batch]) -> list[list[GameResult]]:
+        return self.collect(self.submit(batches))
+
+    def submit(self, batches: list[Batch]) -> _Job:
+        """Queue every batch's chunks in order (each batch's big to small) and start one chunk per
+        actor, so a worker finishing one batch goes straight on to the next."""
+        job = _Job(batches)
+        job.free = list(range(len(self.actors)))  # one job at a time: collect before submitting
+        for b, (context, tasks) in enumerate(batches):
+            ctx_ref = self.ray.put(context)  # genomes shipped once per batch, shared by actors
+            for chunk in _chunks(tasks, self.workers, self.chunks_per_worker):
+                job.pending.append(((b, len(job.pending)), ctx_ref, chunk))
+        job.pending.reverse()
+        self._dispatch(job)
+        return job
+
+    def _dispatch(self, job: _Job) -> None:
+        while job.pending and job.free:
+            slot, entry = job.free.pop(), job.pending.pop()
+            job.running[self.actors[slot].play.remote(entry[1], entry[2])] = (slot, entry)
+
+    def collect(self, job: _Job) -> list[list[GameResult]]:
+        """Wait for ``job``; a chunk whose actor died is replayed on a fresh actor."""
         ray = self.ray
-        ctx_ref = ray.put(context)  # genomes shipped once per batch, shared by all actors
-        chunks = _chunks(tasks, self.workers, self.chunks_per_worker)
-        pending = list(enumerate(chunks))[::-1]
-        results: dict[int, GameResult] = {}
-        attempts: dict[int, int] = {}
-        running = {}  # object ref -> (actor slot, chunk id, chunk)
-        free = list(range(len(self.actors)))
-        while pending or running:
-            while pending and free:
-                slot, (cid, chunk) = free.pop(), pending.pop()
-                running[self.actors[slot].play.remote(ctx_ref, chunk)] = (slot, cid, chunk)
-            [done], _ = ray.wait(list(running), num_returns=1)
-            slot, cid, chunk = running.pop(done)
+        while job.pending or job.running:
+            self._dispatch(job)
+            [done], _ = ray.wait(list(job.running), num_returns=1)
+            slot, entry = job.running.pop(done)
+            (b, cid), _, chunk = entry
             try:
                 for res in ray.get(done):
-                    results.setdefault(res.index, res)  # keyed by index: never counted twice
+                    job.results.setdefault((b, res.index), res)  # keyed: never counted twice
             except (ray.exceptions.RayActorError, ray.exceptions.WorkerCrashedError) as exc:
-                attempts[cid] = attempts.get(cid, 0) + 1
-                if attempts[cid] > self.max_retries:
-                    raise RuntimeError(f"chunk {cid} failed {attempts[cid]} times: {exc}") from exc
+                job.attempts[cid] = job.attempts.get(cid, 0) + 1
+                if job.attempts[cid] > self.max_retries:
+                    raise RuntimeError(f"chunk {cid} failed {job.attempts[cid]} times: {exc}") \
+                        from exc
                 log.warning("worker died (%s); replaying %d games", type(exc).__name__, len(chunk))
                 self._crash_flag = None
                 self.actors[slot] = self._new_actor()
-                pending.append((cid, chunk))
-            free.append(slot)
-        missing = [t.index for t in tasks if t.index not in results]
-        if missing:
-            raise RuntimeError(f"games missing after execution: {missing[:10]}")
-        return [results[t.index] for t in tasks]
+                job.pending.append(entry)
+            job.free.append(slot)
+        return [_in_order(job.results, b, tasks) for b, (_, tasks) in enumerate(job.batches)]
 
     def close(self) -> None:
         for actor in getattr(self, "actors", []):
@@ -142,6 +172,26 @@ class RayBackend:
         self.actors = []
         if self.owns_ray:
             self.ray.shutdown()
+
+
+class _Job:
+    """Submitted batches: chunks waiting, chunks running (object ref -> actor slot and chunk),
+    results keyed by (batch, game index)."""
+
+    def __init__(self, batches: list[Batch]):
+        self.batches = batches
+        self.pending: list = []  # ((batch, chunk id), context ref, chunk), popped from the end
+        self.running: dict = {}
+        self.results: dict[tuple[int, int], GameResult] = {}
+        self.attempts: dict[int, int] = {}
+        self.free: list[int] = []
+
+
+def _in_order(results: dict, batch: int, tasks: list[GameTask]) -> list[GameResult]:
+    missing = [t.index for t in tasks if (batch, t.index) not in results]
+    if missing:
+        raise RuntimeError(f"games missing after execution: {missing[:10]}")
+    return [results[batch, t.index] for t in tasks]
 
 
 def make_backend(config) -> SerialBackend | RayBackend:

@@ -129,14 +129,15 @@ class FitnessPlot:
         self.csv = run_dir / "generations.csv"
 
     def on_generation(self, r: GenerationReport) -> None:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+        # the object-oriented API (no pyplot state) and fixed margins instead of tight_layout:
+        # this runs in the driver every generation, on a CPU the game workers also want
         import pandas as pd
+        from matplotlib.figure import Figure
 
         df = pd.read_csv(self.csv)
-        fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 4))
+        fig = Figure(figsize=(10, 4))
+        fig.subplots_adjust(left=0.07, right=0.98, bottom=0.12, top=0.92, wspace=0.22)
+        ax1, ax2 = fig.subplots(1, 2)
         x = df["generation"]
         ax1.fill_between(x, df["mean_fitness"] - df["std_fitness"],
                          df["mean_fitness"] + df["std_fitness"], alpha=0.2, label="mean ± std")
@@ -150,10 +151,8 @@ class FitnessPlot:
         ax2.set(xlabel="generation", ylabel="champion score vs panel", ylim=(-0.05, 1.05),
                 title="Yardstick")
         ax2.legend(fontsize="small")
-        fig.tight_layout()
         tmp = self.path.with_name(".fitness.tmp.png")
         fig.savefig(tmp, dpi=80)
-        plt.close(fig)
         tmp.replace(self.path)
 
 

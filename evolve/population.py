@@ -93,7 +93,8 @@ def breed(pop: Population, fitness: np.ndarray, rng: np.random.Generator, ga, bo
 def _select(fitness, k: int, rng, ga) -> np.ndarray:
     if ga.selection == "rank":
         return ops.select_rank(fitness, k, rng)
-    return ops.select_tournament(fitness, k, rng, size=ga.tournament_size)
+    # capped: population 2 with the default size 3 is allowed (a 2-way tournament)
+    return ops.select_tournament(fitness, k, rng, size=min(ga.tournament_size, len(fitness)))
 
 
 def _crossover(a, b, rng, ga, bounds, blocks):

@@ -47,7 +47,7 @@ class Context:
     game: str
     search: SearchSettings
     genomes: np.ndarray
-    n_phases: int
+    phase_bounds: tuple[int, ...]  # disc counts where phases 2.. start
     symmetric: bool
 
 
@@ -106,7 +106,7 @@ def _agent(game: Game, context: Context, who, cache: dict, seed):
     if isinstance(who, str):
         return game.make_panel_agent(who, context.search, seed=seed)
     if who not in cache:
-        cache[who] = game.weights_from_genome(context.genomes[who], context.n_phases,
+        cache[who] = game.weights_from_genome(context.genomes[who], context.phase_bounds,
                                               context.symmetric, name=f"g{who}")
     return game.make_agent(cache[who], context.search, seed=seed)
 

@@ -55,3 +55,52 @@ def test_more_ray_workers_than_cpus_is_refused_instead_of_hanging(tmp_path):
     assert proc.returncode != 0
     assert proc.stderr.strip() == (
         "error: ray.workers=2 must satisfy workers <= the Ray cluster's CPUs (1)")
+
+
+@pytest.fixture(scope="module")
+def finished_smoke_run(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("cli_resume")
+    proc = evolve(tmp, "+experiment=smoke", "plot=false", f"hydra.run.dir={tmp / 'run'}")
+    assert proc.returncode == 0, proc.stderr
+    return tmp / "run"
+
+
+def test_resume_with_a_changed_setting_exits_with_one_line_naming_it(tmp_path, finished_smoke_run):
+    proc = evolve(tmp_path, f"resume={finished_smoke_run}", "search.depth=2", "game=othello",
+                  f"hydra.run.dir={tmp_path / 'log'}")
+    assert proc.returncode == 2
+    line = proc.stderr.strip()
+    assert "\n" not in line and "Traceback" not in proc.stdout + proc.stderr
+    assert line.startswith(f"error: resume={finished_smoke_run}: the command line changes")
+    assert "search.depth=2 (saved: 1)" in line and "game.name=othello (saved: reversed_reversi)" \
+        in line
+
+
+def test_resume_keeps_the_saved_backend_and_can_add_generations(tmp_path, finished_smoke_run):
+    # the defaults say backend=ray; the smoke run was serial and is continued serially
+    proc = evolve(tmp_path, f"resume={finished_smoke_run}", "ga.generations=3",
+                  f"hydra.run.dir={tmp_path / 'log'}")
+    assert proc.returncode == 0, proc.stderr
+    assert "(backend serial)" in proc.stdout + proc.stderr
+    individuals = pd.read_csv(finished_smoke_run / "individuals.csv")
+    assert individuals.generation.unique().tolist() == [0, 1, 2]
+    assert not (finished_smoke_run / "fitness.png").exists()  # plot=false kept too
+
+
+@pytest.mark.parametrize("override, line", [
+    ("ga.populaton=5", "error: unknown key ga.populaton (allowed in ga: blend_alpha, "),
+    ("populaton=5", "error: unknown key populaton (allowed: backend, ga, game, games, "),
+    ("game=chess", "error: game=chess must be one of: othello, reversed_reversi"),
+    ("seed=-1", "error: seed=-1 must satisfy seed >= 0"),
+    ("yardstick.panel=[foo]", "error: yardstick.panel: unknown agent spec 'foo'"),
+    ("game.seed_references=[bogus]", "error: game.seed_references: unknown reference 'bogus'"),
+    ("games.openings=5 games.min_plies=1 games.max_plies=1",
+     "error: games.openings=5 must satisfy openings <= the distinct positions reachable in 1..1"),
+])
+def test_unknown_keys_options_and_values_exit_with_one_line(tmp_path, override, line):
+    proc = evolve(tmp_path, "+experiment=smoke", *override.split(),
+                  f"hydra.run.dir={tmp_path / 'run'}")
+    assert proc.returncode == 2
+    assert proc.stderr.strip().startswith(line) and "\n" not in proc.stderr.strip()
+    assert "Traceback" not in proc.stdout + proc.stderr
+    assert not (tmp_path / "run" / "games.csv").exists()  # refused before any game

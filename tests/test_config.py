@@ -51,12 +51,57 @@ def test_command_line_overrides_reach_the_typed_config():
     ("game.name=chess", "game.name=chess must be one of: othello, reversed_reversi"),
     ("ga.population=many", "ga.population"),
     ("ga.symmetric=maybe", "ga.symmetric"),
+    ("seed=-1", "seed=-1 must satisfy seed >= 0"),
+    ("ga.tournament_size=1", "ga.tournament_size=1 must satisfy tournament_size >= 2"),
+    ("yardstick.panel=[greedy,foo]", "yardstick.panel: unknown agent spec 'foo' (allowed: random"),
+    ("yardstick.panel=[missing.json]", "yardstick.panel: weights file not found: missing.json"),
+    ("game.seed_references=[bogus]",
+     "game.seed_references: unknown reference 'bogus' (allowed: course, wpc, wpc_negated)"),
+    ("ga.phase_bounds=[40,20]", "ga.phase_bounds=[40, 20] must satisfy strictly increasing"),
+    ("ga.phase_bounds=[4,20]", "ga.phase_bounds=[4, 20] must satisfy strictly increasing"),
+    ("ga.phase_bounds=[20,65]", "ga.phase_bounds=[20, 65] must satisfy strictly increasing"),
+    ("ga.phase_bounds=[30]", "ga.phase_bounds=[30] must satisfy one bound per phase after the "
+                             "first: 2 bounds for ga.phases=3 (set ga.phases=2"),
 ])
 def test_bad_values_are_refused_with_one_line_naming_the_key(override, message):
     with pytest.raises(ConfigError) as err:
         to_config(composed(override))
     text = str(err.value)
     assert message in text and "\n" not in text
+
+
+def test_infeasible_openings_are_refused_at_start_naming_the_key():
+    # one ply from the start reaches only 4 distinct positions
+    with pytest.raises(ConfigError) as err:
+        to_config(composed("games.openings=5", "games.min_plies=1", "games.max_plies=1"))
+    text = str(err.value)
+    assert text.startswith("games.openings=5 must satisfy openings <= the distinct positions "
+                           "reachable in 1..1 plies") and "\n" not in text
+    assert to_config(composed("games.openings=4", "games.min_plies=1", "games.max_plies=1",
+                              "yardstick.openings=4"))
+    with pytest.raises(ConfigError, match="^yardstick.openings=5 must satisfy"):
+        to_config(composed("games.openings=4", "games.min_plies=1", "games.max_plies=1",
+                           "yardstick.openings=5"))
+
+
+def test_panel_specs_are_not_built_when_the_yardstick_is_off():
+    assert to_config(composed("yardstick.panel=[foo]", "yardstick.enabled=false"))
+
+
+def test_population_two_is_allowed_with_the_default_tournament_size():
+    c = to_config(composed("ga.population=2", "ga.elites=1"))
+    assert (c.ga.population, c.ga.tournament_size) == (2, 3)
+
+
+def test_phase_bounds_give_the_phases_or_default_to_the_equal_split():
+    from engine.weights import default_phase_bounds
+    from evolve.config import phase_bounds
+
+    assert phase_bounds(to_config(composed("ga.phase_bounds=[20,40]")).ga) == (20, 40)
+    assert phase_bounds(to_config(composed("ga.phases=4")).ga) == default_phase_bounds(4)
+    every_move = ",".join(str(d) for d in range(5, 64))
+    one_per_move = to_config(composed("ga.phases=60", f"ga.phase_bounds=[{every_move}]"))
+    assert phase_bounds(one_per_move.ga) == tuple(range(5, 64)) == default_phase_bounds(60)
 
 
 def test_unknown_keys_are_refused():
@@ -68,3 +113,26 @@ def test_config_hash_ignores_where_the_run_executes_but_not_what_it_computes():
     base = to_config(composed("+experiment=smoke"))
     assert config_hash(base) == config_hash(to_config(composed("+experiment=smoke", "backend=ray")))
     assert config_hash(base) != config_hash(to_config(composed("+experiment=smoke", "seed=1")))
+    # generation g never depends on how many follow: an extended run keeps its hash
+    longer = to_config(composed("+experiment=smoke", "ga.generations=9"))
+    assert config_hash(base) == config_hash(longer)
+
+
+def test_resume_takes_the_saved_config_and_only_the_allowed_command_line_changes():
+    from evolve.config import to_dict
+    from evolve.resume import merged_config
+
+    saved = to_dict(to_config(composed("+experiment=smoke", "ga.generations=3")))
+    # what `python -m evolve resume=x backend=ray ray.workers=2 ga.generations=5` composes
+    current = to_config(composed("resume=x", "backend=ray", "ray.workers=2", "ga.generations=5"))
+    touched = {"resume", "backend", "ray.workers", "ga.generations"}
+    c = merged_config(saved, current, touched)
+    assert (c.backend, c.ray.workers, c.ga.generations, c.resume) == ("ray", 2, 5, None)
+    assert (c.ga.population, c.search.depth, c.plot) == (4, 1, True)  # the saved smoke run's
+    # backend not on the command line: the saved one, although the defaults say ray
+    c = merged_config(saved, current, {"resume"})
+    assert (c.backend, c.ray.workers, c.ga.generations) == ("serial", None, 3)
+    with pytest.raises(ConfigError, match=r"ga.population=14 \(saved: 4\)"):
+        merged_config(saved, current, {"resume", "ga.population"})
+    with pytest.raises(ConfigError, match=r"ga.population=14 \(saved: 4\); search.depth=2"):
+        merged_config(saved, current, {"resume", "ga", "search"})  # a whole group: every key

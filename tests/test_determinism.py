@@ -15,12 +15,14 @@ import pytest
 from hydra import compose, initialize_config_dir
 
 from evolve import checkpoint, run
-from evolve.config import to_config
+from evolve.config import ConfigError, to_config
 from evolve.execution import RayBackend, SerialBackend
 
 ROOT = Path(__file__).resolve().parent.parent
-TINY = ["+experiment=smoke", "ga.population=5", "ga.generations=3", "ga.elites=1", "plot=false",
-        "progress=false", "games.openings=2"]
+# depth 3 and an exact endgame from 8 empties: the transposition table (used from depth 2) and
+# the exact solver both play a part in every game, so their results must be reproducible too
+TINY = ["+experiment=smoke", "search.depth=3", "search.endgame_empties=8", "ga.population=5",
+        "ga.generations=3", "ga.elites=1", "plot=false", "progress=false", "games.openings=2"]
 
 
 def config(*overrides):
@@ -87,15 +89,16 @@ class FlakyBackend(SerialBackend):
     def __init__(self, fail_at: int):
         self.calls, self.fail_at = 0, fail_at
 
-    def play(self, context, tasks):
+    def collect(self, job):
         self.calls += 1
         if self.calls == self.fail_at:
             raise Interrupted
-        return super().play(context, tasks)
+        return super().collect(job)
 
 
-# batches: 1 = before the first checkpoint, 3 = mid-run round robin, 4 = in the yardstick
-@pytest.mark.parametrize("fail_at", [1, 3, 4])
+# calls: 1 = generation 0's round robin (before the first checkpoint), 2 = generation 0's yardstick
+# with generation 1's round robin, 3 = the same for 1 and 2, 4 = generation 2's yardstick alone
+@pytest.mark.parametrize("fail_at", [1, 2, 3, 4])
 def test_resume_after_a_crash_mid_generation_equals_the_uninterrupted_run(serial_run, tmp_path,
                                                                            fail_at):
     with pytest.raises(Interrupted):
@@ -164,3 +167,32 @@ def test_resume_drops_a_csv_row_cut_short_by_a_kill(serial_run, tmp_path, monkey
     monkeypatch.setattr(checkpoint, "save", real_save)
     run(config(f"resume={tmp_path}"))
     assert_same_run(serial_run, tmp_path)
+
+
+def test_a_finished_run_resumed_with_more_generations_equals_the_longer_run(serial_run, tmp_path):
+    run(config("ga.generations=1"), run_dir=tmp_path)
+    run(config("ga.generations=2", f"resume={tmp_path}"))
+    assert checkpoint.load(tmp_path).generation == 1
+    run(config(f"resume={tmp_path}"))  # ga.generations=3, as in TINY
+    assert_same_run(serial_run, tmp_path)
+    for g in range(3):  # every champion's provenance too (the hash ignores ga.generations)
+        name = f"champions/gen_{g:04d}.json"
+        mine, theirs = (json.loads((d / name).read_text()) for d in (tmp_path, serial_run))
+        for champion in (mine, theirs):
+            champion["metadata"]["provenance"].pop("run_dir")
+        assert mine == theirs
+
+
+@pytest.mark.parametrize("override, message", [
+    ("search.depth=2", "search.depth=2 (saved: 3)"),
+    ("seed=5", "seed=5 (saved: 0)"),
+    ("ga.generations=1", "ga.generations=1 (saved: 2)"),  # may grow, not shrink
+    ("ga.phase_bounds=[30]", "ga.phase_bounds=[30] (saved: null)"),
+])
+def test_resume_refuses_overrides_that_would_change_the_result(tmp_path, override, message):
+    run(config("ga.generations=2"), run_dir=tmp_path)
+    with pytest.raises(ConfigError) as err:
+        run(config("ga.generations=2", override, f"resume={tmp_path}"))
+    text = str(err.value)
+    assert text.startswith(f"resume={tmp_path}: the command line changes the saved run's ")
+    assert message in text and "\n" not in text

@@ -166,3 +166,14 @@ def test_breed_keeps_the_elites_unchanged_and_fills_with_fresh_ids():
     assert all(op.endswith("+mutation") for op in nxt.operator[2:])
     assert set(nxt.parent_a[2:]) | set(nxt.parent_b[2:]) <= set(pop.ids)
     assert np.all(np.abs(nxt.genomes) <= 1.0)
+
+
+def test_breed_caps_the_tournament_at_the_population_size():
+    # population 2 with the default 3-way tournament: both individuals enter every tournament,
+    # so the better one is always picked as both parents
+    rng = np.random.default_rng(5)
+    pop = initial_population(2, {}, BOUNDS, rng, 0.0, 0.0, 1.0)
+    ga = GAConfig(population=2, elites=0, tournament_size=3, crossover="none", mutation_prob=0.0)
+    nxt = breed(pop, np.array([0.0, 1.0]), rng, ga, BOUNDS, BLOCKS, generation=0, next_id=2)
+    assert list(nxt.parent_a) == list(nxt.parent_b) == [1, 1]
+    assert np.array_equal(nxt.genomes[0], pop.genomes[1])

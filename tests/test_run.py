@@ -10,7 +10,8 @@ import pytest
 from hydra import compose, initialize_config_dir
 
 from engine.weights import GenomeLayout, load_weights
-from evolve import run
+from evolve import checkpoint, run
+from evolve.execution import SerialBackend
 from evolve.outputs import GAME_COLUMNS, GENERATION_COLUMNS, INDIVIDUAL_COLUMNS
 
 CONF = str(Path(__file__).resolve().parent.parent / "conf")
@@ -115,3 +116,71 @@ def test_yardstick_scores_are_fractions_from_the_yardstick_games(smoke_run):
             champ_colour = np.where(mine.black_id == spec, "white", "black")
             score = ((mine.winner == champ_colour) + 0.5 * (mine.winner == "draw")).mean()
             assert row[f"yardstick_{spec}"] == pytest.approx(score)
+
+
+@pytest.mark.parametrize("overrides, bounds", [
+    (["ga.phases=3", "ga.phase_bounds=[20,40]"], (20, 40)),
+    (["ga.phases=60"], tuple(range(5, 64))),  # one phase per move
+])
+def test_phase_bounds_reach_the_champion_and_the_genome(tmp_path, overrides, bounds):
+    result = run(smoke_config("ga.generations=1", "yardstick.enabled=false", "plot=false",
+                              *overrides), run_dir=tmp_path)
+    champion = load_weights(tmp_path / "champion.json")
+    assert champion.phase_bounds == bounds == result.champion.phase_bounds
+    ind = pd.read_csv(tmp_path / "individuals.csv")
+    genes = GenomeLayout(len(bounds) + 1, True).names
+    assert set(genes) <= set(ind.columns)
+
+
+def test_a_population_of_two_runs_with_the_default_tournament_size(tmp_path):
+    run(smoke_config("ga.population=2", "ga.elites=1", "ga.tournament_size=3", "plot=false"),
+        run_dir=tmp_path)
+    ind = pd.read_csv(tmp_path / "individuals.csv")
+    assert ind.groupby("generation").size().tolist() == [2, 2]
+    games = pd.read_csv(tmp_path / "games.csv")
+    assert games.groupby("generation").size().tolist() == [2, 2]  # one pair, both colours
+
+
+class RecordingBackend(SerialBackend):
+    """Records every submit and collect: the games in each batch and which generation was
+    checkpointed at that moment."""
+
+    def __init__(self, run_dir: Path):
+        self.run_dir, self.calls = run_dir, []
+
+    def record(self, what: str, batches) -> None:
+        state = self.run_dir / "checkpoint" / "checkpoint.json"
+        done = json.loads(state.read_text())["generation"] if state.exists() else None
+        self.calls.append((what, [len(tasks) for _, tasks in batches], done))
+
+    def submit(self, batches):
+        self.record("submit", batches)
+        return super().submit(batches)
+
+    def collect(self, job):
+        self.record("collect", job)
+        return super().collect(job)
+
+
+def test_a_generations_yardstick_goes_out_with_the_next_round_robin_before_its_outputs(tmp_path):
+    backend = RecordingBackend(tmp_path)
+    run(smoke_config("ga.generations=3", "plot=false"), run_dir=tmp_path, backend=backend)
+    rr, yard = 4 * 3 // 2 * 2, 4 * 2  # 6 pairs x 2 colours; 4 panel opponents x 2 colours
+    # generation g is checkpointed after its yardstick is back, while the next batch is out
+    assert backend.calls == [
+        ("submit", [rr], None), ("collect", [rr], None),
+        ("submit", [yard, rr], None), ("collect", [yard, rr], None),
+        ("submit", [yard, rr], None), ("collect", [yard, rr], 0),
+        ("submit", [yard], 0), ("collect", [yard], 1)]
+    assert checkpoint.load(tmp_path).generation == 2
+
+
+def test_without_a_panel_a_generations_outputs_are_written_while_the_next_one_plays(tmp_path):
+    backend = RecordingBackend(tmp_path)
+    run(smoke_config("ga.generations=3", "plot=false", "yardstick.enabled=false"),
+        run_dir=tmp_path, backend=backend)
+    assert backend.calls == [
+        ("submit", [12], None), ("collect", [12], None),
+        ("submit", [12], None), ("collect", [12], 0),
+        ("submit", [12], 0), ("collect", [12], 1)]
+    assert checkpoint.load(tmp_path).generation == 2

@@ -103,7 +103,7 @@ def _panel_only_tasks():
 
 
 def test_played_games_do_not_depend_on_order_or_batching():
-    ctx = Context("reversed_reversi", SearchSettings(1, 4), np.zeros((1, 1)), 1, True)
+    ctx = Context("reversed_reversi", SearchSettings(1, 4), np.zeros((1, 1)), (), True)
     tasks = _panel_only_tasks()
     together = play_tasks(ctx, tasks)
     one_by_one = [play_tasks(ctx, [t])[0] for t in reversed(tasks)][::-1]
@@ -121,13 +121,15 @@ def test_unknown_game_names_the_allowed_ones():
         get_game("chess")
 
 
-def test_reference_genome_repeats_a_one_phase_reference_in_every_phase():
+@pytest.mark.parametrize("bounds", [(24, 44), (30,), tuple(range(5, 64))])
+def test_reference_genome_repeats_a_one_phase_reference_in_every_phase(bounds):
     from engine.weights import reference_weights
 
     game = get_game("reversed_reversi")
-    genome = game.reference_genome("course", n_phases=3, symmetric=True)
-    weights = game.weights_from_genome(genome, 3, True)
+    genome = game.reference_genome("course", bounds, symmetric=True)
+    weights = game.weights_from_genome(genome, bounds, True)
+    assert weights.phase_bounds == bounds
     course = reference_weights("course")
-    for phase in range(3):
+    for phase in range(len(bounds) + 1):
         assert np.array_equal(weights.positional[phase], course.positional[0])
         assert np.array_equal(weights.features[phase], course.features[0])

@@ -1,0 +1,103 @@
+"""Which settings a resumed run takes from its checkpoint and which from the command line.
+
+A resumed run must end exactly as the uninterrupted run would have, so the saved config wins.
+The command line may only change where and how visibly the run executes (``backend``, ``ray.*``,
+``plot``, ``progress``) and may raise ``ga.generations`` (generation g never depends on how many
+follow, so continuing to a larger count equals having asked for it from the start). Any other
+setting the command line sets to a different value than the saved one is refused, naming it.
+
+"Set by the command line" means: under ``python -m evolve``, the keys named in the overrides or
+changed from ``conf/config.yaml``'s defaults by a group override (``+experiment=...``); called
+from Python with a composed config, every key (the config must then match the saved one).
+"""
+
+from __future__ import annotations
+
+from evolve.config import RUNTIME_KEYS, Config, ConfigError, from_dict, to_dict
+
+GROWABLE = "ga.generations"
+
+
+def merged_config(saved: dict, current: Config, set_keys: set[str] | None) -> Config:
+    """The resumed run's config: ``saved`` with the command line's allowed changes applied."""
+    now, before = flatten(to_dict(current)), flatten(_with_defaults(saved))
+    chosen = set(now) if set_keys is None else _expand(set_keys, now)
+    merged, conflicts = dict(before), []
+    for key in sorted(chosen - {"resume"}):
+        if key.split(".")[0] in RUNTIME_KEYS:
+            merged[key] = now[key]
+        elif key == GROWABLE and now[key] >= before[key]:
+            merged[key] = now[key]
+        elif now[key] != before[key]:
+            conflicts.append(f"{key}={_show(now[key])} (saved: {_show(before[key])})")
+    if conflicts:
+        raise ConfigError(f"resume={current.resume}: the command line changes the saved run's "
+                          f"{'; '.join(conflicts)}; only backend, ray.*, plot, progress may "
+                          f"change and ga.generations may grow")
+    merged["resume"] = None
+    return from_dict(unflatten(merged))
+
+
+def command_line_keys(current: Config) -> set[str] | None:
+    """Dotted keys the ``python -m evolve`` command line set (``current`` is what it composed);
+    ``None`` outside Hydra."""
+    try:
+        from hydra.core.hydra_config import HydraConfig
+
+        task = list(HydraConfig.get().overrides.task)
+    except ValueError:  # not running under @hydra.main
+        return None
+    from hydra import compose
+    from hydra.core.override_parser.overrides_parser import OverridesParser
+
+    parsed = OverridesParser.create().parse_overrides(task)
+    keys = {o.key_or_group for o in parsed}
+    defaults = flatten(_plain(compose("config", overrides=[])))
+    now = flatten(to_dict(current))
+    return keys | {k for k in now if now[k] != defaults.get(k)}
+
+
+def _plain(cfg) -> dict:
+    from omegaconf import OmegaConf
+
+    d = OmegaConf.to_container(cfg, resolve=True)
+    d.pop("hydra", None)
+    return to_dict(from_dict(d))
+
+
+def _with_defaults(saved: dict) -> dict:
+    """A checkpoint from before a key existed: the key's default (what that run used)."""
+    d = dict(saved)
+    d["resume"] = None
+    return to_dict(from_dict(d))
+
+
+def _expand(keys: set[str], flat: dict) -> set[str]:
+    """``ray`` -> ``ray.address``, ``ray.workers``, ...; unknown names are dropped (Hydra has
+    already refused them) and group names (``game``, ``experiment``) match their keys."""
+    return {k for k in flat for name in keys if k == name or k.startswith(name + ".")}
+
+
+def flatten(d: dict, prefix: str = "") -> dict:
+    out = {}
+    for key, value in d.items():
+        if isinstance(value, dict):
+            out.update(flatten(value, f"{prefix}{key}."))
+        else:
+            out[f"{prefix}{key}"] = value
+    return out
+
+
+def unflatten(flat: dict) -> dict:
+    out: dict = {}
+    for key, value in flat.items():
+        *parents, leaf = key.split(".")
+        node = out
+        for p in parents:
+            node = node.setdefault(p, {})
+        node[leaf] = value
+    return out
+
+
+def _show(value) -> str:
+    return "null" if value is None else str(value)
