@@ -96,7 +96,7 @@ def study(game: str, args) -> None:
         sections.append(("Othello League protocol: the default champion at 1 ply, both sides "
                          "epsilon = 0.1",
                          evaluate(weights, ["wpc1"], args, log, league,
-                                  results / f"strength_{game}_league.json")))
+                                  results / f"strength_{game}_1ply.json")))
         league_weights = league_champion(args, log, champions)
         if league_weights is not None:
             sections.append(("Othello League protocol: the champion evolved at 1 ply "
