@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import os
+import socket
 
 from evolve.config import ConfigError
 from evolve.tournament import Context, GameResult, GameTask, play_tasks
@@ -88,6 +89,23 @@ def _warm_up(game_name: str) -> None:
     play_tasks(ctx, [GameTask(0, 0, 0, 0, "random", (), (0, 0, 0, 0))])
 
 
+def check_reachable(address: str, timeout: float = 5.0) -> None:
+    """Fail in seconds, with one line, when ``ray.address`` names a host:port nobody listens on;
+    ``ray.init`` itself would retry for a minute while printing connection warnings."""
+    if address == "auto":
+        return
+    host, _, port = address.removeprefix("ray://").rpartition(":")
+    if not host or not port.isdigit():
+        raise ConfigError(f"ray.address={address} must be auto, host:port or ray://host:port")
+    try:
+        socket.create_connection((host, int(port)), timeout=timeout).close()
+    except OSError as exc:
+        raise ConfigError(
+            f"ray.address={address}: no Ray cluster reachable there ({exc.strerror or exc}); "
+            "start one with `ray start --head`, or leave ray.address unset for a local Ray"
+        ) from None
+
+
 class RayBackend:
     name = "ray"
 
@@ -98,8 +116,12 @@ class RayBackend:
         self.owns_ray = not ray.is_initialized()
         if self.owns_ray:
             if ray_cfg.address:
-                ray.init(address=ray_cfg.address, log_to_driver=False,
-                         logging_level=logging.WARNING)
+                check_reachable(ray_cfg.address)
+                try:
+                    ray.init(address=ray_cfg.address, log_to_driver=False,
+                             logging_level=logging.WARNING)
+                except ConnectionError as exc:  # e.g. "auto" with no cluster running
+                    raise ConfigError(f"ray.address={ray_cfg.address}: {exc}") from None
             else:
                 ray.init(num_cpus=ray_cfg.num_cpus, include_dashboard=False, log_to_driver=False,
                          logging_level=logging.WARNING)

@@ -31,6 +31,18 @@ def test_a_bad_value_exits_non_zero_with_one_line(tmp_path, override, key):
     assert "Traceback" not in proc.stdout + proc.stderr
 
 
+@pytest.mark.parametrize("address, message", [
+    ("127.0.0.1:1", "error: ray.address=127.0.0.1:1: no Ray cluster reachable there"),
+    ("nonsense", "error: ray.address=nonsense must be auto, host:port or ray://host:port"),
+])
+def test_an_unreachable_ray_cluster_is_one_line_not_a_minute_of_retries(tmp_path, address,
+                                                                        message):
+    proc = evolve(tmp_path, "+experiment=smoke", "backend=ray", f"ray.address={address}",
+                  f"hydra.run.dir={tmp_path / 'run'}")
+    assert proc.returncode == 2
+    assert proc.stderr.strip().startswith(message) and "\n" not in proc.stderr.strip()
+
+
 def test_resume_of_a_directory_without_checkpoint_is_one_line(tmp_path):
     proc = evolve(tmp_path, f"resume={tmp_path}", f"hydra.run.dir={tmp_path / 'run'}")
     assert proc.returncode != 0
