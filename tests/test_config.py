@@ -26,7 +26,7 @@ def test_experiments_compose_into_valid_typed_configs(experiment):
 def test_experiments_pick_their_game():
     assert to_config(composed("+experiment=othello")).game.name == "othello"
     assert to_config(composed("+experiment=reversed_reversi")).game.name == "reversed_reversi"
-    assert to_config(composed("game=othello")).game.seed_references == ["wpc"]
+    assert to_config(composed("game=othello")).game.seed_references == ["course", "wpc"]
 
 
 def test_command_line_overrides_reach_the_typed_config():
