@@ -225,7 +225,8 @@ def parse_args(argv):
                    help="rules (default: the weights files' variant)")
     p.add_argument("--endgame-empties", type=int, default=8)
     p.add_argument("--json", default=None, metavar="OUT", help="also write the results as JSON")
-    p.add_argument("--backend", choices=("serial", "ray"), default="serial")
+    p.add_argument("--backend", choices=("serial", "ray"), default="ray",
+                   help="ray (default: a local Ray, like training) or serial (in-process)")
     p.add_argument("--workers", type=int, default=None, help="Ray CPUs (default: all)")
     p.add_argument("--seed", type=int, default=0)
     return p.parse_args(argv)

@@ -137,6 +137,10 @@ def test_round_robin_fits_elo_with_mean_zero_and_orders_players():
 
 
 def run_cli(argv, capsys):
+    """The CLI in-process; serial unless the test asks for a backend (Ray is the CLI default
+    and has its own test), so each call does not pay Ray's start-up."""
+    if "--backend" not in argv:
+        argv = [*argv, "--backend", "serial"]
     code = ev.main(argv)
     out = capsys.readouterr()
     return code, out.out, out.err
