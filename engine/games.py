@@ -14,8 +14,8 @@ from typing import Protocol
 
 import numpy as np
 
-from engine.agents.base import Agent, Seed
-from engine.position import Variant
+from engine.reversi.agents.base import Agent, Seed
+from engine.reversi.position import Variant
 
 
 @dataclass(frozen=True)
@@ -39,7 +39,7 @@ class Game(Protocol):
 
     def layout(self, n_phases: int, symmetric: bool): ...
 
-    # phase_bounds: the disc counts where phases 2.. start (``engine.weights`` convention)
+    # phase_bounds: the disc counts where phases 2.. start (``engine.reversi.weights`` convention)
     def weights_from_genome(self, genome: np.ndarray, phase_bounds: tuple[int, ...],
                             symmetric: bool, name: str = ""): ...
 
@@ -68,13 +68,13 @@ class ReversiGame:
         return f"ReversiGame({self.name!r})"
 
     def layout(self, n_phases: int, symmetric: bool):
-        from engine.weights import GenomeLayout
+        from engine.reversi.weights import GenomeLayout
 
         return GenomeLayout(n_phases, symmetric)
 
     def weights_from_genome(self, genome, phase_bounds: tuple[int, ...], symmetric: bool,
                             name: str = ""):
-        from engine.weights import Weights
+        from engine.reversi.weights import Weights
 
         genome = np.asarray(genome, dtype=np.float64)
         return Weights.from_genome(genome, tuple(phase_bounds), symmetric, name=name)
@@ -83,7 +83,7 @@ class ReversiGame:
                          symmetric: bool) -> np.ndarray:
         """A reference weight set re-expressed in the requested layout: each of our phases takes
         the reference phase that covers its middle disc count (references may have fewer phases)."""
-        from engine.weights import MIN_DISCS, Weights, phase_of_discs_table, reference_weights
+        from engine.reversi.weights import MIN_DISCS, Weights, phase_of_discs_table, reference_weights
 
         ref = reference_weights(reference)
         bounds = tuple(int(b) for b in phase_bounds)
@@ -101,7 +101,7 @@ class ReversiGame:
         return projected.to_genome()
 
     def make_agent(self, weights, search: SearchSettings, seed: Seed = None) -> Agent:
-        from engine.agents.alphabeta import AlphaBetaAgent
+        from engine.reversi.agents.alphabeta import AlphaBetaAgent
 
         return AlphaBetaAgent(
             weights,
@@ -112,7 +112,7 @@ class ReversiGame:
         )
 
     def make_panel_agent(self, spec: str, search: SearchSettings, seed: Seed = None) -> Agent:
-        from engine.agents.factory import make_agent
+        from engine.reversi.agents.factory import make_agent
 
         return make_agent(
             spec,
@@ -123,13 +123,13 @@ class ReversiGame:
         )
 
     def random_openings(self, n: int, seed: Seed, min_plies: int = 4, max_plies: int = 8) -> list:
-        from engine.match import random_openings
+        from engine.reversi.match import random_openings
 
         openings = random_openings(n, seed, min_plies=min_plies, max_plies=max_plies)
         return [tuple(o) for o in openings]
 
     def play(self, black: Agent, white: Agent, opening: tuple[int, ...], seed: Seed):
-        from engine.match import play_game
+        from engine.reversi.match import play_game
 
         return play_game(black, white, variant=self.variant.value, opening=opening, seed=seed)
 

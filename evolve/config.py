@@ -199,7 +199,7 @@ def _validate_phase_bounds(ga: GAConfig) -> None:
 
 def phase_bounds(ga: GAConfig) -> tuple[int, ...]:
     """The disc counts where phases 2.. start (explicit, or the equal split of ``ga.phases``)."""
-    from engine.weights import default_phase_bounds
+    from engine.reversi.weights import default_phase_bounds
 
     if ga.phase_bounds is not None:
         return tuple(int(b) for b in ga.phase_bounds)
@@ -219,7 +219,7 @@ def _validate_ray(c: Config) -> None:
 
 
 def _validate_references(c: Config) -> None:
-    from engine.weights import REFERENCE_NAMES
+    from engine.reversi.weights import REFERENCE_NAMES
 
     for ref in c.game.seed_references or ():
         if ref not in REFERENCE_NAMES:
@@ -229,7 +229,7 @@ def _validate_references(c: Config) -> None:
 
 def _validate_panel(c: Config) -> None:
     """Build every panel agent once now, so a bad spec stops the run before any game."""
-    from engine.agents.factory import make_agent
+    from engine.reversi.agents.factory import make_agent
     from engine.games import get_game
 
     if not c.yardstick.enabled:

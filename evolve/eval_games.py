@@ -39,13 +39,13 @@ MAX_DEPTH_WITH_TIME = 60  # "no depth limit" when a per-move time budget is give
 
 
 def make_player(spec: str, settings: EvalSettings, seed):
-    from engine.agents.factory import make_agent
+    from engine.reversi.agents.factory import make_agent
 
     depth = settings.depth if settings.depth is not None else MAX_DEPTH_WITH_TIME
     agent = make_agent(spec, settings.variant, depth=depth, time_limit=settings.time_limit,
                        seed=seed, endgame_empties=settings.endgame_empties)
     if settings.epsilon > 0:
-        from engine.agents.simple import EpsilonAgent
+        from engine.reversi.agents.simple import EpsilonAgent
 
         agent = EpsilonAgent(agent, epsilon=settings.epsilon, seed=seed)
     return agent
@@ -53,7 +53,7 @@ def make_player(spec: str, settings: EvalSettings, seed):
 
 def play_eval_tasks(settings: EvalSettings, tasks: list[EvalTask]) -> list[str]:
     """Winner ("black", "white" or "draw") of every task, in order."""
-    from engine.match import play_game
+    from engine.reversi.match import play_game
 
     winners = []
     for task in tasks:
@@ -127,7 +127,7 @@ class make_runner:  # noqa: N801 (used as a context manager: ``with make_runner(
 def weights_path_of(spec: str) -> str | None:
     """The weights file a spec names (``eps0.1:a.json``, ``mcts:500:a.json`` -> ``a.json``;
     a run directory counts), or None; read with the factory's own spec grammar."""
-    from engine.agents.factory import parse_spec
+    from engine.reversi.agents.factory import parse_spec
 
     try:
         return parse_spec(spec).weights_file
@@ -140,8 +140,8 @@ def resolve_players(specs: list[str]) -> list[str]:
     loaded once here so that a bad file fails now with its message, not inside a worker."""
     from dataclasses import replace
 
-    from engine.agents.factory import parse_spec
-    from engine.weights import load_weights
+    from engine.reversi.agents.factory import parse_spec
+    from engine.reversi.weights import load_weights
     from evolve.export import resolve_source
 
     resolved = []
@@ -158,7 +158,7 @@ def resolve_players(specs: list[str]) -> list[str]:
 
 def file_variants(players: list[str]) -> dict[str, str]:
     """``{weights file: variant}`` for the players that are weights files naming a variant."""
-    from engine.weights import load_weights
+    from engine.reversi.weights import load_weights
 
     found = {}
     for spec in players:

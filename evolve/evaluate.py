@@ -4,7 +4,7 @@
     python -m evolve.evaluate WEIGHTS --vs course --games 2000 --sprt 0 50
     python -m evolve.evaluate --round-robin A.json B.json course --games 100
 
-Players are agent specs of ``engine.agents.factory.make_agent`` (``random``, ``greedy``,
+Players are agent specs of ``engine.reversi.agents.factory.make_agent`` (``random``, ``greedy``,
 ``wpc1``, ``course``, ``wpc``, ``wpc_negated``, ``mcts``, ``bfs``) or weights files (a run
 directory means its ``champion.json``). Game ``k`` of a match uses opening ``k // 2`` with the
 colours swapped on odd ``k``, and its agents' seeds come from ``SeedSequence([seed, match,
@@ -81,7 +81,7 @@ def _finite(x: float) -> float | None:
 def openings(n_pairs: int, seed: int) -> list[tuple[int, ...]]:
     """The match openings: like the GA's ``tournament.openings_for`` but with no generation
     in the seed (so they are not a GA run's generation-0 openings for the same seed)."""
-    from engine.match import random_openings
+    from engine.reversi.match import random_openings
 
     ss = np.random.SeedSequence([seed, OPENINGS_STREAM])
     return [tuple(o) for o in random_openings(n_pairs, ss)]

@@ -3,7 +3,7 @@
     python -m evolve.export <run dir | weights file> --format json|npz|cs303 --out PATH
 
 A run directory means its ``champion.json``. Nothing is pickled: JSON and ``.npz`` go through
-``engine.weights`` (the one loader/validator), and the CS303 file is plain Python source with
+``engine.reversi.weights`` (the one loader/validator), and the CS303 file is plain Python source with
 the weights written as literals.
 """
 
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.weights import FEATURE_NAMES, Weights, WeightsFileError, load_weights
+from engine.reversi.weights import FEATURE_NAMES, Weights, WeightsFileError, load_weights
 
 FORMATS = ("json", "npz", "cs303")
 TEMPLATE = Path(__file__).with_name("cs303_template.py")

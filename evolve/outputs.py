@@ -37,7 +37,7 @@ class GenerationReport:
     yardstick: dict[str, float]  # panel opponent -> champion's score fraction
     yardstick_games: list[tuple[GameTask, GameResult]]
     champion_index: int
-    champion: object  # engine.weights.Weights, metadata filled in
+    champion: object  # engine.reversi.weights.Weights, metadata filled in
     diversity: float
     wall_seconds: float
     elapsed: float  # since the run started, including before a resume

@@ -3,7 +3,7 @@
 Each function takes loaded run data (``evolve.rundata``) and returns a matplotlib ``Figure``;
 ``python -m evolve.report`` saves them as PNG files and the notebooks show them, so both show the
 same figures. The weight figures (heatmaps, feature bars, weight history) are in
-``evolve.weight_plots``.
+``engine.reversi.heatmaps``.
 """
 
 from __future__ import annotations

@@ -55,7 +55,7 @@ INIT_STREAM = 7  # SeedSequence([seed, INIT_STREAM]) drives initialisation and b
 @dataclass
 class RunResult:
     run_dir: Path
-    champion: object  # engine.weights.Weights
+    champion: object  # engine.reversi.weights.Weights
     generation: int  # last completed generation
     fitness: np.ndarray  # last generation's fitness
     yardstick: dict[str, float]
@@ -277,7 +277,7 @@ class Study:
         return w
 
     def finished_result(self, state: State) -> RunResult:
-        from engine.weights import load_weights
+        from engine.reversi.weights import load_weights
 
         champion = load_weights(self.run_dir / "champion.json")
         return RunResult(self.run_dir, champion, state.generation - 1, np.array([]), {})

@@ -51,7 +51,7 @@ class RunData:
 
     @cached_property
     def champion(self):
-        """The run's champion as ``engine.weights.Weights``."""
+        """The run's champion as ``engine.reversi.weights.Weights``."""
         return _load_weights_file(self.path / "champion.json")
 
     def champion_history(self) -> list[tuple[int, object]]:
@@ -67,7 +67,7 @@ class RunData:
         return self._history_from_individuals()
 
     def _history_from_individuals(self) -> list[tuple[int, object]]:
-        from engine.weights import Weights
+        from engine.reversi.weights import Weights
 
         champion = self.champion
         gene_columns = list(champion.layout.names)
@@ -204,7 +204,7 @@ def _check_row_lengths(file: Path) -> None:
 
 
 def _load_weights_file(file: Path):
-    from engine.weights import WeightsFileError, load_weights
+    from engine.reversi.weights import WeightsFileError, load_weights
 
     if not file.is_file():
         raise RunDirError(f"{file}: missing")

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.games import Game, SearchSettings
-from engine.position import move_name
+from engine.reversi.position import move_name
 
 OPENINGS_STREAM = 1 << 30  # pairing slot for the openings' seed (never a real pairing index)
 YARDSTICK_STREAM = 1 << 29  # yardstick pairings are YARDSTICK_STREAM + opponent index

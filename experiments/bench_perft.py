@@ -21,8 +21,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 FIRST_CALL = (
-    "import time; t=time.perf_counter(); from engine.perft import perft; "
-    "from engine.position import Position; t1=time.perf_counter(); perft(Position.start(), 1); "
+    "import time; t=time.perf_counter(); from engine.reversi.perft import perft; "
+    "from engine.reversi.position import Position; t1=time.perf_counter(); perft(Position.start(), 1); "
     "print(time.perf_counter()-t1, t1-t)"
 )
 
@@ -46,8 +46,8 @@ def main() -> None:
         cached, _ = first_call_seconds(cache)
 
     sys.path.insert(0, str(ROOT))
-    from engine.perft import perft
-    from engine.position import Position
+    from engine.reversi.perft import perft
+    from engine.reversi.position import Position
 
     perft(Position.start(), 1)
     rows = []

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.position import PASS, Position
+from engine.reversi.position import PASS, Position
 from tests import reference_rules as ref
 
 WIN = 1e6

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine.agents.bfs import BFSEndgameAgent
-from engine.agents.factory import (
+from engine.reversi.agents.bfs import BFSEndgameAgent
+from engine.reversi.agents.factory import (
     AGENT_SPECS,
     AgentSpec,
     allowed_specs,
@@ -14,15 +14,15 @@ from engine.agents.factory import (
     parse_spec,
     split_epsilon,
 )
-from engine.agents.mcts import MCTSAgent
-from engine.agents.simple import (
+from engine.reversi.agents.mcts import MCTSAgent
+from engine.reversi.agents.simple import (
     EpsilonAgent,
     GreedyAgent,
     RandomAgent,
     WeightedPieceCounterAgent,
     legal_list,
 )
-from engine.position import PASS, Position, square
+from engine.reversi.position import PASS, Position, square
 from tests import reference_rules as ref
 from tests.conftest import random_reachable
 
@@ -85,7 +85,7 @@ def test_wpc_picks_the_argmax_of_a_slow_evaluation(reachable_positions):
 
 
 def test_wpc_reads_weights_objects_like_matrices(reachable_positions):
-    import engine.weights as weights_mod
+    import engine.reversi.weights as weights_mod
     weights = weights_mod.reference_weights("wpc")
     matrix = weights.positional[0]
     from_weights, from_matrix = WeightedPieceCounterAgent(weights, 3), WeightedPieceCounterAgent(
@@ -272,7 +272,7 @@ def test_factory_builds_playable_agents(spec, variant):
 
 
 def test_factory_wpc1_uses_the_variant_matrix():
-    import engine.weights as weights_mod
+    import engine.reversi.weights as weights_mod
     start = random_reachable(8, 20)
     for variant, ref_name in (("othello", "wpc"), ("reversed", "wpc_negated")):
         matrix = weights_mod.reference_weights(ref_name).positional[0]
@@ -292,7 +292,7 @@ def test_factory_missing_weights_file(tmp_path):
 
 
 def test_factory_alphabeta_specs(tmp_path):
-    import engine.weights as weights_mod
+    import engine.reversi.weights as weights_mod
     path = tmp_path / "mine.json"
     weights_mod.reference_weights("course").save_json(path)
     position = random_reachable(4, 16)
@@ -308,7 +308,7 @@ def test_factory_alphabeta_specs(tmp_path):
 
 @pytest.mark.parametrize("variant", ["othello", "reversed"])
 def test_mcts_beats_random_in_both_variants(variant):
-    from engine.match import play_pairs, random_openings
+    from engine.reversi.match import play_pairs, random_openings
 
     records = play_pairs(MCTSAgent(variant, playouts=200), RandomAgent(), random_openings(5, 1),
                          variant, seed=2)
@@ -317,7 +317,7 @@ def test_mcts_beats_random_in_both_variants(variant):
 
 
 def test_kernel_rng_picks_set_bits_uniformly():
-    from engine.agents.fastrng import random_bit
+    from engine.reversi.agents.fastrng import random_bit
 
     state = np.array([12345], np.uint64)
     mask = np.uint64((1 << 3) | (1 << 17) | (1 << 40) | (1 << 63))
@@ -334,7 +334,7 @@ def test_kernel_rng_picks_set_bits_uniformly():
 
 def weights_file(tmp_path, seed=3, suffix=".json"):
     """A 3-phase random weights file and the ``Weights`` it holds."""
-    from engine.weights import GenomeLayout, Weights, default_phase_bounds
+    from engine.reversi.weights import GenomeLayout, Weights, default_phase_bounds
 
     layout = GenomeLayout(3, False)
     w = Weights.from_genome(np.random.default_rng(seed).uniform(-1, 1, layout.size),
@@ -362,7 +362,7 @@ def test_agents_accept_a_weights_file_path(tmp_path, suffix):
 
 
 def test_agents_refuse_a_bad_weights_file(tmp_path):
-    from engine.weights import WeightsFileError
+    from engine.reversi.weights import WeightsFileError
 
     bad = tmp_path / "bad.json"
     bad.write_text('{"schema_version": 1')

@@ -94,7 +94,7 @@ def test_population_two_is_allowed_with_the_default_tournament_size():
 
 
 def test_phase_bounds_give_the_phases_or_default_to_the_equal_split():
-    from engine.weights import default_phase_bounds
+    from engine.reversi.weights import default_phase_bounds
     from evolve.config import phase_bounds
 
     assert phase_bounds(to_config(composed("ga.phase_bounds=[20,40]")).ga) == (20, 40)

@@ -9,11 +9,11 @@ import importlib.util
 import numpy as np
 import pytest
 
-from engine import bitboard as bb
-from engine import evaluation
-from engine.agents.simple import GreedyAgent, RandomAgent
-from engine.position import PASS, Position, square
-from engine.weights import GenomeLayout, Weights, default_phase_bounds
+from engine.reversi import bitboard as bb
+from engine.reversi import evaluation
+from engine.reversi.agents.simple import GreedyAgent, RandomAgent
+from engine.reversi.position import PASS, Position, square
+from engine.reversi.weights import GenomeLayout, Weights, default_phase_bounds
 from evolve.export import render_cs303
 from tests.conftest import random_reachable
 
@@ -163,7 +163,7 @@ def make_opponent(kind: str):
         return RandomAgent(seed=5)
     if kind == "greedy":
         return GreedyAgent("reversed", seed=5)
-    from engine.agents.factory import make_agent
+    from engine.reversi.agents.factory import make_agent
 
     return make_agent("wpc_negated", "reversed", depth=2, seed=5)
 

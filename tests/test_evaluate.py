@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from engine.match import play_game
+from engine.reversi.match import play_game
 from evolve import evaluate as ev
 from evolve.elo import elo_from_score, score_from_elo, sprt
 from evolve.eval_games import EvalSettings, EvalTask, SerialRunner, make_player
@@ -218,8 +218,8 @@ def test_cli_refuses_a_malformed_weights_file(tmp_path, capsys):
 
 
 def test_weights_file_players_take_the_files_variant(tmp_path, capsys):
-    pytest.importorskip("engine.agents.alphabeta")
-    from engine.weights import reference_weights
+    pytest.importorskip("engine.reversi.agents.alphabeta")
+    from engine.reversi.weights import reference_weights
 
     w = reference_weights("course")
     w.save_json(tmp_path / "course.json")
@@ -230,7 +230,7 @@ def test_weights_file_players_take_the_files_variant(tmp_path, capsys):
 
 
 def test_a_variant_that_contradicts_the_weights_file_is_never_silent(tmp_path, capsys):
-    from engine.weights import reference_weights
+    from engine.reversi.weights import reference_weights
 
     reference_weights("course").save_json(tmp_path / "course.json")  # a reversed weight set
     argv = [f"eps0.5:{tmp_path / 'course.json'}", "--vs", "random", "--games", "2", "--depth",
@@ -259,7 +259,7 @@ def test_ray_backend_gives_the_serial_results():
 
 
 def test_run_directories_inside_any_spec_become_their_champion_file(tmp_path):
-    from engine.weights import reference_weights
+    from engine.reversi.weights import reference_weights
     from evolve.eval_games import choose_variant, resolve_players
 
     run = tmp_path / "run"

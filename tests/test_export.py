@@ -9,7 +9,7 @@ import sys
 import numpy as np
 import pytest
 
-from engine.weights import FEATURE_NAMES, GenomeLayout, Weights, default_phase_bounds, load_weights
+from engine.reversi.weights import FEATURE_NAMES, GenomeLayout, Weights, default_phase_bounds, load_weights
 from evolve.export import export, main, render_cs303
 
 

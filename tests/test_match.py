@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine.agents.mcts import MCTSAgent
-from engine.agents.simple import EpsilonAgent, GreedyAgent, RandomAgent
-from engine.match import GameRecord, play_game, play_pairs, random_openings
-from engine.position import PASS, Position, square
+from engine.reversi.agents.mcts import MCTSAgent
+from engine.reversi.agents.simple import EpsilonAgent, GreedyAgent, RandomAgent
+from engine.reversi.match import GameRecord, play_game, play_pairs, random_openings
+from engine.reversi.position import PASS, Position, square
 from tests import reference_rules as ref
 
 

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from engine.perft import main, perft
-from engine.position import Position
+from engine.reversi.perft import main, perft
+from engine.reversi.position import Position
 from tests import reference_rules as ref
 from tests.conftest import random_reachable
 

@@ -9,8 +9,8 @@ import sys
 
 import pytest
 
-from engine.play import main
-from engine.position import Position
+from engine.reversi.play import main
+from engine.reversi.position import Position
 
 
 def run(argv, text):
@@ -96,14 +96,14 @@ def test_passes_are_announced():
 
 
 def test_module_runs_as_a_program():
-    result = subprocess.run([sys.executable, "-m", "engine.play", "--opponent", "random"],
+    result = subprocess.run([sys.executable, "-m", "engine.reversi.play", "--opponent", "random"],
                             input="e6\nquit\n", capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert "you quit the game" in result.stdout and "Traceback" not in result.stderr
 
 
 def test_weights_file_opponent(tmp_path):
-    import engine.weights as weights_mod
+    import engine.reversi.weights as weights_mod
     path = tmp_path / "mine.json"
     weights_mod.reference_weights("course").save_json(path)
     code, out = run(["--opponent", str(path), "--depth", "3"], "f5\nquit\n")
@@ -119,7 +119,7 @@ def test_corrupt_weights_file_is_a_one_line_error(tmp_path, capsys):
 
 
 def saved_weights(tmp_path, variant):
-    import engine.weights as weights_mod
+    import engine.reversi.weights as weights_mod
     w = weights_mod.reference_weights("wpc")
     if variant is None:
         w.metadata.pop("variant", None)

@@ -22,8 +22,8 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
-from engine.position import square  # noqa: E402
-from engine.weights import FEATURE_NAMES, Weights, default_phase_bounds, load_weights  # noqa: E402
+from engine.reversi.position import square  # noqa: E402
+from engine.reversi.weights import FEATURE_NAMES, Weights, default_phase_bounds, load_weights  # noqa: E402
 from evolve import plots, weight_plots  # noqa: E402
 from evolve.report import champion_markdown  # noqa: E402
 from evolve.report import main as report_main  # noqa: E402

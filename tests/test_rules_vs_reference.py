@@ -6,8 +6,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import bitboard as bb
-from engine.position import PASS, Position, Variant, bits_of
+from engine.reversi import bitboard as bb
+from engine.reversi.position import PASS, Position, Variant, bits_of
 from tests import reference_rules as ref
 from tests.conftest import random_reachable
 

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 from hydra import compose, initialize_config_dir
 
-from engine.weights import GenomeLayout, load_weights
+from engine.reversi.weights import GenomeLayout, load_weights
 from evolve import checkpoint, run
 from evolve.execution import SerialBackend
 from evolve.outputs import GAME_COLUMNS, GENERATION_COLUMNS, INDIVIDUAL_COLUMNS

@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine.evaluation import evaluate
-from engine.position import PASS, Position
-from engine.search import NO_MOVE, Searcher
-from engine.weights import FEATURE_NAMES, Weights, default_phase_bounds, reference_weights
+from engine.reversi.evaluation import evaluate
+from engine.reversi.position import PASS, Position
+from engine.reversi.search import NO_MOVE, Searcher
+from engine.reversi.weights import FEATURE_NAMES, Weights, default_phase_bounds, reference_weights
 from tests.conftest import random_reachable
 from tests.helpers_search import exact_score, minimax, positions_with_empties, with_passes
 
@@ -136,8 +136,8 @@ def test_results_do_not_depend_on_table_history(weights_name):
 
 
 def test_alphabeta_agent_plays_legal_reproducible_games(tmp_path):
-    from engine.agents.alphabeta import AlphaBetaAgent
-    from engine.agents.base import Agent
+    from engine.reversi.agents.alphabeta import AlphaBetaAgent
+    from engine.reversi.agents.base import Agent
 
     path = tmp_path / "w.json"
     free_weights(5).save_json(path)
@@ -161,7 +161,7 @@ def test_alphabeta_agent_plays_legal_reproducible_games(tmp_path):
 
 
 def test_alphabeta_agent_moves_equal_a_fresh_search():
-    from engine.agents.alphabeta import AlphaBetaAgent
+    from engine.reversi.agents.alphabeta import AlphaBetaAgent
 
     weights = tied_weights(10)
     agent = AlphaBetaAgent(weights, "othello", depth=3, endgame_empties=0)

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.position import Position, Variant, move_name, parse_move
-from engine.solve import main, solve_position
+from engine.reversi.position import Position, Variant, move_name, parse_move
+from engine.reversi.solve import main, solve_position
 from tests.helpers_search import exact_score, positions_with_empties
 
 REPO = Path(__file__).resolve().parents[1]
@@ -73,7 +73,7 @@ def test_reversed_variant_is_solved_under_its_own_rules():
 
 def run_cli(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "engine.solve", *args],
+        [sys.executable, "-m", "engine.reversi.solve", *args],
         cwd=REPO,
         capture_output=True,
         text=True,

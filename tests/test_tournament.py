@@ -123,7 +123,7 @@ def test_unknown_game_names_the_allowed_ones():
 
 @pytest.mark.parametrize("bounds", [(24, 44), (30,), tuple(range(5, 64))])
 def test_reference_genome_repeats_a_one_phase_reference_in_every_phase(bounds):
-    from engine.weights import reference_weights
+    from engine.reversi.weights import reference_weights
 
     game = get_game("reversed_reversi")
     genome = game.reference_genome("course", bounds, symmetric=True)

@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from engine.agents.base import Agent, Seed
-from engine.agents.simple import child_seeds
-from engine.position import PASS, Position, Variant, move_name
+from engine.reversi.agents.base import Agent, Seed
+from engine.reversi.agents.simple import child_seeds
+from engine.reversi.position import PASS, Position, Variant, move_name
 
 
 @dataclass

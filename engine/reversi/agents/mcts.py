@@ -2,7 +2,7 @@
 
 The tree is a set of flat arrays (one row per node, children as a sibling list), so a whole
 search is one compiled call and costs microseconds per playout. Randomness comes from the
-explicit splitmix64 state of ``engine.agents.fastrng``, seeded from the agent's generator: a
+explicit splitmix64 state of ``engine.reversi.agents.fastrng``, seeded from the agent's generator: a
 search with a playout budget is reproducible. A time budget runs the same kernel in chunks.
 
 Rewards are variant-aware: the playout's final position is scored with ``final_score`` under
@@ -19,11 +19,11 @@ import time
 import numpy as np
 from numba import njit
 
-from engine import bitboard as bb
-from engine.agents.base import Seed, make_rng
-from engine.agents.fastrng import new_state, random_bit, uniform
-from engine.agents.simple import legal_list, positional_arrays
-from engine.position import PASS, Position, Variant
+from engine.reversi import bitboard as bb
+from engine.reversi.agents.base import Seed, make_rng
+from engine.reversi.agents.fastrng import new_state, random_bit, uniform
+from engine.reversi.agents.simple import legal_list, positional_arrays
+from engine.reversi.position import PASS, Position, Variant
 
 NONE = -1
 

@@ -16,7 +16,7 @@ with ``phase = phase_of_discs[number of discs on the board]`` and the features:
 A finished game (neither side can move) is not evaluated heuristically: it scores
 ``+-(WIN_SCORE + |final disc difference|)`` (0 for a draw) under the variant given by
 ``reversed_rules``, so won and lost positions dominate any heuristic value: ``Weights`` refuses
-weights whose heuristic could reach ``WIN_SCORE`` (``engine.weights.check_magnitude``), and
+weights whose heuristic could reach ``WIN_SCORE`` (``engine.reversi.weights.check_magnitude``), and
 every array that reaches this function comes from a ``Weights``. The weights carry the
 heuristic's sign; the variant matters only there.
 
@@ -35,7 +35,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from engine import bitboard as bb
+from engine.reversi import bitboard as bb
 
 U64 = np.uint64
 WIN_SCORE = 1e6

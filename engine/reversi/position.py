@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine import bitboard as bb
+from engine.reversi import bitboard as bb
 
 PASS = 64
 FILES = "abcdefgh"

@@ -30,7 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.weights import (
+from engine.reversi.weights import (
     FEATURE_NAMES,
     GAME,
     SCHEMA_VERSION,

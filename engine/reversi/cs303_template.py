@@ -15,7 +15,7 @@ Squares: ``chessboard[row][col]`` is bit ``8 * row + col`` (row 0 = rank 1, col 
 a), so the platform's start position (white on (3,3) and (4,4), black on (3,4) and (4,3)) is
 the standard d4/e5 white, e4/d5 black.
 
-The evaluation is the engine's (board-evolve ``engine.evaluation.evaluate``), from the side
+The evaluation is the engine's (board-evolve ``engine.reversi.evaluation.evaluate``), from the side
 to move's view, with the weights of the phase given by the number of discs on the board.
 """
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from engine import bitboard as bb
+from engine.reversi import bitboard as bb
 
 U64 = np.uint64
 _GOLDEN = U64(0x9E3779B97F4A7C15)

@@ -6,7 +6,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from engine.position import Position
+from engine.reversi.position import Position
 
 Seed = int | np.random.SeedSequence | None
 

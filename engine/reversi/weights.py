@@ -28,8 +28,8 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.evaluation import WIN_SCORE
-from engine.position import SQUARE_NAMES
+from engine.reversi.evaluation import WIN_SCORE
+from engine.reversi.position import SQUARE_NAMES
 
 SCHEMA_VERSION = 1
 GAME = "reversi"
@@ -277,23 +277,23 @@ class Weights:
         )
 
     def to_dict(self) -> dict:
-        from engine.weights_io import weights_to_dict
+        from engine.reversi.weights_io import weights_to_dict
 
         return weights_to_dict(self)
 
     @classmethod
     def from_dict(cls, d: dict) -> Weights:
-        from engine.weights_io import weights_from_dict
+        from engine.reversi.weights_io import weights_from_dict
 
         return weights_from_dict(d)
 
     def save_json(self, path) -> None:
-        from engine.weights_io import save_json
+        from engine.reversi.weights_io import save_json
 
         save_json(self, path)
 
     def save_npz(self, path) -> None:
-        from engine.weights_io import save_npz
+        from engine.reversi.weights_io import save_npz
 
         save_npz(self, path)
 
@@ -304,7 +304,7 @@ class WeightsFileError(ValueError):
 
 def load_weights(path) -> Weights:
     """Load and validate a ``.json`` or ``.npz`` weights file (raises ``WeightsFileError``)."""
-    from engine.weights_io import load_weights as _load
+    from engine.reversi.weights_io import load_weights as _load
 
     return _load(path)
 

@@ -1,19 +1,19 @@
-"""The agent the GA tunes: alpha-beta over ``engine.search`` with given weights.
+"""The agent the GA tunes: alpha-beta over ``engine.reversi.search`` with given weights.
 
 Deterministic: the move depends only on the position, the weights, the variant and the depth
 (or, with ``time_limit``, on how deep the search got in time). ``seed`` is accepted for the Agent
 protocol and ignored. Agents in one process share one transposition table (see
-``engine.search.shared_table``), so creating thousands of them in a GA costs nothing.
+``engine.reversi.search.shared_table``), so creating thousands of them in a GA costs nothing.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from engine.agents.base import Seed
-from engine.position import PASS, Position, Variant
-from engine.search import NO_MOVE, Searcher, SearchResult
-from engine.weights import Weights, load_weights
+from engine.reversi.agents.base import Seed
+from engine.reversi.position import PASS, Position, Variant
+from engine.reversi.search import NO_MOVE, Searcher, SearchResult
+from engine.reversi.weights import Weights, load_weights
 
 
 class AlphaBetaAgent:

@@ -2,7 +2,7 @@
 
 One kernel, ``_negamax``, serves both modes:
 
-- heuristic: fixed depth; a node at depth 0 is scored by ``engine.evaluation.evaluate``;
+- heuristic: fixed depth; a node at depth 0 is scored by ``engine.reversi.evaluation.evaluate``;
 - exact: no depth limit; only finished games are scored, by the final disc difference under
   the variant (``bb.final_score``), so the root value is the exact result of perfect play.
 
@@ -28,8 +28,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from engine import bitboard as bb
-from engine.evaluation import evaluate, terminal_score
+from engine.reversi import bitboard as bb
+from engine.reversi.evaluation import evaluate, terminal_score
 
 U64 = np.uint64
 INF = np.inf
@@ -333,7 +333,7 @@ import itertools  # noqa: E402
 import time  # noqa: E402
 from dataclasses import dataclass  # noqa: E402
 
-from engine.position import Position, Variant  # noqa: E402
+from engine.reversi.position import Position, Variant  # noqa: E402
 
 _GENERATIONS = itertools.count(1)  # process-wide: searchers sharing a table never collide
 MIN_RATE = 200_000.0  # floor of the measured speed (nodes/s)

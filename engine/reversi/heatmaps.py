@@ -1,6 +1,6 @@
 """Figures of evolved weights: positional heatmaps, feature weights, and their history.
 
-Takes ``engine.weights.Weights`` objects (a champion, or ``RunData.champion_history()``).
+Takes ``engine.reversi.weights.Weights`` objects (a champion, or ``RunData.champion_history()``).
 Heatmaps are drawn like a board diagram: files a..h left to right, rank 8 on top. The matrix is
 row-major from a1 (row 0 = rank 1), so it is drawn with ``origin="lower"``.
 """
@@ -13,8 +13,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.figure import Figure
 
-from engine.position import square
-from engine.weights import FEATURE_NAMES
+from engine.reversi.position import square
+from engine.reversi.weights import FEATURE_NAMES
 
 FILES = "abcdefgh"
 # One square of each classic WPC square class: corner, C, A, B, X, and an inner square.

@@ -18,7 +18,7 @@ What ``select_move`` does (every rule keeps its input if it would remove all mov
    after which the opponent can take a corner, then X-squares (b2, g2, b7, g7) next to an empty
    corner. Reversed Reversi, the mirror (a corner disc can never be flipped back, so it stays
    ours to the end): drop corner moves; handing the opponent a corner is fine there.
-3. **Stable-disc rule.** Count our stable discs (``engine.evaluation.stable_discs``, discs that
+3. **Stable-disc rule.** Count our stable discs (``engine.reversi.evaluation.stable_discs``, discs that
    can never be flipped) after each remaining move. Othello: if some move gains stable discs,
    keep the moves with the most. Reversed: keep the moves with the fewest (stable discs are
    discs we can never get rid of).
@@ -27,7 +27,7 @@ What ``select_move`` does (every rule keeps its input if it would remove all mov
    Reversed); exact ties are broken by the agent's seeded generator.
 
 The best *recorded* score is optimistic (the opponent's replies are random, not adversarial):
-that is the seed report's design; the searcher is a benchmark, not a solver (see engine.solve).
+that is the seed report's design; the searcher is a benchmark, not a solver (see engine.reversi.solve).
 """
 
 from __future__ import annotations
@@ -37,19 +37,19 @@ import time
 import numpy as np
 from numba import njit
 
-from engine import bitboard as bb
-from engine.agents.base import Seed, make_rng
-from engine.agents.fastrng import new_state, random_bit
-from engine.agents.simple import (
+from engine.reversi import bitboard as bb
+from engine.reversi.agents.base import Seed, make_rng
+from engine.reversi.agents.fastrng import new_state, random_bit
+from engine.reversi.agents.simple import (
     NO_MOVE,
     legal_list,
     pick_best,
     positional_arrays,
     wpc_move_scores,
 )
-from engine.evaluation import stable_discs
-from engine.position import Position, Variant, square
-from engine.weights import reference_weights
+from engine.reversi.evaluation import stable_discs
+from engine.reversi.position import Position, Variant, square
+from engine.reversi.weights import reference_weights
 
 CORNER_SQUARES = tuple(square(n) for n in ("a1", "h1", "a8", "h8"))
 X_SQUARES = {square(x): square(c) for x, c in (("b2", "a1"), ("g2", "h1"), ("b7", "a8"),

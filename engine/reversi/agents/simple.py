@@ -13,11 +13,11 @@ import os
 import numpy as np
 from numba import njit
 
-from engine import bitboard as bb
-from engine.agents.base import Seed, make_rng
-from engine.evaluation import positional_sum
-from engine.position import PASS, Position, Variant
-from engine.weights import Weights, load_weights
+from engine.reversi import bitboard as bb
+from engine.reversi.agents.base import Seed, make_rng
+from engine.reversi.evaluation import positional_sum
+from engine.reversi.position import PASS, Position, Variant
+from engine.reversi.weights import Weights, load_weights
 
 NO_MOVE = -(10.0**18)  # score of an illegal square in the kernels' 64-entry score arrays
 
