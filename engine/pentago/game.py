@@ -1,0 +1,176 @@
+"""Pentago Twist behind the game-neutral contract (``engine.core.game.Game``).
+
+Player 0 is white (moves first), player 1 black. A state is a ``State`` (two stone masks);
+move ids are ``(x * 6 + y) * 8 + a * 2 + b`` (0..287), written ``"x y a b"`` as in the course.
+The margin is in wins: +1 white won, -1 black won, 0 a draw. The genome is the per-phase
+own/opp feature weights of ``engine.pentago.evaluation``; its one setting is
+``game.genome.phases`` (equal slices of 0..36 stones).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from engine.core import DRAW, Champion, GameSettingsError, GenomeSpec, Outcome, SearchSettings
+from engine.core.agent import Agent, Seed
+from engine.pentago import champion as champion_file
+from engine.pentago import genome as genes
+from engine.pentago import specs
+from engine.pentago import state as st
+from engine.pentago.evaluation import phase_table
+
+GENOME_DEFAULTS = {"phases": 3}
+
+
+class PentagoTwistGame:
+    """Pentago Twist with its genome settings (``with_settings`` makes a copy)."""
+
+    name = "pentago_twist"
+    description = ("Pentago Twist (McGill COMP 424): 6x6, place a stone then rotate a quadrant "
+                   "clockwise or flip it; five in a row wins")
+    players = ("white", "black")
+    margin_unit = "win"
+    result_columns = ("stones",)
+    seed_references = ("reference",)
+    default_panel = ("mcts", "greedy", "random")
+    cli_modules = {"perft": "engine.pentago.perft", "play": "engine.pentago.play"}
+
+    def __init__(self, genome: Mapping | None = None):
+        self.genome = _validated_genome(dict(genome or {}))
+        self.phases = self.genome["phases"]
+
+    def __repr__(self) -> str:
+        return f"PentagoTwistGame(genome={self.genome})"
+
+    # --- configuration and genome -------------------------------------------------------------
+    def with_settings(self, settings: Mapping) -> PentagoTwistGame:
+        unknown = set(settings) - {"genome"}
+        if unknown:
+            raise GameSettingsError(f"game.{sorted(unknown)[0]}: unknown setting for "
+                                    f"{self.name} (allowed: genome)")
+        genome = settings.get("genome") or {}
+        if not isinstance(genome, Mapping):
+            raise GameSettingsError(f"game.genome={genome!r} must be a mapping (e.g. phases: 3)")
+        return PentagoTwistGame({**self.genome, **genome})
+
+    def settings(self) -> dict:
+        return {"genome": dict(self.genome)}
+
+    def genome_spec(self) -> GenomeSpec:
+        return genes.genome_spec(self.phases)
+
+    def reference_names(self) -> tuple[str, ...]:
+        return genes.REFERENCE_NAMES
+
+    def reference_genome(self, reference: str) -> np.ndarray:
+        return genes.reference_genome(reference, self.phases)
+
+    def phase_of(self, state: st.State) -> int:
+        return int(phase_table(self.phases)[state.stones])
+
+    def evaluation_arrays(self, genome) -> tuple[np.ndarray, np.ndarray]:
+        """(weights matrix, phase of each stone count): what the kernels take."""
+        return genes.weights_matrix(genome, self.phases), phase_table(self.phases)
+
+    # --- agents ----------------------------------------------------------------------------
+    def make_agent(self, genome, search: SearchSettings, seed: Seed = None,
+                   name: str = "") -> Agent:
+        from engine.pentago.agents import AlphaBetaAgent
+
+        weights, phases = self.evaluation_arrays(genome)
+        return AlphaBetaAgent(weights, phases, depth=search.depth, time_limit=search.time_limit,
+                              endgame_empties=search.endgame_empties, seed=seed,
+                              name=name or "alphabeta")
+
+    def make_panel_agent(self, spec: str, search: SearchSettings, seed: Seed = None) -> Agent:
+        return specs.make_agent(self, spec, search, seed)
+
+    def check_spec(self, spec: str) -> None:
+        specs.check_spec(spec, self.load_champion)
+
+    def agent_specs(self) -> tuple[str, ...]:
+        return specs.AGENT_SPECS
+
+    # --- playing ---------------------------------------------------------------------------
+    def random_openings(self, n: int, seed: Seed, min_plies: int = 2,
+                        max_plies: int = 4) -> list[tuple[int, ...]]:
+        from engine.core.match import random_openings
+
+        return random_openings(self, n, seed, min_plies, max_plies)
+
+    def play(self, first: Agent, second: Agent, opening: Sequence[int] = (),
+             seed: Seed = None) -> Outcome:
+        from engine.core.match import play_game
+
+        return play_game(self, first, second, opening, seed)
+
+    # --- states ----------------------------------------------------------------------------
+    def initial_state(self) -> st.State:
+        return st.State()
+
+    def to_move(self, state: st.State) -> int:
+        return state.to_move
+
+    def legal_moves(self, state: st.State) -> list[int]:
+        return state.legal_moves()
+
+    def apply(self, state: st.State, move: int) -> st.State:
+        return state.apply(move)
+
+    def is_terminal(self, state: st.State) -> bool:
+        return state.is_over()
+
+    def outcome(self, state: st.State, moves: Sequence[int] = ()) -> Outcome:
+        winner = state.winner()
+        if winner is None:
+            raise ValueError("outcome: the game is not over")
+        winner = DRAW if winner == -1 else winner
+        margin = 0.0 if winner == DRAW else (1.0 if winner == 0 else -1.0)
+        return Outcome(winner, margin, len(moves), tuple(int(m) for m in moves),
+                       {"stones": state.stones})
+
+    def state_text(self, state: st.State) -> str:
+        return st.state_text(state)
+
+    def parse_state(self, text: str) -> st.State:
+        return st.parse_state(text)
+
+    def state_view(self, state: st.State) -> dict:
+        return st.state_view(state)
+
+    def move_text(self, move: int) -> str:
+        return st.move_text(move)
+
+    def parse_move(self, text: str, state: st.State | None = None) -> int:
+        return st.parse_move(text, state)
+
+    # --- files and figures -----------------------------------------------------------------
+    def save_champion(self, path: str | Path, genome: np.ndarray, name: str = "",
+                      metadata: Mapping | None = None) -> None:
+        champion_file.save(path, genome, self.phases, name, metadata)
+
+    def load_champion(self, path: str | Path) -> Champion:
+        return champion_file.load(path)
+
+    def genome_figure(self, genome: np.ndarray, title: str = ""):
+        from engine.pentago.figures import weights_figure
+
+        return weights_figure(genes.weights_matrix(genome, self.phases), title)
+
+
+def _validated_genome(genome: dict) -> dict:
+    unknown = set(genome) - set(GENOME_DEFAULTS)
+    if unknown:
+        raise GameSettingsError(f"game.genome.{sorted(unknown)[0]}: unknown key (allowed: "
+                                f"{', '.join(GENOME_DEFAULTS)})")
+    g = {**GENOME_DEFAULTS, **genome}
+    phases = g["phases"]
+    if not isinstance(phases, int) or isinstance(phases, bool) or not 1 <= phases <= 36:
+        raise GameSettingsError(f"game.genome.phases={phases} must satisfy 1 <= phases <= 36")
+    return g
+
+
+GAME = PentagoTwistGame()
