@@ -15,6 +15,7 @@ from engine.core.game import Game
 GAMES: dict[str, str] = {
     "reversed_reversi": "engine.reversi.game:REVERSED_REVERSI",
     "othello": "engine.reversi.game:OTHELLO",
+    "pentago_twist": "engine.pentago.game:GAME",
 }
 
 _loaded: dict[str, Game] = {}

@@ -163,7 +163,10 @@ class MCTSAgent:
     def _search(self, P, O, candidates: list[int]):
         budget = self.playouts if self.time_limit is None else None
         capacity = 1 + (budget if budget is not None else 1 << 21)
-        tree = _new_tree(capacity, pool_size=bb.MOVES * (capacity // 8 + 64))
+        # room for every node's successor list with a budget; a timed search that fills its
+        # pool (far beyond the play-outs a few seconds allow) just stops early
+        pool_size = bb.MOVES * capacity if budget is not None else 1 << 26
+        tree = _new_tree(capacity, pool_size)
         tree["node_P"][0], tree["node_O"][0], tree["parent"][0] = P, O, NONE
         tree["first_child"][0], tree["pool_start"][0] = NONE, 0
         tree["pool_count"][0] = len(candidates)
@@ -179,6 +182,7 @@ class MCTSAgent:
                                >= self.time_limit):
                 break
         self.last_playouts = done
+        self.pool_used = int(counters[1])
         return tree, counters
 
     def _most_visited(self, tree) -> int:

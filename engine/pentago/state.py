@@ -96,7 +96,8 @@ def move_text(move: int) -> str:
 def parse_move(text: str, state: State | None = None) -> int:
     """The move id of ``"x y a b"``; ``ValueError`` on bad text or (given ``state``) an
     illegal move."""
-    parts = str(text).replace(",", " ").split()
+    text = str(text).strip()
+    parts = text.replace(",", " ").split()
     if len(parts) != 4 or not all(p.lstrip("-").isdigit() for p in parts):
         raise ValueError(f"move {text!r}: expected {MOVE_FORMAT}")
     x, y, a, b = (int(p) for p in parts)
