@@ -1,0 +1,226 @@
+"""The Starlette app: game list, champions, recorded games, and play/watch/replay sessions.
+
+Everything about a game goes through ``engine.core`` (``get_game`` and the ``Game`` contract);
+the only per-game knowledge here is which board renderer (a small JS file) draws its
+``state_view``. Agent moves and agent construction run in a worker thread, so one tab's search
+never blocks another tab's requests.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import numpy as np
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import FileResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from engine.core import child_seeds, game_names, get_game, parse_moves
+from engine.web.errors import (
+    EXCEPTION_HANDLERS,
+    ApiError,
+    NumpyJSONResponse,
+    field_int,
+    field_str,
+    json_body,
+    log,
+)
+from engine.web.players import PlayerChoice, build_agent, parse_player, parse_search
+from engine.web.recorded import list_recorded, recorded_row
+from engine.web.runs import RunCatalogue
+from engine.web.sessions import GameSession, SessionStore
+
+STATIC = Path(__file__).parent / "static"
+# game name -> renderer in static/renderers/<renderer>.js (others get the generic renderer)
+RENDERERS = {"othello": "reversi", "reversed_reversi": "reversi",
+             "pentago_twist": "pentago", "hexifence": "hexifence"}
+MODES = {"play": 1, "watch": 0}  # mode -> how many people play
+MODE_PEOPLE = {"play": "one person and one agent", "watch": "two agents"}
+
+
+def load_game(name):
+    if not isinstance(name, str) or name not in game_names():
+        raise ApiError(400, f"game: expected one of {', '.join(game_names())}, got {name!r}")
+    try:
+        return get_game(name)
+    except ImportError as err:  # registered but its package is not there yet
+        raise ApiError(503, f"game: {name} cannot be loaded ({err})") from None
+
+
+def available_games() -> list[dict]:
+    games = []
+    for name in game_names():
+        try:
+            game = get_game(name)
+        except ImportError as err:
+            log.warning("game %s is registered but cannot be loaded: %s", name, err)
+            continue
+        games.append({"name": name, "description": game.description,
+                      "players": list(game.players), "margin_unit": game.margin_unit,
+                      "renderer": RENDERERS.get(name, "generic"),
+                      "agent_specs": list(game.agent_specs())})
+    return games
+
+
+def create_app(runs: list[Path] | None = None, store: SessionStore | None = None) -> Starlette:
+    catalogue = RunCatalogue([Path(p) for p in runs or []])
+    store = store or SessionStore()
+
+    async def index(_request: Request):
+        return FileResponse(STATIC / "index.html")
+
+    async def games(_request: Request):
+        return NumpyJSONResponse({"games": available_games()})
+
+    async def champions(request: Request):
+        game = request.query_params.get("game")
+        if game is not None:
+            load_game(game)
+        return NumpyJSONResponse({"champions": [c.to_json() for c in catalogue.champions(game)]})
+
+    async def runs_list(_request: Request):
+        return NumpyJSONResponse({"runs": [r.to_json() for r in catalogue.runs()]})
+
+    async def recorded(request: Request):
+        return NumpyJSONResponse(list_recorded(catalogue, request.query_params))
+
+    async def new_session(request: Request):
+        body = await json_body(request)
+        game = load_game(body.get("game"))
+        mode = field_str(body, "mode", "play")
+        if mode not in MODES:
+            raise ApiError(400, f"mode: expected one of {', '.join(MODES)}, got {mode!r}")
+        players = body.get("players")
+        if not isinstance(players, list) or len(players) != 2:
+            raise ApiError(400, "players: expected a list of two players (player 0 moves first)")
+        choices = tuple(parse_player(game, catalogue, p, i) for i, p in enumerate(players))
+        people = sum(c.type == "human" for c in choices)
+        if people != MODES[mode]:
+            raise ApiError(400, f"players: {mode} mode needs {MODE_PEOPLE[mode]}")
+        search = parse_search(body.get("search"))
+        seed = field_int(body, "seed", 0, 2**63 - 1, int(np.random.SeedSequence().entropy) % 2**63)
+        agents = await run_in_threadpool(_build_agents, game, choices, search, child_seeds(seed, 2))
+        session = GameSession(store.new_id(), game, mode, choices, agents,
+                              states=[game.initial_state()])
+        store.add(session)
+        return NumpyJSONResponse(session.view(), status_code=201)
+
+    async def new_replay(request: Request):
+        body = await json_body(request)
+        run = catalogue.run(body.get("run"))
+        table = field_str(body, "table", "games")
+        row = recorded_row(run, table, field_int(body, "row", 0, 10**9))
+        game = load_game(run.game)
+        try:
+            moves = parse_moves(game, row["moves"])
+        except ValueError as err:
+            raise ApiError(422, f"row {body['row']} of {table}.csv: bad moves ({err})") from None
+        labels = row["players"]
+        choices = tuple(PlayerChoice("recorded", str(label)) for label in labels)
+        session = GameSession(store.new_id(), game, "replay", choices, (None, None),
+                              states=[game.initial_state()],
+                              source={"run": run.id, "table": table, "row": body["row"]})
+        for move in moves:
+            session.push(move)
+        store.add(session)
+        return NumpyJSONResponse(session.view(0), status_code=201)
+
+    async def show(request: Request):
+        session = store.get(request.path_params["id"])
+        ply = request.query_params.get("ply")
+        if ply is not None and not ply.lstrip("-").isdigit():
+            raise ApiError(400, f"ply: expected an integer, got {ply!r}")
+        # no lock: sessions change only on the event loop thread, never inside a worker
+        return NumpyJSONResponse(session.view(None if ply is None else int(ply)))
+
+    async def human_move(request: Request):
+        session = store.get(request.path_params["id"])
+        body = await json_body(request)
+        if not session.lock.acquire(blocking=False):
+            raise ApiError(409, "the agent is still thinking")
+        try:
+            if not session.view()["human_to_move"]:
+                raise ApiError(409, "it is not your move")
+            session.push(_requested_move(session, body))
+            return NumpyJSONResponse(session.view())
+        finally:
+            session.lock.release()
+
+    async def agent_move(request: Request):
+        session = store.get(request.path_params["id"])
+        if not session.lock.acquire(blocking=False):
+            raise ApiError(409, "the agent is already thinking")
+        try:
+            if session.game.is_terminal(session.state):
+                raise ApiError(409, "the game is over")
+            agent = session.agent_to_move()
+            if agent is None:
+                raise ApiError(409, "a person is to move, not an agent")
+            move, info = await run_in_threadpool(_think, session.game, agent, session.state)
+            session.push(move, info)
+            return NumpyJSONResponse(session.view())
+        finally:
+            session.lock.release()
+
+    async def undo(request: Request):
+        session = store.get(request.path_params["id"])
+        if not session.lock.acquire(blocking=False):
+            raise ApiError(409, "the agent is still thinking")
+        try:
+            session.undo()
+            return NumpyJSONResponse(session.view())
+        finally:
+            session.lock.release()
+
+    async def health(_request: Request):
+        return NumpyJSONResponse({"ok": True})
+
+    async def favicon(_request: Request):
+        return Response(status_code=204)
+
+    routes = [
+        Route("/", index), Route("/favicon.ico", favicon), Route("/api/health", health),
+        Route("/api/games", games), Route("/api/champions", champions),
+        Route("/api/runs", runs_list), Route("/api/recorded", recorded),
+        Route("/api/sessions", new_session, methods=["POST"]),
+        Route("/api/replays", new_replay, methods=["POST"]),
+        Route("/api/sessions/{id}", show),
+        Route("/api/sessions/{id}/move", human_move, methods=["POST"]),
+        Route("/api/sessions/{id}/agent-move", agent_move, methods=["POST"]),
+        Route("/api/sessions/{id}/undo", undo, methods=["POST"]),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    return Starlette(routes=routes, exception_handlers=EXCEPTION_HANDLERS)
+
+
+def _requested_move(session: GameSession, body: dict) -> int:
+    """``{"move": id}`` or ``{"text": "d3"}`` from the page."""
+    if "move" in body:
+        return field_int(body, "move", -(2**31), 2**31)
+    text = field_str(body, "text", max_len=50)
+    try:
+        return int(session.game.parse_move(text, session.state))
+    except ValueError as err:
+        raise ApiError(400, f"text: {err}") from None
+
+
+def _build_agents(game, choices, search, seeds) -> tuple:
+    """The agents of a session (None for a person); loading may compile or read a file."""
+    return tuple(None if c.type == "human" else build_agent(game, c, search, s)
+                 for c, s in zip(choices, seeds, strict=True))
+
+
+def _think(game, agent, state) -> tuple[int, dict | None]:
+    """The agent's move (a forced move is played without asking, as the match runner does)."""
+    legal = game.legal_moves(state)
+    if len(legal) == 1:
+        return int(legal[0]), {"forced": True}
+    start = time.perf_counter()
+    move = int(agent.select_move(state))
+    info = getattr(agent, "last_info", None)
+    info = dict(info) if isinstance(info, dict) else {}
+    return move, dict(info, seconds=round(time.perf_counter() - start, 3))

@@ -1,0 +1,103 @@
+"""Who plays each side of a session: a person, an agent spec, or a champion from the runs.
+
+Agent specs come from the browser, and a game's spec may name a weights file; so a spec reaches
+``make_panel_agent`` only if none of its ``:``-separated parts can name a file (plain words and
+numbers, nothing that exists on disk). Champion files are reached through the run catalogue only.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from engine.core import SearchSettings
+from engine.web.errors import ApiError
+from engine.web.runs import RunCatalogue
+
+PLAYER_TYPES = ("human", "agent", "champion")
+_SPEC_PART = re.compile(r"^(?:[A-Za-z_][A-Za-z0-9_]*|[A-Za-z_]*[0-9]*\.?[0-9]+)?$")
+LIMITS = {"depth": (1, 12), "endgame_empties": (0, 24), "time_limit": (0.01, 60.0)}
+
+
+@dataclass(frozen=True)
+class PlayerChoice:
+    type: str  # "human", "agent", "champion" ("recorded" in replays)
+    label: str  # what the page shows
+    source: str | None = None  # the spec or champion file given to make_panel_agent
+
+    def to_json(self) -> dict:
+        return {"type": self.type, "label": self.label}
+
+
+def check_web_spec(game, spec) -> str:
+    """``spec`` if it is a plain agent spec the game accepts (400 naming the problem if not)."""
+    if not isinstance(spec, str) or not spec.strip() or len(spec) > 100:
+        raise ApiError(400, "spec: expected a non-empty agent spec of at most 100 characters")
+    spec = spec.strip()
+    for part in spec.split(":"):
+        if not _SPEC_PART.match(part) or (part and not _number(part) and Path(part).exists()):
+            raise ApiError(400, f"spec: {spec!r} may not name a file; pick a champion from the "
+                                f"runs instead (specs: {', '.join(game.agent_specs())})")
+    try:
+        game.check_spec(spec)
+    except ValueError as err:
+        raise ApiError(400, f"spec: {err}") from None
+    return spec
+
+
+def _number(text: str) -> bool:
+    return re.match(r"^[A-Za-z_]*[0-9]*\.?[0-9]+$", text) is not None
+
+
+def parse_player(game, runs: RunCatalogue, value, index: int) -> PlayerChoice:
+    field = f"players[{index}]"
+    if not isinstance(value, dict) or value.get("type") not in PLAYER_TYPES:
+        raise ApiError(400, f"{field}: expected {{\"type\": one of {', '.join(PLAYER_TYPES)}}}")
+    if value["type"] == "human":
+        return PlayerChoice("human", "you")
+    if value["type"] == "agent":
+        spec = check_web_spec(game, value.get("spec"))
+        return PlayerChoice("agent", spec, spec)
+    champion = runs.champion(value.get("id"))
+    if champion.game != game.name:
+        raise ApiError(400, f"{field}: champion {champion.id!r} plays {champion.game}, "
+                            f"not {game.name}")
+    return PlayerChoice("champion", champion.to_json()["label"], str(champion.path))
+
+
+def parse_search(value) -> SearchSettings:
+    """``{"depth": 4, "endgame_empties": 8, "time_limit": null}`` within ``LIMITS``."""
+    value = {} if value is None else value
+    if not isinstance(value, dict):
+        raise ApiError(400, "search: expected an object with depth, endgame_empties, time_limit")
+    unknown = sorted(set(value) - set(LIMITS))
+    if unknown:
+        raise ApiError(400, f"search: unknown field {unknown[0]!r} (allowed: {', '.join(LIMITS)})")
+    defaults = SearchSettings()
+    depth = _bounded(value, "depth", defaults.depth, int)
+    empties = _bounded(value, "endgame_empties", defaults.endgame_empties, int)
+    time_limit = value.get("time_limit")
+    if time_limit is not None:
+        time_limit = _bounded(value, "time_limit", None, float)
+    return SearchSettings(depth=depth, endgame_empties=empties, time_limit=time_limit)
+
+
+def _bounded(value: dict, name: str, default, kind):
+    low, high = LIMITS[name]
+    number = value.get(name, default)
+    ok_type = isinstance(number, (int, float)) and not isinstance(number, bool)
+    if kind is int:
+        ok_type = ok_type and float(number).is_integer()
+    if not ok_type or not low <= number <= high:
+        raise ApiError(400, f"search.{name}: expected a number in {low:g}..{high:g}, "
+                            f"got {number!r}")
+    return kind(number)
+
+
+def build_agent(game, choice: PlayerChoice, search: SearchSettings, seed):
+    """The agent for an agent or champion choice (400 if the game refuses it)."""
+    try:
+        return game.make_panel_agent(choice.source, search, seed)
+    except ValueError as err:  # ChampionFileError included
+        raise ApiError(400, f"{choice.label}: {err}") from None

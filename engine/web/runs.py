@@ -1,0 +1,193 @@
+"""The run directories the web app may read: their champions and their recorded games.
+
+Only files found by scanning the ``--runs`` directories are ever opened. A request names a run or
+a champion by an id from the catalogue built here (``<root>/<run>/champions/gen_0003.json``);
+ids with ``..`` or an absolute path are refused before the lookup, and a catalogue path that
+resolves outside its root (a symlink) is never listed.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from engine.core.registry import game_names
+from engine.web.errors import ApiError
+
+RUN_MARKERS = ("champion.json", "champions", "games.csv", "yardstick_games.csv")
+TABLES = ("games", "yardstick_games")
+MAX_SCAN_DEPTH = 3
+_GENERATION = re.compile(r"^gen_(\d+)\.json$")
+_VARIANT_GAMES = {"othello": "othello", "reversed": "reversed_reversi"}
+
+
+def champion_game(path: Path) -> str:
+    """The registered game a champion file was evolved for; ``ValueError`` if it does not say.
+    Uses ``engine.core.files.champion_game`` when the core has it, else reads the same fields:
+    the top-level ``game``, or older Reversi files' ``metadata.game_name`` or ``variant``."""
+    try:
+        from engine.core.files import champion_game as core_champion_game
+    except ImportError:
+        core_champion_game = _champion_game
+    game = core_champion_game(path)
+    if game not in game_names():
+        raise ValueError(f"{path}: no registered game named (got {game!r})")
+    return game
+
+
+def _champion_game(path: Path) -> str | None:
+    data = json.loads(Path(path).read_text())
+    if not isinstance(data, dict):
+        raise ValueError(f"{path}: a champion file holds a JSON object")
+    metadata = data.get("metadata") if isinstance(data.get("metadata"), dict) else {}
+    if data.get("game") != "reversi":
+        return data.get("game")
+    return metadata.get("game_name") or _VARIANT_GAMES.get(data.get("variant"))
+
+
+@dataclass(frozen=True)
+class ChampionEntry:
+    id: str
+    run: str
+    game: str
+    generation: int | None  # None: the run's final champion
+    path: Path
+
+    def to_json(self) -> dict:
+        label = "final" if self.generation is None else f"gen {self.generation}"
+        return {"id": self.id, "run": self.run, "game": self.game,
+                "generation": self.generation, "label": f"{self.run} ({label})"}
+
+
+@dataclass(frozen=True)
+class RunEntry:
+    id: str
+    path: Path
+    game: str | None  # None when no file says which game the run played
+
+    def table_path(self, table: str) -> Path:
+        if table not in TABLES:
+            raise ApiError(400, f"table: {table!r} is not one of {', '.join(TABLES)}")
+        path = self.path / f"{table}.csv"
+        if not path.is_file():
+            raise ApiError(404, f"run {self.id!r} has no {table}.csv")
+        return path
+
+    def champions(self) -> list[ChampionEntry]:
+        if self.game is None:
+            return []
+        found = []
+        if (self.path / "champion.json").is_file():
+            found.append(ChampionEntry(f"{self.id}/champion.json", self.id, self.game, None,
+                                       self.path / "champion.json"))
+        for file in sorted((self.path / "champions").glob("gen_*.json")):
+            match = _GENERATION.match(file.name)
+            if match and file.is_file() and _inside(file, self.path):
+                found.append(ChampionEntry(f"{self.id}/champions/{file.name}", self.id,
+                                           self.game, int(match[1]), file))
+        return found
+
+    def to_json(self) -> dict:
+        return {"id": self.id, "game": self.game,
+                "tables": [t for t in TABLES if (self.path / f"{t}.csv").is_file()]}
+
+
+def check_relative_id(field: str, value) -> str:
+    """A catalogue id from a request: a relative POSIX path without ``..`` (else 400)."""
+    if not isinstance(value, str) or not value:
+        raise ApiError(400, f"{field}: expected a non-empty string id")
+    if value.startswith(("/", "\\")) or re.match(r"^[A-Za-z]:", value) or \
+            PurePosixPath(value).is_absolute():
+        raise ApiError(400, f"{field}: absolute paths are not allowed ({value!r})")
+    if ".." in re.split(r"[\\/]", value):
+        raise ApiError(400, f"{field}: '..' is not allowed in {value!r}")
+    return value
+
+
+class RunCatalogue:
+    """The runs under the ``--runs`` roots, rescanned on every listing (runs grow while the GA
+    runs); each root is labelled by its directory name."""
+
+    def __init__(self, roots: list[Path]):
+        self.roots = []
+        labels: set[str] = set()
+        for root in roots:
+            label, n = root.resolve().name or "runs", 2
+            while label in labels:
+                label, n = f"{root.resolve().name}-{n}", n + 1
+            labels.add(label)
+            self.roots.append((label, root.resolve()))
+
+    def runs(self) -> list[RunEntry]:
+        found = []
+        for label, root in self.roots:
+            for directory in _run_dirs(root, MAX_SCAN_DEPTH):
+                rel = directory.relative_to(root).as_posix()
+                run_id = label if rel == "." else f"{label}/{rel}"
+                found.append(RunEntry(run_id, directory, _run_game(directory)))
+        return found
+
+    def run(self, run_id) -> RunEntry:
+        run_id = check_relative_id("run", run_id)
+        for entry in self.runs():
+            if entry.id == run_id:
+                return entry
+        raise ApiError(404, f"run: unknown run {run_id!r}")
+
+    def champions(self, game: str | None = None) -> list[ChampionEntry]:
+        return [c for r in self.runs() for c in r.champions() if game in (None, c.game)]
+
+    def champion(self, champion_id) -> ChampionEntry:
+        champion_id = check_relative_id("champion", champion_id)
+        for entry in self.champions():
+            if entry.id == champion_id:
+                return entry
+        raise ApiError(404, f"champion: unknown champion {champion_id!r}")
+
+
+def _run_dirs(root: Path, depth: int) -> list[Path]:
+    """Directories under ``root`` (itself included) that hold run outputs, never leaving it."""
+    if not root.is_dir() or depth < 0:
+        return []
+    found = [root] if any((root / m).exists() for m in RUN_MARKERS) else []
+    for child in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".")):
+        if child.name in ("champions", "checkpoint") or not _inside(child, root):
+            continue
+        found += _run_dirs(child, depth - 1)
+    return found
+
+
+def _inside(path: Path, root: Path) -> bool:
+    return path.resolve().is_relative_to(root)
+
+
+def _run_game(directory: Path) -> str | None:
+    """The run's game: its Hydra config's ``game.name``, else its champion files."""
+    config = directory / ".hydra" / "config.yaml"
+    if config.is_file():
+        import yaml
+
+        try:
+            name = (yaml.safe_load(config.read_text()) or {}).get("game", {}).get("name")
+        except (yaml.YAMLError, AttributeError):
+            name = None
+        if name in game_names():
+            return name
+    candidates = [directory / "champion.json", *sorted((directory / "champions").glob("*.json"))]
+    for file in candidates:
+        if file.is_file() and _inside(file, directory):
+            try:
+                return champion_game(file)
+            except (ValueError, OSError):
+                continue
+    return None
+
+
+def read_table(path: Path) -> tuple[list[str], list[dict]]:
+    """The header and rows of a games CSV."""
+    with path.open(newline="") as handle:
+        reader = csv.DictReader(handle)
+        return list(reader.fieldnames or []), list(reader)

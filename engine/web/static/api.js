@@ -1,0 +1,55 @@
+// Talking to the server and building DOM nodes; shared by the page and the board renderers.
+"use strict";
+
+window.BoardRenderers = {};
+
+async function api(method, path, body) {
+  const options = {method, headers: {}};
+  if (body !== undefined) {
+    options.headers["Content-Type"] = "application/json";
+    options.body = JSON.stringify(body);
+  }
+  const response = await fetch(path, options);
+  let data;
+  try {
+    data = await response.json();
+  } catch (err) {
+    throw new Error(`${response.status} ${response.statusText}`);
+  }
+  if (!response.ok) {
+    const error = new Error(data.error || `${response.status} ${response.statusText}`);
+    error.status = response.status;
+    throw error;
+  }
+  return data;
+}
+
+// el("div", {class: "x", onclick: f}, [children...]) -> an HTML element
+function el(tag, attrs = {}, children = []) {
+  const node = document.createElement(tag);
+  setAttrs(node, attrs);
+  for (const child of [].concat(children)) {
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+// svg("circle", {cx: 1, ...}) -> an SVG element
+function svg(tag, attrs = {}, children = []) {
+  const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  setAttrs(node, attrs);
+  for (const child of [].concat(children)) node.append(child);
+  return node;
+}
+
+function setAttrs(node, attrs) {
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value === true ? "" : value);
+  }
+}
+
+function sleep(ms) {
+  return new Promise(resolve => setTimeout(resolve, ms));
+}

@@ -1,0 +1,275 @@
+// The page: pick a game and players, then play against an agent, watch two agents, or replay
+// a recorded game of a run. All game knowledge comes from the server (the game contract).
+"use strict";
+
+const page = {games: {}, tab: "play", session: null, busy: false, loop: 0, offset: 0};
+const PAGE_SIZE = 20;
+
+function game() { return page.games[$("game").value]; }
+function renderer() { return BoardRenderers[game().renderer] || BoardRenderers.generic; }
+function delay() { return Number($("speed").value); }
+
+async function init() {
+  const {games} = await api("GET", "/api/games");
+  for (const g of games) {
+    page.games[g.name] = g;
+    $("game").append(el("option", {value: g.name}, g.name));
+  }
+  document.querySelectorAll("#tabs button").forEach(b =>
+    b.addEventListener("click", () => selectTab(b.dataset.tab)));
+  document.querySelectorAll(".player-select").forEach(s =>
+    s.addEventListener("change", () => toggleCustom(s)));
+  $("game").addEventListener("change", onGameChange);
+  $("new-game").addEventListener("click", () => run(newGame));
+  $("undo").addEventListener("click", () => run(undo));
+  $("watch-start").addEventListener("click", () => run(startWatch));
+  $("watch-pause").addEventListener("click", pauseWatch);
+  $("speed").addEventListener("input", showSpeed);
+  ["run", "table", "filter-generation", "filter-player", "filter-winner"].forEach(id =>
+    $(id).addEventListener("change", () => { page.offset = 0; run(loadRecorded); }));
+  $("page-prev").addEventListener("click", () => movePage(-1));
+  $("page-next").addEventListener("click", () => movePage(1));
+  $("nav-start").addEventListener("click", () => run(() => gotoPly(0)));
+  $("nav-back").addEventListener("click", () => run(() => gotoPly(page.session.ply - 1)));
+  $("nav-forward").addEventListener("click", () => run(() => gotoPly(page.session.ply + 1)));
+  $("nav-end").addEventListener("click", () => run(() => gotoPly(page.session.plies)));
+  $("nav-slider").addEventListener("input", () => run(() => gotoPly(Number($("nav-slider").value))));
+  $("nav-play").addEventListener("click", () => run(playReplay));
+  showSpeed();
+  await onGameChange();
+  $("new-game").disabled = $("watch-start").disabled = false;  // ready
+  document.body.dataset.ready = "true";
+}
+
+// Run an action, showing its error (the server's reason) instead of failing silently.
+async function run(action) {
+  try {
+    await action();
+  } catch (err) {
+    showMessage(err.message);
+  }
+}
+
+function selectTab(tab) {
+  page.tab = tab;
+  page.loop++;  // stops a running watch or replay loop
+  document.querySelectorAll("#tabs button").forEach(b =>
+    b.classList.toggle("active", b.dataset.tab === tab));
+  document.querySelectorAll(".tab").forEach(node => {
+    node.hidden = !node.dataset.tab.split(" ").includes(tab);
+  });
+  document.querySelectorAll(".player-select").forEach(toggleCustom);
+  $("replay-nav").hidden = tab !== "replay" || !page.session || page.session.mode !== "replay";
+  if (tab === "replay") run(loadRuns);
+}
+
+async function onGameChange() {
+  const g = game();
+  delete document.body.dataset.game;
+  page.loop++;
+  $("game-description").textContent = g.description;
+  $("colour").replaceChildren(...g.players.map((name, i) =>
+    el("option", {value: i}, i === 0 ? `${name} (moves first)` : name)));
+  document.querySelectorAll(".player-name").forEach(span => {
+    span.textContent = g.players[Number(span.dataset.player)];
+  });
+  const {champions} = await api("GET", `/api/champions?game=${encodeURIComponent(g.name)}`);
+  document.querySelectorAll(".player-select").forEach(s => fillPlayers(s, g, champions));
+  if (page.tab === "replay") await loadRuns();
+  document.body.dataset.game = g.name;  // the controls now belong to this game
+}
+
+function fillPlayers(select, g, champions) {
+  const agents = el("optgroup", {label: "Agents"}, g.agent_specs.filter(s => !s.includes("<"))
+    .map(spec => el("option", {value: `agent:${spec}`}, spec)));
+  agents.append(el("option", {value: "custom"}, "other agent spec…"));
+  const byRun = {};
+  for (const c of champions) (byRun[c.run] = byRun[c.run] || []).push(c);
+  const groups = Object.entries(byRun).map(([runId, list]) => el("optgroup",
+    {label: `Champions of ${runId}`}, list.map(c => el("option", {value: `champion:${c.id}`},
+      c.generation === null ? "final champion" : `generation ${c.generation}`))));
+  select.replaceChildren(agents, ...groups);
+  const preferred = g.agent_specs.includes("greedy") ? "agent:greedy" : agents.firstChild.value;
+  select.value = preferred;
+  toggleCustom(select);
+}
+
+function toggleCustom(select) {
+  const label = $(`${select.id}-spec`) && $(`${select.id}-spec`).closest("label");
+  if (label) label.hidden = select.value !== "custom" || select.closest(".tab").hidden;
+}
+
+function playerChoice(selectId) {
+  const value = $(selectId).value;
+  if (value === "custom") return {type: "agent", spec: $(`${selectId}-spec`).value};
+  const [type, ...rest] = value.split(":");
+  const id = rest.join(":");
+  return type === "champion" ? {type: "champion", id} : {type: "agent", spec: id};
+}
+
+function searchSettings() {
+  const search = {depth: Number($("depth").value), endgame_empties: Number($("endgame").value)};
+  if ($("time-limit").value !== "") search.time_limit = Number($("time-limit").value);
+  return search;
+}
+
+function show() {
+  const s = page.session;
+  const interactive = s.mode === "play" && s.human_to_move && !page.busy;
+  drawSession(s, renderer(), interactive, id => run(() => humanMove(id)));
+  $("undo").disabled = s.mode !== "play" || page.busy || s.ply === 0;
+  $("replay-nav").hidden = s.mode !== "replay";
+  $("nav-slider").max = s.plies;
+  $("nav-slider").value = s.ply;
+}
+
+// --- play ---------------------------------------------------------------------------------
+async function newGame() {
+  page.loop++;
+  showMessage("");
+  const human = Number($("colour").value);
+  const players = [playerChoice("opponent"), playerChoice("opponent")];
+  players[human] = {type: "human"};
+  page.session = await api("POST", "/api/sessions", {game: game().name, mode: "play", players,
+                                                     search: searchSettings()});
+  show();
+  await agentTurns();
+}
+
+async function humanMove(id) {
+  if (!page.session.human_to_move || page.busy) return;
+  page.session = await api("POST", `/api/sessions/${page.session.id}/move`, {move: id});
+  showMessage("");
+  show();
+  await agentTurns();
+}
+
+// The agent replies (several times in a row when the rules give it more moves).
+async function agentTurns() {
+  const loop = page.loop;
+  try {
+    while (page.session.mode === "play" && !page.session.terminal &&
+           !page.session.human_to_move && loop === page.loop) {
+      page.busy = true;
+      show();
+      $("status").textContent += " · thinking…";
+      page.session = await api("POST", `/api/sessions/${page.session.id}/agent-move`);
+    }
+  } finally {
+    page.busy = false;
+    show();
+  }
+}
+
+async function undo() {
+  page.session = await api("POST", `/api/sessions/${page.session.id}/undo`);
+  showMessage("");
+  show();
+}
+
+// --- watch --------------------------------------------------------------------------------
+async function startWatch() {
+  page.loop++;
+  showMessage("");
+  page.session = await api("POST", "/api/sessions", {
+    game: game().name, mode: "watch", players: [playerChoice("watch-0"), playerChoice("watch-1")],
+    search: searchSettings()});
+  show();
+  await watchLoop();
+}
+
+async function watchLoop() {
+  const loop = page.loop;
+  $("watch-pause").disabled = false;
+  $("watch-pause").textContent = "Pause";
+  while (!page.session.terminal && loop === page.loop) {
+    await sleep(delay());
+    if (loop !== page.loop) break;
+    page.session = await api("POST", `/api/sessions/${page.session.id}/agent-move`);
+    show();
+  }
+  if (page.session.terminal) $("watch-pause").disabled = true;
+}
+
+function pauseWatch() {
+  if ($("watch-pause").textContent === "Pause") {
+    page.loop++;
+    $("watch-pause").textContent = "Resume";
+  } else {
+    run(watchLoop);
+  }
+}
+
+function showSpeed() {
+  $("speed-label").textContent = `${delay()} ms between moves`;
+}
+
+// --- replay -------------------------------------------------------------------------------
+async function loadRuns() {
+  const {runs} = await api("GET", "/api/runs");
+  const mine = runs.filter(r => r.game === game().name);
+  const previous = $("run").value;
+  $("run").replaceChildren(...mine.map(r => el("option", {value: r.id}, r.id)));
+  if (mine.some(r => r.id === previous)) $("run").value = previous;
+  if (!mine.length) {
+    $("recorded-summary").textContent = `No runs of ${game().name} (start the server with --runs DIR).`;
+    $("recorded-list").replaceChildren();
+    return;
+  }
+  await loadRecorded();
+}
+
+async function loadRecorded() {
+  const params = new URLSearchParams({run: $("run").value, table: $("table").value,
+    generation: $("filter-generation").value, player: $("filter-player").value,
+    winner: $("filter-winner").value, offset: page.offset, limit: PAGE_SIZE});
+  const data = await api("GET", `/api/recorded?${params}`);
+  for (const [name, values] of Object.entries(data.filters)) {
+    const select = $(`filter-${name}`), keep = select.value;
+    select.replaceChildren(el("option", {value: ""}, "all"),
+                           ...values.map(v => el("option", {value: v}, v)));
+    select.value = values.includes(keep) ? keep : "";
+  }
+  const shown = data.columns.filter(c => c !== "moves" && c !== "opening");
+  const header = el("tr", {}, [...shown.map(c => el("th", {}, c)), el("th")]);
+  const rows = data.rows.map(row => el("tr", {}, [...shown.map(c => el("td", {}, row[c])),
+    el("td", {}, el("button", {class: "replay-row", "data-row": row.row, disabled: !data.replayable,
+                               onclick: () => run(() => startReplay(data, row.row))}, "Replay"))]));
+  $("recorded-list").replaceChildren(el("table", {class: "recorded"}, [header, ...rows]));
+  const end = Math.min(data.offset + PAGE_SIZE, data.total);
+  $("recorded-summary").textContent = `${data.total} games, showing ${data.total ? data.offset + 1 : 0}–${end}` +
+    (data.replayable ? "" : " (this table has no moves column: re-run the GA to replay)");
+  page.total = data.total;
+}
+
+function movePage(step) {
+  const offset = page.offset + step * PAGE_SIZE;
+  if (offset < 0 || offset >= page.total) return;
+  page.offset = offset;
+  run(loadRecorded);
+}
+
+async function startReplay(data, row) {
+  page.loop++;
+  showMessage("");
+  page.session = await api("POST", "/api/replays", {run: data.run, table: data.table, row});
+  show();
+}
+
+async function gotoPly(ply) {
+  if (!page.session || page.session.mode !== "replay") return;
+  ply = Math.max(0, Math.min(page.session.plies, ply));
+  page.session = await api("GET", `/api/sessions/${page.session.id}?ply=${ply}`);
+  show();
+}
+
+async function playReplay() {
+  const loop = ++page.loop;
+  if (page.session.ply === page.session.plies) await gotoPly(0);
+  while (page.session.ply < page.session.plies && loop === page.loop) {
+    await sleep(delay());
+    if (loop === page.loop) await gotoPly(page.session.ply + 1);
+  }
+}
+
+run(init);

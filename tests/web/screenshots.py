@@ -1,0 +1,74 @@
+"""Screenshots of each registered game's page for the docs, made in headless chromium:
+
+    python -m tests.web.screenshots [--out docs/screenshots] [--runs experiments/runs]
+
+Each game is played a few seeded random clicks into a game against the random agent (Pentago
+Twist is left with a cell picked, so its twist chooser shows)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from engine.core import game_names
+from engine.web.app import create_app
+from tests.web import driver
+from tests.web.server import chromium_page, serve
+
+
+def screenshot_game(page, game_name: str, out: Path, clicks: int) -> Path:
+    rng = np.random.default_rng(2026)
+    driver.start_game(page, game_name, "agent:random")
+    for _ in range(clicks):
+        if driver.session(page)["terminal"]:
+            break
+        ply = driver.session(page)["ply"]
+        driver.click_legal_move(page, rng)
+        page.wait_for_function(f"() => page.session.ply > {ply} && !page.busy")
+    cells = page.query_selector_all("#board .cell.legal")
+    if cells:  # show the quadrant-and-twist step of a Pentago Twist move
+        cells[0].click()
+    path = out / f"{game_name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+def screenshot_replay(page, game_name: str, out: Path) -> Path | None:
+    driver.select_tab(page, "replay")
+    driver.choose_game(page, game_name)
+    page.wait_for_selector("#recorded-summary:not(:empty)")
+    buttons = page.query_selector_all("button.replay-row:not([disabled])")
+    if not buttons:
+        return None
+    buttons[0].click()
+    page.wait_for_function("() => page.session && page.session.mode === 'replay'")
+    for _ in range(12):
+        page.click("#nav-forward")
+    page.wait_for_timeout(300)
+    path = out / f"{game_name}_replay.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--out", default="docs/screenshots", type=Path)
+    parser.add_argument("--runs", nargs="*", default=["experiments/runs"])
+    parser.add_argument("--clicks", type=int, default=6, help="your moves before the picture")
+    args = parser.parse_args(argv)
+    args.out.mkdir(parents=True, exist_ok=True)
+    with serve(create_app([Path(r) for r in args.runs])) as url, \
+            chromium_page(width=1200, height=820) as page:
+        page.goto(url)
+        for name in game_names():
+            print(screenshot_game(page, name, args.out, args.clicks))
+        replayed = screenshot_replay(page, game_names()[0], args.out)
+        print(replayed or "no replayable recorded game in --runs: no replay screenshot")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
