@@ -66,6 +66,17 @@ def test_winner_matches_reference_on_any_board(state: State):
     assert state.winner() == REF_WINNER[ref.winner(grid_of(state))]
 
 
+@settings(max_examples=300, deadline=None)
+@given(boards)
+def test_can_win_now_agrees_with_trying_every_move(state: State):
+    if state.is_over():
+        return
+    grid = grid_of(state)
+    me = ref.to_move(grid)
+    expected = any(ref.winner(ref.play(grid, m)) == me for m in ref.legal_moves(grid))
+    assert bool(bb.can_win_now(*state.boards())) == expected
+
+
 @settings(max_examples=100, deadline=None)
 @given(reachable)
 def test_distinct_children_are_the_distinct_reference_successors(state: State):

@@ -108,11 +108,14 @@ def unfinished(seed: int, stones: int) -> State:
 
 
 def plain_negamax(state: State, depth: int) -> float:
-    """Every legal move (duplicates included), no pruning, no table."""
+    """Every legal move (duplicates included), no pruning, no table; a leaf whose side to move
+    has a winning move (found by trying them all) is worth that win."""
     P, O = state.boards()
     if state.is_over():
         return terminal_value(P, O)
     if depth == 0:
+        if tactics.winning_move(P, O) >= 0:
+            return WIN_SCORE + 35 - state.stones
         return evaluate(P, O, WEIGHTS, PHASE_OF)
     return max(-plain_negamax(state.after(m), depth - 1) for m in state.legal_moves())
 

@@ -139,6 +139,24 @@ def result(P, O):
     return ONGOING
 
 
+@njit(cache=True)
+def can_win_now(P, O):
+    """Whether the side to move has a move that wins at once, without trying every move.
+
+    Placing on cell c then twisting t gives ``twist(P, t) | twist(c, t)``, and a twist maps
+    empty cells to empty cells; so twist t wins iff the opponent has no five after it and
+    some window holds 5 of ``twist(P, t)``, or 4 and an empty cell.
+    """
+    for t in range(TWISTS):
+        tP, tO = twist(P, t), twist(O, t)
+        if has_five(tO):
+            continue
+        for w in WINDOWS:
+            if tO & w == ZERO and popcount(tP & w) >= 4:
+                return True
+    return False
+
+
 @njit(cache=True, inline="always")
 def empty_cells(P, O):
     return ~(P | O) & FULL

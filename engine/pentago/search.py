@@ -4,7 +4,8 @@ One kernel, ``negamax``, written with an explicit stack (numba's on-disk cache c
 self-recursive functions): frame arrays indexed by ply hold each node's boards, window and
 ordered children. A node's children are its *distinct* successor positions
 (``bb.distinct_children``): the 8 twists of one placement often coincide. Finished positions
-are scored by ``terminal_value`` (a win dominates any heuristic value), unfinished leaves by
+are scored by ``terminal_value`` (a win dominates any heuristic value), leaves whose side to
+move can win at once (``bb.can_win_now``, a cheap exact test) as that win, other leaves by
 ``evaluate``. Searching to the number of empty cells is exact: every leaf is a finished game.
 
 Move ordering: the table's move first (except at the root, so the root's choice among equal
@@ -20,6 +21,7 @@ import numpy as np
 from numba import njit
 
 from engine.pentago import bitboard as bb
+from engine.pentago.bits import popcount
 from engine.pentago.evaluation import WIN_SCORE, evaluate, terminal_value
 
 U64 = np.uint64
@@ -51,9 +53,12 @@ def _slot(P, O, shift):
 
 @njit(cache=True, inline="always")
 def _static(P, O, weights, phase_of_stones):
-    """Value for the side to move: exact if the game is over, else the evaluation."""
+    """Value for the side to move: exact if the game is over or won in one move (the value a
+    search one ply deeper would find), else the evaluation."""
     if bb.result(P, O) != bb.ONGOING:
         return terminal_value(P, O)
+    if bb.can_win_now(P, O):
+        return WIN_SCORE + 35 - popcount(P | O)
     return evaluate(P, O, weights, phase_of_stones)
 
 

@@ -40,7 +40,7 @@ def move_rank(nP, nO):
         return HANDS_WIN
     if r == bb.DRAWN:
         return DRAW_NOW
-    return HANDS_WIN if winning_move(nP, nO) >= 0 else SAFE
+    return HANDS_WIN if bb.can_win_now(nP, nO) else SAFE
 
 
 @njit(cache=True)

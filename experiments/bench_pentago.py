@@ -1,0 +1,147 @@
+"""Pentago Twist speed on one core: random games/s, alpha-beta nodes/s, MCTS play-outs/s,
+with numba's first-call cost made visible.
+
+    python experiments/bench_pentago.py --out experiments/results/bench_pentago.md
+
+First-call times are measured in fresh subprocesses: once with an empty numba cache (a real
+compile of every kernel the random-game loop needs) and once with the cache filled (what every
+later run pays). Warm timings are the best of ``--repeats`` runs in this process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+FIRST_CALL = (
+    "import time; t=time.perf_counter(); import numpy as np; "
+    "from engine.pentago import bitboard as bb; from engine.pentago.bits import new_rng_state; "
+    "t1=time.perf_counter(); bb.random_games(1, new_rng_state(np.random.default_rng(0))); "
+    "print(time.perf_counter()-t1, t1-t)"
+)
+
+
+def first_call_seconds(cache_dir: str) -> tuple[float, float]:
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
+    out = subprocess.run([sys.executable, "-c", FIRST_CALL], env=env, cwd=ROOT, check=True,
+                         capture_output=True, text=True).stdout.split()
+    return float(out[0]), float(out[1])
+
+
+def best_of(repeats: int, fn) -> tuple[float, object]:
+    best, value = float("inf"), None
+    for _ in range(repeats):
+        t = time.perf_counter()
+        value = fn()
+        best = min(best, time.perf_counter() - t)
+    return best, value
+
+
+def random_game_rows(games: int, repeats: int) -> list[str]:
+    from engine.pentago import bitboard as bb
+    from engine.pentago.bits import new_rng_state
+
+    state = new_rng_state(np.random.default_rng(0))
+    bb.random_games(1, state)
+    seconds, counts = best_of(repeats, lambda: bb.random_games(games, state))
+    return [f"- random games (numba kernel, whole games from the empty board): {games:,} in "
+            f"{seconds:.3f} s = **{games / seconds:,.0f} games/s** (white/black/draw in the "
+            f"last run: {counts[0]}/{counts[1]}/{counts[2]})"]
+
+
+def contract_rows(games: int) -> list[str]:
+    from engine.core import SearchSettings, get_game
+
+    game = get_game("pentago_twist")
+    settings = SearchSettings(depth=1)
+    t = time.perf_counter()
+    for seed in range(games):
+        a, b = (game.make_panel_agent("random", settings, s) for s in (seed, seed + 1))
+        game.play(a, b, (), seed)
+    seconds = time.perf_counter() - t
+    return [f"- random games through the Python `Game.play` contract (match runner, one "
+            f"`State` per ply): {games} in {seconds:.2f} s = {games / seconds:,.0f} games/s"]
+
+
+def search_rows(repeats: int) -> list[str]:
+    from engine.pentago.evaluation import phase_table
+    from engine.pentago.genome import reference_genome, weights_matrix
+    from engine.pentago.search import Searcher
+    from engine.pentago.state import State
+
+    weights = weights_matrix(reference_genome("reference", 3), 3)
+    rows = ["", "| position | stones | depth | nodes | seconds | nodes/s |",
+            "|---|---:|---:|---:|---:|---:|"]
+    rng = np.random.default_rng(1)
+    positions = [("empty board", State())]
+    for plies in (8, 16):
+        state = State()
+        while state.stones < plies:
+            moves = state.legal_moves()
+            state = state.apply(moves[int(rng.integers(len(moves)))])
+        positions.append((f"random, {plies} plies", state))
+    for label, state in positions:
+        for depth in (2, 3, 4):
+            searcher = Searcher(weights, phase_table(3), endgame_empties=0, shared=False)
+
+            def run(searcher=searcher, state=state, depth=depth):
+                searcher.clear()
+                return searcher.search(*state.boards(), depth=depth)
+
+            seconds, result = best_of(repeats, run)
+            rows.append(f"| {label} | {state.stones} | {depth} | {result.nodes:,} | "
+                        f"{seconds:.3f} | {result.nodes / seconds / 1e6:.2f} M |")
+    return rows
+
+
+def mcts_rows() -> list[str]:
+    from engine.pentago.mcts import MCTSAgent
+    from engine.pentago.state import State
+
+    agent = MCTSAgent(time_limit=1.0, seed=0)
+    agent.select_move(State())  # warm
+    agent.select_move(State())
+    return ["", f"- MCTS (seed UCT, random play-outs), empty board, 1 s: "
+                f"{agent.last_playouts:,} play-outs/s"]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=1_000_000)
+    parser.add_argument("--contract-games", type=int, default=200)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--out", type=Path, help="write the markdown here too")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as cache:
+        cold, import_s = first_call_seconds(cache)
+        cached, _ = first_call_seconds(cache)
+    sys.path.insert(0, str(ROOT))
+    command = "python experiments/bench_pentago.py " + " ".join(sys.argv[1:])
+    lines = ["# Pentago Twist benchmark", "", f"Command: `{command}`", "",
+             f"Machine: {platform.machine()}, {os.cpu_count()} cores (shared with other jobs), "
+             f"Python {platform.python_version()}, single thread. Date: "
+             f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}.", "",
+             f"- import of the engine modules: {import_s:.2f} s",
+             f"- first random-game call, empty numba cache (compile): {cold:.2f} s",
+             f"- first random-game call, numba cache filled (every later run): {cached:.3f} s"]
+    lines += random_game_rows(args.games, args.repeats)
+    lines += contract_rows(args.contract_games)
+    lines += mcts_rows()
+    lines += search_rows(args.repeats)
+    text = "\n".join(lines) + "\n"
+    print(text)
+    if args.out:
+        args.out.write_text(text, encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
