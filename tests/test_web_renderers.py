@@ -1,14 +1,16 @@
-"""The board renderers against views built here from the rules text (docs in /work/shared
-games.md), in chromium: the Hexifence renderer puts every edge on the shared side of its cells
-and a click on an edge asks for move ``row * (4N-1) + col``; it is checked before (and apart
-from) the Hexifence engine."""
+"""The board renderers in chromium, against views built here from the rules (games.md): the
+Hexifence renderer puts every edge on the side its cells share and an edge click asks for move
+``row * (4N-1) + col`` (checked apart from the Hexifence engine); a forced pass is a button; the
+Pentago Twist renderer marks the cell the twist carried the last stone to."""
 
 from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 
+from engine.core import game_names, get_game
 from engine.web.app import create_app
 from tests.web.server import chromium_available, chromium_page, serve
 
@@ -114,3 +116,18 @@ PASS_ONLY = """() => {
 def test_a_forced_pass_is_offered_as_a_button_below_the_board(page):
     shown = page.evaluate(PASS_ONLY)
     assert shown == {"labels": ["Pass (no legal move)"], "clicked": [64], "squares": 64}
+
+
+@pytest.mark.skipif("pentago_twist" not in game_names(), reason="Pentago Twist not registered")
+def test_the_pentago_renderer_marks_where_the_twist_carried_the_last_stone(page):
+    game, rng = get_game("pentago_twist"), np.random.default_rng(0)
+    for _ in range(100):
+        state = game.initial_state()
+        for _ in range(int(rng.integers(0, 12))):
+            state = game.apply(state, int(rng.choice(game.legal_moves(state))))
+        if game.is_terminal(state):
+            continue
+        move = int(rng.choice(game.legal_moves(state)))
+        board = game.state_view(game.apply(state, move))["board"]
+        cell = page.evaluate("(id) => BoardRenderers.pentago.landing(id)", move)
+        assert board[cell // 6][cell % 6] == "WB"[game.to_move(state)], game.move_text(move)

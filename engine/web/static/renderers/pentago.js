@@ -18,6 +18,7 @@ BoardRenderers.pentago = {
     if (this.selectedKey !== key) this.selected = null;
     this.selectedKey = key;
     const last = session.last_move ? session.last_move.id : null;
+    const lastCell = last === null ? null : this.landing(last);
     const root = svg("svg", {viewBox: `0 0 ${size} ${size}`, class: "board pentago"});
     for (let a = 0; a < 4; a++) {
       const qx = margin + (a % 2) * (3 * cell + gap), qy = margin + Math.floor(a / 2) * (3 * cell + gap);
@@ -39,6 +40,9 @@ BoardRenderers.pentago = {
           g.append(svg("circle", {cx: px, cy: py, r: cell * 0.38,
                                   class: stone === "W" ? "stone white" : "stone black"}));
         }
+        if (c === lastCell) {
+          g.append(svg("circle", {cx: px, cy: py, r: cell * 0.44, class: "last-move"}));
+        }
         if (ctx.interactive) g.addEventListener("click", () => this.pick(c, legalCells, ctx));
         root.append(g);
       }
@@ -58,6 +62,18 @@ BoardRenderers.pentago = {
     container.replaceChildren(root, chooser);
     this.container = container; this.session = session; this.ctx = ctx;
     return legal;  // every legal move is reachable from the board
+  },
+
+  // Where the stone of move `id` ends up: its quadrant's twist may carry it along.
+  landing(id) {
+    const cellIndex = Math.floor(id / 8), a = Math.floor((id % 8) / 2), flip = id % 2 === 1;
+    let x = Math.floor(cellIndex / 6), y = cellIndex % 6;
+    const top = Math.floor(a / 2) * 3, left = (a % 2) * 3;
+    if (x >= top && x < top + 3 && y >= left && y < left + 3) {
+      const i = x - top, j = y - left;  // clockwise: (i, j) -> (j, 2 - i); flip: (i, 2 - j)
+      [x, y] = flip ? [top + i, left + 2 - j] : [top + j, left + 2 - i];
+    }
+    return 6 * x + y;
   },
 
   pick(c, legalCells, ctx) {
