@@ -132,3 +132,5 @@ def test_a_recorded_game_is_replayed_step_by_step(site, runs_root, game_name):
     page.click("#nav-back")
     page.wait_for_function(f"() => page.session.ply === {plies - 1}")
     assert page.inner_text("#result") == ""
+    page.click("#move-list li[data-ply='3']")
+    page.wait_for_function("() => page.session.ply === 3")

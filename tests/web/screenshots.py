@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -16,6 +17,7 @@ import numpy as np
 from engine.core import game_names
 from engine.web.app import create_app
 from tests.web import driver
+from tests.web.runs import make_run_dir
 from tests.web.server import chromium_page, serve
 
 
@@ -37,20 +39,25 @@ def screenshot_game(page, game_name: str, out: Path, clicks: int) -> Path:
 
 
 def screenshot_replay(page, game_name: str, out: Path) -> Path | None:
+    """The first replayable recorded game of ``game_name``, a dozen plies in."""
     driver.select_tab(page, "replay")
     driver.choose_game(page, game_name)
-    page.wait_for_selector("#recorded-summary:not(:empty)")
-    buttons = page.query_selector_all("button.replay-row:not([disabled])")
-    if not buttons:
-        return None
-    buttons[0].click()
-    page.wait_for_function("() => page.session && page.session.mode === 'replay'")
-    for _ in range(12):
-        page.click("#nav-forward")
-    page.wait_for_timeout(300)
-    path = out / f"{game_name}_replay.png"
-    page.screenshot(path=str(path), full_page=True)
-    return path
+    for run_id in page.eval_on_selector_all("#run option", "options => options.map(o => o.value)"):
+        page.select_option("#run", run_id)
+        page.wait_for_function("() => document.getElementById('recorded-summary').textContent"
+                               " && page.total !== undefined")
+        page.wait_for_timeout(300)
+        buttons = page.query_selector_all("button.replay-row:not([disabled])")
+        if buttons:
+            buttons[0].click()
+            page.wait_for_function("() => page.session && page.session.mode === 'replay'")
+            for _ in range(12):
+                page.click("#nav-forward")
+            page.wait_for_timeout(300)
+            path = out / f"{game_name}_replay.png"
+            page.screenshot(path=str(path), full_page=True)
+            return path
+    return None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -60,8 +67,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--clicks", type=int, default=6, help="your moves before the picture")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
-    with serve(create_app([Path(r) for r in args.runs])) as url, \
-            chromium_page(width=1200, height=820) as page:
+    demo = Path(tempfile.mkdtemp(prefix="board-evolve-demo-")) / "demo_runs"
+    make_run_dir(demo / f"{game_names()[0]}_random_games", game_names()[0], games=4)
+    roots = [Path(r) for r in args.runs] + [demo]  # the demo run: replayable before any GA run
+    with serve(create_app(roots)) as url, chromium_page(width=1200, height=820) as page:
         page.goto(url)
         for name in game_names():
             print(screenshot_game(page, name, args.out, args.clicks))

@@ -116,7 +116,8 @@ function searchSettings() {
 function show() {
   const s = page.session;
   const interactive = s.mode === "play" && s.human_to_move && !page.busy;
-  drawSession(s, renderer(), interactive, id => run(() => humanMove(id)));
+  const onPly = s.mode === "replay" ? ply => run(() => gotoPly(ply)) : null;
+  drawSession(s, renderer(), interactive, id => run(() => humanMove(id)), onPly);
   $("undo").disabled = s.mode !== "play" || page.busy || s.ply === 0;
   $("replay-nav").hidden = s.mode !== "replay";
   $("nav-slider").max = s.plies;

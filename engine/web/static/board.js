@@ -34,8 +34,9 @@ function infoText(info) {
   return parts.join(" · ");
 }
 
-// Draw `session`; `onMove(id)` is called for clicks when `interactive`.
-function drawSession(session, renderer, interactive, onMove) {
+// Draw `session`; `onMove(id)` is called for clicks when `interactive`, `onPly(k)` (if given)
+// when a move of the list is clicked.
+function drawSession(session, renderer, interactive, onMove, onPly) {
   const ctx = {interactive, onMove};
   const onBoard = renderer.render($("board"), session, ctx);
   const extra = session.legal.filter(m => !onBoard.has(m.id));
@@ -50,7 +51,8 @@ function drawSession(session, renderer, interactive, onMove) {
   $("result").textContent = session.terminal ? `Result: ${session.result.text}` : "";
   $("result").className = session.terminal ? "over" : "";
   $("move-list").replaceChildren(...session.moves.map((text, i) =>
-    el("li", {class: i === session.ply - 1 ? "current" : "", "data-ply": i + 1}, `${i + 1}. ${text}`)));
+    el("li", {class: i === session.ply - 1 ? "current" : "", "data-ply": i + 1,
+              onclick: onPly && (() => onPly(i + 1))}, `${i + 1}. ${text}`)));
   const current = $("move-list").querySelector(".current");
   if (current) current.scrollIntoView({block: "nearest"});
 }
