@@ -1,0 +1,189 @@
+"""Strength of the Pentago Twist champion (issue 10), committed with the commands that made it.
+
+    python experiments/strength_pentago.py --games 200 --time 0.5            # existing run
+    python experiments/strength_pentago.py --train --games 200 --time 0.5    # study first
+
+Steps: (1) with ``--train``, the default study ``python -m evolve +experiment=pentago_twist``
+into ``experiments/runs/pentago_twist``; (2) its champion exported to
+``experiments/results/champions/pentago_twist.json``; (3) ``python -m evolve.evaluate`` of the
+champion against random, greedy and MCTS (the seed's UCT) at equal time per move, colour-swapped
+pairs from seeded random openings; (4) the time each side really used per move, measured on a
+few games; (5) the first-player advantage of random vs random over ``--random-games`` games
+(the numba kernel). Writes ``experiments/results/strength_pentago_twist.md`` and ``.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "experiments" / "results"
+RUN_DIR = ROOT / "experiments" / "runs" / "pentago_twist"
+CHAMPION = RESULTS / "champions" / "pentago_twist.json"
+GOAL_VS_MCTS = 0.70
+
+
+def rel(path: Path) -> str:
+    path = Path(path).resolve()
+    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
+
+
+def sh(cmd: list[str], log: list[str]) -> str:
+    """Run ``cmd`` from the repository root, echo and record it, return its stdout."""
+    text = " ".join(cmd)
+    print(f"$ {text}", flush=True)
+    log.append(text)
+    proc = subprocess.run([sys.executable, *cmd[1:]], cwd=ROOT, capture_output=True, text=True)
+    print(proc.stdout, end="", flush=True)
+    if proc.returncode != 0:
+        sys.exit(f"command failed ({proc.returncode}): {text}\n{proc.stderr.strip()}")
+    return proc.stdout
+
+
+def first_player_advantage(games: int, seed: int) -> dict:
+    """Random vs random from the empty board; white's score with a 95% normal CI."""
+    sys.path.insert(0, str(ROOT))
+    import numpy as np
+
+    from engine.pentago import bitboard as bb
+    from engine.pentago.bits import new_rng_state
+
+    start = time.perf_counter()
+    white, black, draws = (int(c) for c in bb.random_games(games, new_rng_state(
+        np.random.default_rng(seed))))
+    seconds = time.perf_counter() - start
+    score = (white + 0.5 * draws) / games
+    second_moment = (white + 0.25 * draws) / games
+    half = 1.96 * math.sqrt(max(second_moment - score**2, 0.0) / games)
+    return {"games": games, "seed": seed, "white_wins": white, "black_wins": black,
+            "draws": draws, "white_score": score, "white_score_ci95": [score - half, score + half],
+            "white_elo_advantage": elo(score), "seconds": seconds}
+
+
+def elo(score: float) -> float | None:
+    return None if score in (0.0, 1.0) else -400.0 * math.log10(1.0 / score - 1.0)
+
+
+def time_per_move(champion: Path, seconds: float, endgame: int, games: int) -> dict:
+    """Mean wall time per move of each side in a few champion-vs-MCTS games."""
+    sys.path.insert(0, str(ROOT))
+    from engine.core import SearchSettings, get_game
+
+    game = get_game("pentago_twist")
+    search = SearchSettings(depth=2, endgame_empties=endgame, time_limit=seconds)
+    used = {"champion": [], "mcts": []}
+    for i, opening in enumerate(game.random_openings(games, 99, 2, 2)):
+        players = {"champion": game.make_panel_agent(str(champion), search, i),
+                   "mcts": game.make_panel_agent("mcts", search, i)}
+        order = ("champion", "mcts") if i % 2 == 0 else ("mcts", "champion")
+        state = game.initial_state()
+        for move in opening:
+            state = game.apply(state, move)
+        while not game.is_terminal(state):
+            who = order[game.to_move(state)]
+            start = time.perf_counter()
+            move = players[who].select_move(state)
+            used[who].append(time.perf_counter() - start)
+            state = game.apply(state, move)
+    return {who: {"moves": len(t), "mean_seconds": sum(t) / len(t), "max_seconds": max(t)}
+            for who, t in used.items() if t}
+
+
+def table_lines(report: dict) -> list[str]:
+    lines = ["| opponent | games | W | D | L | score | Elo | 95% CI (games) | 95% CI (pairs) | "
+             "first: W/D/L | second: W/D/L |",
+             "|---|---:|---:|---:|---:|---:|---:|---|---|---|---|"]
+    for m in report["matches"]:
+        def fmt(x):
+            return "+inf" if x is None else f"{x:+.0f}"
+
+        ci, cp = m["elo_ci95"], m["elo_ci95_pairs"]
+        side = {k: "{wins}/{draws}/{losses}".format(**v) for k, v in m["by_side"].items()}
+        elo_text = "+inf" if m["elo"] is None and m["score"] == 1 else \
+            ("-inf" if m["elo"] is None else f"{m['elo']:+.0f}")
+        lines.append(f"| {m['opponent']} | {m['games']} | {m['wins']} | {m['draws']} | "
+                     f"{m['losses']} | {100 * m['score']:.1f}% | {elo_text} | "
+                     f"[{fmt(ci[0])}, {fmt(ci[1])}] | [{fmt(cp[0])}, {fmt(cp[1])}] | "
+                     f"{side.get('first', '-')} | {side.get('second', '-')} |")
+    return lines
+
+
+def write_report(args, log, evaluation, fpa, timing, provenance) -> None:
+    mcts = next((m for m in evaluation["matches"] if m["opponent"].startswith("mcts")), None)
+    goal = "not measured" if mcts is None else (
+        f"**{'met' if mcts['score'] >= GOAL_VS_MCTS else 'not met'}** "
+        f"({100 * mcts['score']:.1f}% over {mcts['games']} games)")
+    md = ["# Strength of the `pentago_twist` champion", "",
+          "Made by `python experiments/strength_pentago.py "
+          + " ".join(sys.argv[1:]) + "`, which ran (from the repository root):", "", "```",
+          *log, "```", "",
+          f"Champion provenance: `{json.dumps(provenance)}`", "",
+          f"Both sides get {args.time} s per move: MCTS (the seed's UCT, c = sqrt 2, random "
+          "play-outs, root win/loss checks) runs play-outs until the time is up; the champion "
+          "deepens alpha-beta iteratively and stops early when the next depth would not fit, "
+          f"exact from {args.endgame_empties} empty cells. Openings: seeded random, "
+          f"{args.opening_plies} plies, each played with both colours. Elo: logistic; CIs as "
+          "printed by `evolve.evaluate` (normal approximation over games, and over "
+          "colour-swapped pairs).", "", *table_lines(evaluation), "",
+          f"Goal (>= {100 * GOAL_VS_MCTS:.0f}% against MCTS at equal time): {goal}.", "",
+          "## Time really used per move", "",
+          f"Measured on {args.timing_games} champion-vs-MCTS games at {args.time} s:", ""]
+    for who, t in timing.items():
+        md.append(f"- {who}: {t['moves']} moves, mean {t['mean_seconds']:.3f} s, "
+                  f"max {t['max_seconds']:.3f} s")
+    md += ["", "## First-player advantage (random vs random)", "",
+           f"{fpa['games']:,} games from the empty board (numba kernel, seed {fpa['seed']}): "
+           f"white (first) wins {fpa['white_wins']:,}, black wins {fpa['black_wins']:,}, draws "
+           f"{fpa['draws']:,}; white's score {100 * fpa['white_score']:.2f}% (95% CI "
+           f"{100 * fpa['white_score_ci95'][0]:.2f}..{100 * fpa['white_score_ci95'][1]:.2f}%),"
+           f" i.e. {fpa['white_elo_advantage']:+.1f} Elo for moving first.", ""]
+    (RESULTS / "strength_pentago_twist.md").write_text("\n".join(md), encoding="utf-8")
+    data = {"game": "pentago_twist", "schema_version": 1, "commands": log,
+            "provenance": provenance, "evaluation": evaluation, "time_per_move": timing,
+            "first_player_advantage": fpa, "goal_vs_mcts": GOAL_VS_MCTS}
+    (RESULTS / "strength_pentago_twist.json").write_text(json.dumps(data, indent=1) + "\n",
+                                                         encoding="utf-8")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--train", action="store_true", help="run the study first")
+    parser.add_argument("--games", type=int, default=200, help="games per opponent")
+    parser.add_argument("--time", type=float, default=0.5, help="seconds per move, both sides")
+    parser.add_argument("--endgame-empties", type=int, default=8)
+    parser.add_argument("--opening-plies", type=int, default=2)
+    parser.add_argument("--vs", nargs="+", default=["random", "greedy", "mcts"])
+    parser.add_argument("--timing-games", type=int, default=4)
+    parser.add_argument("--random-games", type=int, default=100_000)
+    parser.add_argument("--backend", default="ray")
+    parser.add_argument("--seed", type=int, default=2026)
+    args = parser.parse_args()
+    log: list[str] = []
+    if args.train:
+        sh(["python", "-m", "evolve", "+experiment=pentago_twist",
+            f"hydra.run.dir={rel(RUN_DIR)}"], log)
+    CHAMPION.parent.mkdir(parents=True, exist_ok=True)
+    sh(["python", "-m", "evolve.export", rel(RUN_DIR), "--format", "json", "--out",
+        rel(CHAMPION)], log)
+    matches = RESULTS / "strength_pentago_twist_matches.json"
+    sh(["python", "-m", "evolve.evaluate", rel(CHAMPION), "--game", "pentago_twist", "--vs",
+        *args.vs, "--games", str(args.games), "--time", str(args.time), "--endgame-empties",
+        str(args.endgame_empties), "--backend", args.backend, "--seed", str(args.seed),
+        "--json", rel(matches)], log)
+    evaluation = json.loads(matches.read_text(encoding="utf-8"))
+    matches.unlink()
+    timing = time_per_move(CHAMPION, args.time, args.endgame_empties, args.timing_games)
+    fpa = first_player_advantage(args.random_games, args.seed)
+    provenance = json.loads(CHAMPION.read_text(encoding="utf-8")).get("metadata", {})
+    write_report(args, log, evaluation, fpa, timing, provenance)
+    print((RESULTS / "strength_pentago_twist.md").read_text(encoding="utf-8"))
+
+
+if __name__ == "__main__":
+    main()
