@@ -2,8 +2,9 @@
 
     python -m tests.web.screenshots [--out docs/screenshots] [--runs experiments/runs]
 
-Each game is played a few seeded random clicks into a game against the random agent (Pentago
-Twist is left with a cell picked, so its twist chooser shows)."""
+Each game is played a few seeded random clicks into a game against the first champion of the
+runs (else the random agent); Pentago Twist is left with a cell picked, so its twist chooser
+shows."""
 
 from __future__ import annotations
 
@@ -23,7 +24,11 @@ from tests.web.server import chromium_page, serve
 
 def screenshot_game(page, game_name: str, out: Path, clicks: int) -> Path:
     rng = np.random.default_rng(2026)
-    driver.start_game(page, game_name, "agent:random")
+    driver.select_tab(page, "play")
+    driver.choose_game(page, game_name)
+    champions = page.eval_on_selector_all("#opponent option[value^='champion:']",
+                                          "options => options.map(o => o.value)")
+    driver.start_game(page, game_name, champions[0] if champions else "agent:random")
     for _ in range(clicks):
         if driver.session(page)["terminal"]:
             break
