@@ -17,6 +17,8 @@ from engine.web.runs import RunCatalogue
 
 PLAYER_TYPES = ("human", "agent", "champion")
 _SPEC_PART = re.compile(r"^(?:[A-Za-z_][A-Za-z0-9_]*|[A-Za-z_]*[0-9]*\.?[0-9]+)?$")
+_NUMBER = re.compile(r"^[A-Za-z_]*([0-9]*\.?[0-9]+)$")  # "1000", "eps0.1": a (prefixed) number
+MAX_BUDGET = 1_000_000  # playouts, nodes, ... named in a spec
 LIMITS = {"depth": (1, 12), "endgame_empties": (0, 24), "time_limit": (0.01, 60.0)}
 
 
@@ -37,8 +39,12 @@ def check_web_spec(game, spec) -> str:
     spec = spec.strip()
     for part in spec.split(":"):
         if not _SPEC_PART.match(part) or (part and not _number(part) and Path(part).exists()):
-            raise ApiError(400, f"spec: {spec!r} may not name a file; pick a champion from the "
-                                f"runs instead (specs: {', '.join(game.agent_specs())})")
+            raise ApiError(400, f"spec: {spec!r}: each ':'-separated part must be a plain word "
+                                f"or number that names no file (weights files: pick a champion "
+                                f"of the runs; specs: {', '.join(game.agent_specs())})")
+        budget = _NUMBER.match(part)
+        if budget and float(budget[1]) > MAX_BUDGET:  # a page must not start an endless search
+            raise ApiError(400, f"spec: {spec!r}: numbers in a spec may be at most {MAX_BUDGET}")
     try:
         game.check_spec(spec)
     except ValueError as err:
@@ -47,7 +53,7 @@ def check_web_spec(game, spec) -> str:
 
 
 def _number(text: str) -> bool:
-    return re.match(r"^[A-Za-z_]*[0-9]*\.?[0-9]+$", text) is not None
+    return _NUMBER.match(text) is not None
 
 
 def parse_player(game, runs: RunCatalogue, value, index: int) -> PlayerChoice:
@@ -101,3 +107,6 @@ def build_agent(game, choice: PlayerChoice, search: SearchSettings, seed):
         return game.make_panel_agent(choice.source, search, seed)
     except ValueError as err:  # ChampionFileError included
         raise ApiError(400, f"{choice.label}: {err}") from None
+    except OSError as err:  # a champion file removed since the runs were scanned
+        raise ApiError(404, f"{choice.label}: cannot read {Path(choice.source).name} ({err})") \
+            from None
