@@ -23,24 +23,32 @@ from tests.web.server import chromium_page, serve
 
 
 def screenshot_game(page, game_name: str, out: Path, clicks: int) -> Path:
-    rng = np.random.default_rng(2026)
     driver.select_tab(page, "play")
     driver.choose_game(page, game_name)
     champions = page.eval_on_selector_all("#opponent option[value^='champion:']",
                                           "options => options.map(o => o.value)")
-    driver.start_game(page, game_name, champions[0] if champions else "agent:random")
-    for _ in range(clicks):
-        if driver.session(page)["terminal"]:
+    opponent = champions[0] if champions else "agent:random"
+    for attempt_clicks in (clicks, clicks // 2, 1):  # a short game ends early: fewer clicks
+        driver.start_game(page, game_name, opponent)
+        if play_clicks(page, attempt_clicks, np.random.default_rng(2026)):
             break
-        ply = driver.session(page)["ply"]
-        driver.click_legal_move(page, rng)
-        page.wait_for_function(f"() => page.session.ply > {ply} && !page.busy")
     cells = page.query_selector_all("#board .cell.legal")
     if cells:  # show the quadrant-and-twist step of a Pentago Twist move
         cells[0].click()
     path = out / f"{game_name}.png"
     page.screenshot(path=str(path), full_page=True)
     return path
+
+
+def play_clicks(page, clicks: int, rng) -> bool:
+    """Make ``clicks`` seeded random moves; False if the game ended on the way."""
+    for _ in range(clicks):
+        ply = driver.session(page)["ply"]
+        driver.click_legal_move(page, rng)
+        page.wait_for_function(f"() => page.session.ply > {ply} && !page.busy")
+        if driver.session(page)["terminal"]:
+            return False
+    return True
 
 
 def screenshot_replay(page, game_name: str, out: Path) -> Path | None:
