@@ -148,6 +148,20 @@ def test_every_champion_of_a_run_is_listed_and_playable(client, game_name):
     assert moved.status_code == 200 and moved.json()["plies"] == 1
 
 
+@pytest.mark.parametrize("game_name", GAMES)
+def test_a_champion_with_seconds_per_move_reports_its_evaluation(client, game_name):
+    final = next(c for c in client.get(f"/api/champions?game={game_name}").json()["champions"]
+                 if c["generation"] is None)
+    session = client.post("/api/sessions", json={
+        "game": game_name, "mode": "play", "search": {"time_limit": 0.05, "depth": 12},
+        "players": [{"type": "human"}, {"type": "champion", "id": final["id"]}]}).json()
+    move = session["legal"][0]["id"]
+    session = client.post(f"/api/sessions/{session['id']}/move", json={"move": move}).json()
+    reply = agent_replies(client, session)["last_move"]
+    assert reply["player"] == 1
+    assert {"eval", "win_rate"} & set(reply["info"]), reply["info"]
+
+
 def test_a_champion_of_another_game_is_refused(client):
     if len(GAMES) < 2:
         pytest.skip("needs two registered games")
