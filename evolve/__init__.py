@@ -1,5 +1,5 @@
 """The GA pipeline: evolve evaluation weights by round-robin self-play (``python -m evolve``)."""
 
-from evolve.run import RunResult, run
+from evolve.ga.loop import RunResult, run
 
 __all__ = ["RunResult", "run"]

@@ -1,4 +1,4 @@
-"""``python -m evolve [overrides]``: a thin Hydra entry point around ``evolve.run``."""
+"""``python -m evolve [overrides]``: a thin Hydra entry point around ``evolve.ga.loop``."""
 
 from __future__ import annotations
 
@@ -8,14 +8,14 @@ from pathlib import Path
 import hydra
 from omegaconf import DictConfig
 
-from evolve.config import Config, ConfigError, to_dict
+from evolve.ga.config import MOVED_TO_GAME, Config, ConfigError, moved_key_message, to_dict
 
 CONF_DIR = Path(__file__).resolve().parent.parent / "conf"
 
 
 @hydra.main(config_path=str(CONF_DIR), config_name="config", version_base="1.3")
 def main(cfg: DictConfig) -> None:
-    from evolve.run import run
+    from evolve.ga.loop import run
 
     try:
         result = run(cfg)
@@ -38,7 +38,7 @@ def check_overrides(args: list[str]) -> None:
 
     groups = {d.name: sorted(f.stem for f in d.glob("*.yaml")) for d in CONF_DIR.iterdir()
               if d.is_dir()}
-    keys = _dotted_keys(to_dict(Config()))
+    keys = _dotted_keys(to_dict(Config())) | _game_keys()
     try:
         parsed = OverridesParser.create().parse_overrides(
             [a for a in args if "=" in a and not a.startswith("-")])
@@ -52,8 +52,21 @@ def check_overrides(args: list[str]) -> None:
             for value in values:
                 if value not in groups[name]:
                     _fail(f"{name}={value} must be one of: {', '.join(groups[name])}")
+        elif name in {f"ga.{k}" for k in MOVED_TO_GAME}:
+            _fail(moved_key_message(name))
         elif not (o.is_add() or o.is_force_add() or name.startswith("hydra")) and name not in keys:
             _fail(_unknown_key(name, keys))
+
+
+def _game_keys() -> set[str]:
+    """Every key some ``conf/game/*.yaml`` defines (``game.genome.phases``, ``game.size``): the
+    game itself validates the values."""
+    import yaml
+
+    keys = set()
+    for file in (CONF_DIR / "game").glob("*.yaml"):
+        keys |= _dotted_keys({"game": yaml.safe_load(file.read_text()) or {}})
+    return keys
 
 
 def _unknown_key(name: str, keys: set[str]) -> str:

@@ -22,9 +22,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import ray  # noqa: E402
 from hydra import compose, initialize_config_dir  # noqa: E402
 
-from evolve.config import to_config  # noqa: E402
-from evolve.execution import RayBackend, SerialBackend, _warm_up  # noqa: E402
-from evolve.run import Study  # noqa: E402
+from evolve.execution.backends import SerialBackend  # noqa: E402
+from evolve.ga.config import to_config  # noqa: E402
+from evolve.ga.loop import Study, study_backend  # noqa: E402
+from evolve.ga.tournament import warm_up  # noqa: E402
 
 CONF = str(Path(__file__).resolve().parent.parent / "conf")
 
@@ -55,7 +56,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args()
 
-    _warm_up(args.game)
+    warm_up(args.game, {})
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="WARNING")
     cfg = make_config(1, args.game)
     times: dict[int, dict[str, float]] = {d: {} for d in args.depths}
@@ -65,8 +66,8 @@ def main() -> None:
         if name == "serial":
             backend = SerialBackend()
         else:
-            cfg.ray.workers = int(name[-1])
-            backend = RayBackend(cfg.ray, warm_game=args.game)
+            cfg.ray.workers, cfg.backend = int(name[-1]), "ray"
+            backend = study_backend(cfg)
         for depth in args.depths:
             seconds, games = time_generations(backend, depth, args.game, args.generations)
             times[depth][name] = seconds

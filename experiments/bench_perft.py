@@ -22,7 +22,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 FIRST_CALL = (
     "import time; t=time.perf_counter(); from engine.reversi.perft import perft; "
-    "from engine.reversi.position import Position; t1=time.perf_counter(); perft(Position.start(), 1); "
+    "from engine.reversi.position import Position; t1=time.perf_counter(); "
+    "perft(Position.start(), 1); "
     "print(time.perf_counter()-t1, t1-t)"
 )
 

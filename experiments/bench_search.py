@@ -29,12 +29,14 @@ sys.path.insert(0, str(ROOT))
 
 from engine.reversi.position import PASS, Position, move_name, parse_move  # noqa: E402
 from engine.reversi.search import Searcher  # noqa: E402
-from engine.reversi.weights import FEATURE_NAMES, Weights, default_phase_bounds, reference_weights  # noqa: E402
+from engine.reversi.weights import FEATURE_NAMES, Weights, default_phase_bounds  # noqa: E402
+from engine.reversi.weights_io import reference_weights  # noqa: E402
 
 FFO = ROOT.parent / "shared" / "data" / "ffo" / "ffo_1_19.obf"
 FIRST_CALL = (
     "import time; t=time.perf_counter(); from engine.reversi.search import Searcher; "
-    "from engine.reversi.weights import reference_weights; from engine.reversi.position import Position; "
+    "from engine.reversi.weights_io import reference_weights; "
+    "from engine.reversi.position import Position; "
     "t1=time.perf_counter(); Searcher(reference_weights('wpc'), tt_bits=16).search("
     "Position.start(), depth=3); print(time.perf_counter()-t1, t1-t)"
 )

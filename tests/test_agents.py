@@ -23,6 +23,7 @@ from engine.reversi.agents.simple import (
     legal_list,
 )
 from engine.reversi.position import PASS, Position, square
+from engine.reversi.weights_io import save_json
 from tests import reference_rules as ref
 from tests.conftest import random_reachable
 
@@ -85,8 +86,8 @@ def test_wpc_picks_the_argmax_of_a_slow_evaluation(reachable_positions):
 
 
 def test_wpc_reads_weights_objects_like_matrices(reachable_positions):
-    import engine.reversi.weights as weights_mod
-    weights = weights_mod.reference_weights("wpc")
+    import engine.reversi.weights_io as weights_io_mod
+    weights = weights_io_mod.reference_weights("wpc")
     matrix = weights.positional[0]
     from_weights, from_matrix = WeightedPieceCounterAgent(weights, 3), WeightedPieceCounterAgent(
         matrix, 3)
@@ -272,10 +273,10 @@ def test_factory_builds_playable_agents(spec, variant):
 
 
 def test_factory_wpc1_uses_the_variant_matrix():
-    import engine.reversi.weights as weights_mod
+    import engine.reversi.weights_io as weights_io_mod
     start = random_reachable(8, 20)
     for variant, ref_name in (("othello", "wpc"), ("reversed", "wpc_negated")):
-        matrix = weights_mod.reference_weights(ref_name).positional[0]
+        matrix = weights_io_mod.reference_weights(ref_name).positional[0]
         assert make_agent("wpc1", variant, seed=2).select_move(start) == \
             WeightedPieceCounterAgent(matrix, seed=2).select_move(start)
 
@@ -292,9 +293,9 @@ def test_factory_missing_weights_file(tmp_path):
 
 
 def test_factory_alphabeta_specs(tmp_path):
-    import engine.reversi.weights as weights_mod
+    import engine.reversi.weights_io as weights_io_mod
     path = tmp_path / "mine.json"
-    weights_mod.reference_weights("course").save_json(path)
+    save_json(weights_io_mod.reference_weights("course"), path)
     position = random_reachable(4, 16)
     for spec in ("course", "wpc", "wpc_negated", str(path)):
         agent = make_agent(spec, "othello", depth=2, seed=0)

@@ -33,7 +33,9 @@ def test_a_bad_value_exits_non_zero_with_one_line(tmp_path, override, key):
 
 @pytest.mark.parametrize("address, message", [
     ("127.0.0.1:1", "error: ray.address=127.0.0.1:1: no Ray cluster reachable there"),
-    ("nonsense", "error: ray.address=nonsense must be auto, host:port or ray://host:port"),
+    ('"[::1]:1"', "error: ray.address=[::1]:1: no Ray cluster reachable there"),  # quoted for Hydra
+    ("nonsense", "error: ray.address=nonsense must be auto, host:port, [ipv6]:port or "
+                 "ray://host:port"),
 ])
 def test_an_unreachable_ray_cluster_is_one_line_not_a_minute_of_retries(tmp_path, address,
                                                                         message):
@@ -41,6 +43,26 @@ def test_an_unreachable_ray_cluster_is_one_line_not_a_minute_of_retries(tmp_path
                   f"hydra.run.dir={tmp_path / 'run'}")
     assert proc.returncode == 2
     assert proc.stderr.strip().startswith(message) and "\n" not in proc.stderr.strip()
+
+
+@pytest.mark.parametrize("address, host_port", [
+    ("10.0.0.5:6379", ("10.0.0.5", "6379")), ("ray://head:10001", ("head", "10001")),
+    ("[::1]:6379", ("::1", "6379")), ("ray://[fe80::1]:10001", ("fe80::1", "10001")),
+])
+def test_ray_addresses_split_into_host_and_port_ipv6_included(address, host_port):
+    from evolve.execution.backends import split_address
+
+    assert split_address(address) == host_port
+
+
+@pytest.mark.parametrize("override, line", [
+    ("ga.phases=4", "error: ga.phases moved to game.genome.phases"),
+    ("game.genome.colour=1", "error: unknown key game.genome.colour (allowed in game.genome: "),
+])
+def test_moved_and_unknown_game_keys_are_one_line(tmp_path, override, line):
+    proc = evolve(tmp_path, "+experiment=smoke", override, f"hydra.run.dir={tmp_path / 'run'}")
+    assert proc.returncode == 2
+    assert proc.stderr.startswith(line) and proc.stderr.count("\n") == 1
 
 
 def test_resume_of_a_directory_without_checkpoint_is_one_line(tmp_path):

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from hydra import compose, initialize_config_dir
 
-from evolve.config import Config, ConfigError, config_hash, to_config
+from evolve.ga.config import Config, ConfigError, config_hash, to_config
 
 CONF = str(Path(__file__).resolve().parent.parent / "conf")
 
@@ -31,8 +31,9 @@ def test_experiments_pick_their_game():
 
 def test_command_line_overrides_reach_the_typed_config():
     c = to_config(composed("ga.population=20", "ga.generations=30", "ga.elites=2",
-                           "search.depth=4", "ga.phases=4", "backend=serial"))
-    got = (c.ga.population, c.ga.generations, c.ga.elites, c.search.depth, c.ga.phases)
+                           "search.depth=4", "game.genome.phases=4", "backend=serial"))
+    got = (c.ga.population, c.ga.generations, c.ga.elites, c.search.depth,
+           c.game.settings["genome"]["phases"])
     assert got == (20, 30, 2, 4, 4)
 
 
@@ -48,20 +49,26 @@ def test_command_line_overrides_reach_the_typed_config():
     ("games.loss=10", "games.win=5.0 must satisfy win >= draw (0.0) >= loss (10.0) and win > loss"),
     ("backend=spark", "backend=spark must be one of: serial, ray"),
     ("ga.selection=roulette", "ga.selection=roulette must be one of: tournament, rank"),
-    ("game.name=chess", "game.name=chess must be one of: othello, reversed_reversi"),
+    ("game.name=chess", "game.name=chess must be one of: reversed_reversi, othello"),
     ("ga.population=many", "ga.population"),
-    ("ga.symmetric=maybe", "ga.symmetric"),
+    ("game.genome.symmetric=maybe", "game.genome.symmetric=maybe must be true or false"),
+    ("game.genome.phases=0", "game.genome.phases=0 must satisfy 1 <= phases <= 60"),
+    ("+game.genome.colour=1", "game.genome.colour: unknown key (allowed: phases"),
     ("seed=-1", "seed=-1 must satisfy seed >= 0"),
     ("ga.tournament_size=1", "ga.tournament_size=1 must satisfy tournament_size >= 2"),
     ("yardstick.panel=[greedy,foo]", "yardstick.panel: unknown agent spec 'foo' (allowed: random"),
     ("yardstick.panel=[missing.json]", "yardstick.panel: weights file not found: missing.json"),
     ("game.seed_references=[bogus]",
      "game.seed_references: unknown reference 'bogus' (allowed: course, wpc, wpc_negated)"),
-    ("ga.phase_bounds=[40,20]", "ga.phase_bounds=[40, 20] must satisfy strictly increasing"),
-    ("ga.phase_bounds=[4,20]", "ga.phase_bounds=[4, 20] must satisfy strictly increasing"),
-    ("ga.phase_bounds=[20,65]", "ga.phase_bounds=[20, 65] must satisfy strictly increasing"),
-    ("ga.phase_bounds=[30]", "ga.phase_bounds=[30] must satisfy one bound per phase after the "
-                             "first: 2 bounds for ga.phases=3 (set ga.phases=2"),
+    ("game.genome.phase_bounds=[40,20]",
+     "game.genome.phase_bounds=[40, 20] must satisfy strictly increasing"),
+    ("game.genome.phase_bounds=[4,20]",
+     "game.genome.phase_bounds=[4, 20] must satisfy strictly increasing"),
+    ("game.genome.phase_bounds=[20,65]",
+     "game.genome.phase_bounds=[20, 65] must satisfy strictly increasing"),
+    ("game.genome.phase_bounds=[30]",
+     "game.genome.phase_bounds=[30] must satisfy one bound per phase after the first: 2 bounds "
+     "for game.genome.phases=3 (set game.genome.phases=2"),
 ])
 def test_bad_values_are_refused_with_one_line_naming_the_key(override, message):
     with pytest.raises(ConfigError) as err:
@@ -95,13 +102,31 @@ def test_population_two_is_allowed_with_the_default_tournament_size():
 
 def test_phase_bounds_give_the_phases_or_default_to_the_equal_split():
     from engine.reversi.weights import default_phase_bounds
-    from evolve.config import phase_bounds
+    from evolve.ga.config import make_game
 
-    assert phase_bounds(to_config(composed("ga.phase_bounds=[20,40]")).ga) == (20, 40)
-    assert phase_bounds(to_config(composed("ga.phases=4")).ga) == default_phase_bounds(4)
+    def bounds(*overrides):
+        return make_game(to_config(composed(*overrides))).phase_bounds
+
+    assert bounds("game.genome.phase_bounds=[20,40]") == (20, 40)
+    assert bounds("game.genome.phases=4") == default_phase_bounds(4)
     every_move = ",".join(str(d) for d in range(5, 64))
-    one_per_move = to_config(composed("ga.phases=60", f"ga.phase_bounds=[{every_move}]"))
-    assert phase_bounds(one_per_move.ga) == tuple(range(5, 64)) == default_phase_bounds(60)
+    one_per_move = bounds("game.genome.phases=60", f"game.genome.phase_bounds=[{every_move}]")
+    assert one_per_move == tuple(range(5, 64)) == default_phase_bounds(60)
+
+
+@pytest.mark.parametrize("key", ["phases", "phase_bounds", "symmetric"])
+def test_genome_keys_under_ga_name_their_new_place(key):
+    with pytest.raises(ConfigError, match=f"^ga.{key} moved to game.genome.{key} "):
+        to_config({"ga": {key: 3}})
+
+
+def test_a_config_saved_before_the_genome_moved_is_migrated():
+    from evolve.ga.config import from_dict, to_dict
+
+    old = to_dict(to_config(composed("+experiment=smoke")))
+    old["ga"]["phases"] = old["game"].pop("genome")["phases"]
+    migrated = from_dict(old)
+    assert migrated.game.settings["genome"]["phases"] == 2
 
 
 def test_unknown_keys_are_refused():
@@ -119,8 +144,8 @@ def test_config_hash_ignores_where_the_run_executes_but_not_what_it_computes():
 
 
 def test_resume_takes_the_saved_config_and_only_the_allowed_command_line_changes():
-    from evolve.config import to_dict
-    from evolve.resume import merged_config
+    from evolve.ga.config import to_dict
+    from evolve.ga.resume import merged_config
 
     saved = to_dict(to_config(composed("+experiment=smoke", "ga.generations=3")))
     # what `python -m evolve resume=x backend=ray ray.workers=2 ga.generations=5` composes

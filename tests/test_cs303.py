@@ -12,9 +12,9 @@ import pytest
 from engine.reversi import bitboard as bb
 from engine.reversi import evaluation
 from engine.reversi.agents.simple import GreedyAgent, RandomAgent
+from engine.reversi.cs303 import render_cs303
 from engine.reversi.position import PASS, Position, square
 from engine.reversi.weights import GenomeLayout, Weights, default_phase_bounds
-from evolve.export import render_cs303
 from tests.conftest import random_reachable
 
 

@@ -14,9 +14,10 @@ import pandas as pd
 import pytest
 from hydra import compose, initialize_config_dir
 
-from evolve import checkpoint, run
-from evolve.config import ConfigError, to_config
-from evolve.execution import RayBackend, SerialBackend
+from evolve.execution.backends import SerialBackend
+from evolve.ga import checkpoint
+from evolve.ga.config import ConfigError, to_config
+from evolve.ga.loop import run, study_backend
 
 ROOT = Path(__file__).resolve().parent.parent
 # depth 3 and an exact endgame from 8 empties: the transposition table (used from depth 2) and
@@ -73,7 +74,7 @@ def test_a_worker_dying_mid_generation_loses_and_duplicates_nothing(serial_run, 
     flag = tmp_path / "crash-once"
     flag.touch()
     cfg = to_config(config("backend=ray", "ray.workers=2"))
-    backend = RayBackend(cfg.ray, warm_game=cfg.game.name, crash_flag=str(flag))
+    backend = study_backend(cfg, crash_flag=str(flag))
     run(cfg, run_dir=tmp_path / "run", backend=backend)
     assert not flag.exists()  # the crash did happen
     assert_same_run(serial_run, tmp_path / "run")
@@ -87,18 +88,20 @@ class FlakyBackend(SerialBackend):
     """Dies on its ``fail_at``-th batch, in the middle of a generation."""
 
     def __init__(self, fail_at: int):
+        super().__init__()
         self.calls, self.fail_at = 0, fail_at
 
-    def collect(self, job):
+    def wait(self, future):
         self.calls += 1
         if self.calls == self.fail_at:
             raise Interrupted
-        return super().collect(job)
+        return super().wait(future)
 
 
-# calls: 1 = generation 0's round robin (before the first checkpoint), 2 = generation 0's yardstick
-# with generation 1's round robin, 3 = the same for 1 and 2, 4 = generation 2's yardstick alone
-@pytest.mark.parametrize("fail_at", [1, 2, 3, 4])
+# waits: 1 = generation 0's round robin (before the first checkpoint), 2 = generation 1's round
+# robin, 3 = generation 0's yardstick, 4 = generation 2's round robin, 5 and 6 = the yardsticks
+# of generations 1 and 2
+@pytest.mark.parametrize("fail_at", [1, 2, 3, 4, 5, 6])
 def test_resume_after_a_crash_mid_generation_equals_the_uninterrupted_run(serial_run, tmp_path,
                                                                            fail_at):
     with pytest.raises(Interrupted):
@@ -187,7 +190,7 @@ def test_a_finished_run_resumed_with_more_generations_equals_the_longer_run(seri
     ("search.depth=2", "search.depth=2 (saved: 3)"),
     ("seed=5", "seed=5 (saved: 0)"),
     ("ga.generations=1", "ga.generations=1 (saved: 2)"),  # may grow, not shrink
-    ("ga.phase_bounds=[30]", "ga.phase_bounds=[30] (saved: null)"),
+    ("game.genome.phase_bounds=[30]", "game.genome.phase_bounds=[30] (saved: null)"),
 ])
 def test_resume_refuses_overrides_that_would_change_the_result(tmp_path, override, message):
     run(config("ga.generations=2"), run_dir=tmp_path)

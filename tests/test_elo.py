@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from evolve.elo import (
+from evolve.arena.elo import (
     elo_estimate,
     elo_from_score,
     fit_elo,

@@ -7,12 +7,19 @@ import json
 import numpy as np
 import pytest
 
-from engine.reversi.match import play_game
-from evolve import evaluate as ev
-from evolve.elo import elo_from_score, score_from_elo, sprt
-from evolve.eval_games import EvalSettings, EvalTask, SerialRunner, make_player
+from engine.core.game import DRAW
+from engine.core.registry import get_game
+from engine.reversi.weights_io import save_json
+from evolve.arena import evaluate as ev
+from evolve.arena.elo import elo_from_score, score_from_elo, sprt
+from evolve.arena.matches import EvalSettings, EvalTask, make_player
+from evolve.execution.backends import SerialBackend
 
 OTHELLO = EvalSettings("othello", depth=1)
+
+
+def SerialRunner(settings):  # noqa: N802 - reads like the class it stands for
+    return ev.Runner(settings, SerialBackend())
 
 
 def test_match_tasks_play_each_opening_with_both_colours():
@@ -21,8 +28,8 @@ def test_match_tasks_play_each_opening_with_both_colours():
     for k in range(3):
         first, second = tasks[2 * k], tasks[2 * k + 1]
         assert first.opening == second.opening == openings[k]
-        assert (first.black, first.white) == ("a", "b")
-        assert (second.black, second.white) == ("b", "a")
+        assert (first.first, first.second) == ("a", "b")
+        assert (second.first, second.second) == ("b", "a")
     assert len({t.seed for t in tasks}) == 6 and all(t.seed[:2] == (9, 5) for t in tasks)
 
 
@@ -30,22 +37,23 @@ def test_results_are_counted_from_the_players_point_of_view():
     # Replay every game independently and count the first player's points by hand.
     runner = SerialRunner(OTHELLO)
     result = ev.evaluate("wpc1", ["random"], OTHELLO, 12, seed=4, runner=runner)[0]
-    openings = ev.openings(6, seed=4)
+    game = get_game("othello")
+    openings = ev.openings(game, 6, seed=4)
     points = 0.0
     for k in range(12):
         tasks = ev.match_tasks("wpc1", "random", 0, range(k, k + 1), openings, 4)
         t = tasks[0]
         b, w, g = np.random.SeedSequence(list(t.seed)).spawn(3)
-        rec = play_game(make_player(t.black, OTHELLO, b), make_player(t.white, OTHELLO, w),
-                        "othello", t.opening, g)
-        points += rec.score_for(black=(k % 2 == 0))
+        outcome = game.play(make_player(game, t.first, OTHELLO, b),
+                            make_player(game, t.second, OTHELLO, w), t.opening, g)
+        points += outcome.score_for(0 if k % 2 == 0 else 1)
     assert result.games == 12
     assert result.wins + result.draws / 2 == points
 
 
 def test_same_seed_same_results_and_the_seed_matters():
-    runner = SerialRunner(EvalSettings("reversed", depth=1))
-    settings = runner.settings
+    settings = EvalSettings("reversed_reversi", depth=1)
+    runner = SerialRunner(settings)
     a = ev.evaluate("greedy", ["random", "wpc1"], settings, 20, seed=1, runner=runner)
     b = ev.evaluate("greedy", ["random", "wpc1"], settings, 20, seed=1, runner=runner)
     assert [r.as_dict() for r in a] == [r.as_dict() for r in b]
@@ -74,7 +82,7 @@ def test_sprt_stops_with_h1_for_a_much_stronger_player_and_h0_for_a_weaker_one()
 def feed(match: ev.Match, points: list[float]) -> int:
     """Record games with the given points for the first player (game k: a black on even k);
     returns the number of games recorded when the SPRT decided (or all of them)."""
-    winner_of = {1.0: ("black", "white"), 0.0: ("white", "black"), 0.5: ("draw", "draw")}
+    winner_of = {1.0: (0, 1), 0.0: (1, 0), 0.5: (DRAW, DRAW)}
     for k, p in enumerate(points):
         if match.record(EvalTask(k, "", "", (), ()), winner_of[p][k % 2]):
             return k + 1
@@ -184,7 +192,10 @@ def test_cli_sprt_says_which_hypothesis_it_accepted(capsys):
         (["greedy", "--vs", "random", "--json", "/", "--variant", "othello"], "directory"),
         (["greedy", "--vs", "random", "--json", "/no/such/dir/o.json", "--variant", "othello"],
          "does not exist"),
-        (["greedy", "--vs", "random"], "--variant"),
+        (["greedy", "--vs", "random"], "give --game NAME"),
+        (["greedy", "--vs", "random", "--game", "chess"], "unknown game 'chess'"),
+        (["greedy", "--vs", "random", "--game", "othello", "--variant", "reversed"],
+         "--variant reversed contradicts --game othello"),
         (["greedy"], "--vs"),
     ],
 )
@@ -197,7 +208,7 @@ def test_cli_checks_the_json_path_before_playing(tmp_path, monkeypatch, capsys):
     def no_games(*args, **kwargs):
         raise AssertionError("games were started before the --json path was checked")
 
-    monkeypatch.setattr(ev, "make_runner", no_games)
+    monkeypatch.setattr(ev, "open_backend", no_games)
     code, _, err = run_cli(["greedy", "--vs", "random", "--variant", "othello", "--json",
                             str(tmp_path)], capsys)
     assert code == 1 and "is a directory" in err and err.count("\n") == 1
@@ -219,26 +230,27 @@ def test_cli_refuses_a_malformed_weights_file(tmp_path, capsys):
 
 def test_weights_file_players_take_the_files_variant(tmp_path, capsys):
     pytest.importorskip("engine.reversi.agents.alphabeta")
-    from engine.reversi.weights import reference_weights
+    from engine.reversi.weights_io import reference_weights
 
     w = reference_weights("course")
-    w.save_json(tmp_path / "course.json")
+    save_json(w, tmp_path / "course.json")
     code, text, _ = run_cli([str(tmp_path / "course.json"), "--vs", "random", "--games", "4",
                              "--depth", "1", "--json", str(tmp_path / "o.json")], capsys)
     assert code == 0
-    assert json.loads((tmp_path / "o.json").read_text())["settings"]["variant"] == "reversed"
+    assert json.loads((tmp_path / "o.json").read_text())["settings"]["game"] == \
+        "reversed_reversi"
 
 
 def test_a_variant_that_contradicts_the_weights_file_is_never_silent(tmp_path, capsys):
-    from engine.reversi.weights import reference_weights
+    from engine.reversi.weights_io import reference_weights
 
-    reference_weights("course").save_json(tmp_path / "course.json")  # a reversed weight set
+    save_json(reference_weights("course"), tmp_path / "course.json")  # a reversed weight set
     argv = [f"eps0.5:{tmp_path / 'course.json'}", "--vs", "random", "--games", "2", "--depth",
             "1", "--json", str(tmp_path / "o.json")]
     code, _, err = run_cli([*argv, "--variant", "othello"], capsys)
     assert code == 0 and err.count("\n") == 1
-    assert "warning: --variant othello overrides the variant of course.json (reversed)" in err
-    assert json.loads((tmp_path / "o.json").read_text())["settings"]["variant"] == "othello"
+    assert "warning: --game othello overrides the game of course.json (reversed_reversi)" in err
+    assert json.loads((tmp_path / "o.json").read_text())["settings"]["game"] == "othello"
     code, _, err = run_cli([*argv, "--variant", "reversed"], capsys)
     assert code == 0 and err == ""
 
@@ -247,11 +259,13 @@ def test_ray_backend_gives_the_serial_results():
     ray = pytest.importorskip("ray")
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
-        settings = EvalSettings("reversed", depth=1)
-        from evolve.eval_games import RayRunner
-
-        ray_runner = RayRunner(settings, workers=2)
-        on_ray = ev.evaluate("greedy", ["random", "wpc1"], settings, 12, 3, ray_runner)
+        settings = EvalSettings("reversed_reversi", depth=1)
+        backend = ev.open_backend("ray", 2, None, "reversed_reversi")
+        try:
+            on_ray = ev.evaluate("greedy", ["random", "wpc1"], settings, 12, 3,
+                                 ev.Runner(settings, backend))
+        finally:
+            backend.close()
         serial = ev.evaluate("greedy", ["random", "wpc1"], settings, 12, 3, SerialRunner(settings))
         assert [r.as_dict() for r in on_ray] == [r.as_dict() for r in serial]
     finally:
@@ -259,16 +273,17 @@ def test_ray_backend_gives_the_serial_results():
 
 
 def test_run_directories_inside_any_spec_become_their_champion_file(tmp_path):
-    from engine.reversi.weights import reference_weights
-    from evolve.eval_games import choose_variant, resolve_players
+    from engine.reversi.weights_io import reference_weights
+    from evolve.arena.matches import choose_game, resolve_players
 
     run = tmp_path / "run"
     run.mkdir()
-    reference_weights("course").save_json(run / "champion.json")
+    save_json(reference_weights("course"), run / "champion.json")
     champion = run / "champion.json"
     specs = [f"eps0.5:{run}", f"mcts:10:{run}", str(run), "course", "greedy"]
     assert resolve_players(specs) == [f"eps0.5:{champion}", f"mcts:10:{champion}",
                                       str(champion), "course", "greedy"]
-    assert choose_variant(None, resolve_players([f"bfs::{run}", "random"])) == ("reversed", None)
+    assert choose_game(None, resolve_players([f"bfs::{run}", "random"])) == \
+        ("reversed_reversi", None)
     table = ev.format_table([ev.MatchResult(f"eps0.5:{champion}", "random", 1, 0, 1)])
     assert table.splitlines()[2].startswith("eps0.5:run ")

@@ -9,8 +9,10 @@ import sys
 import numpy as np
 import pytest
 
-from engine.reversi.weights import FEATURE_NAMES, GenomeLayout, Weights, default_phase_bounds, load_weights
-from evolve.export import export, main, render_cs303
+from engine.reversi.cs303 import render_cs303
+from engine.reversi.weights import FEATURE_NAMES, GenomeLayout, Weights, default_phase_bounds
+from engine.reversi.weights_io import load_weights, save_json
+from evolve.export import export, main
 
 
 def champion(n_phases: int = 4, symmetric: bool = False, seed: int = 3) -> Weights:
@@ -31,7 +33,7 @@ def champion(n_phases: int = 4, symmetric: bool = False, seed: int = 3) -> Weigh
 def run_dir(tmp_path):
     d = tmp_path / "run"
     d.mkdir()
-    champion().save_json(d / "champion.json")
+    save_json(champion(), d / "champion.json")
     return d
 
 
@@ -70,7 +72,7 @@ def test_npz_export_loads_without_pickle_and_arrays_are_equal(run_dir, tmp_path)
 
 def test_symmetric_weights_are_exported_expanded(tmp_path):
     w = champion(symmetric=True)
-    w.save_json(tmp_path / "s.json")
+    save_json(w, tmp_path / "s.json")
     d = json.loads(export(tmp_path / "s.json", "json", tmp_path / "o.json").read_text())
     m = np.array(d["phases"][0]["positional"])
     assert np.array_equal(m, m.T) and np.array_equal(m, m[::-1])

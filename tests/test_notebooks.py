@@ -23,7 +23,7 @@ def expected_images(name: str, n_runs: int) -> int:
     """Figures each notebook must show (a notebook added later must show at least one)."""
     return {
         "fitness_curves": 3 * n_runs + 1,  # fitness, yardstick, diversity per run + comparison
-        "weights": 4,  # heatmaps, feature bars, weight history, positional change
+        "weights": 3,  # Reversi: heatmaps, feature bars, weight history
     }.get(name, 1)
 
 

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evolve import operators as ops
-from evolve.config import GAConfig
-from evolve.population import breed, fit_into, initial_population
+from evolve.ga import operators as ops
+from evolve.ga.config import GAConfig
+from evolve.ga.population import breed, fit_into, initial_population
 
 N = 12
 BOUNDS = (np.full(N, -1.0), np.full(N, 1.0))

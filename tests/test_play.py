@@ -11,6 +11,7 @@ import pytest
 
 from engine.reversi.play import main
 from engine.reversi.position import Position
+from engine.reversi.weights_io import save_json
 
 
 def run(argv, text):
@@ -103,9 +104,9 @@ def test_module_runs_as_a_program():
 
 
 def test_weights_file_opponent(tmp_path):
-    import engine.reversi.weights as weights_mod
+    import engine.reversi.weights_io as weights_io_mod
     path = tmp_path / "mine.json"
-    weights_mod.reference_weights("course").save_json(path)
+    save_json(weights_io_mod.reference_weights("course"), path)
     code, out = run(["--opponent", str(path), "--depth", "3"], "f5\nquit\n")
     assert code == 0 and re.search(r"O \(white\) \(.+\) plays [a-h][1-8]", out)
 
@@ -119,14 +120,14 @@ def test_corrupt_weights_file_is_a_one_line_error(tmp_path, capsys):
 
 
 def saved_weights(tmp_path, variant):
-    import engine.reversi.weights as weights_mod
-    w = weights_mod.reference_weights("wpc")
+    import engine.reversi.weights_io as weights_io_mod
+    w = weights_io_mod.reference_weights("wpc")
     if variant is None:
         w.metadata.pop("variant", None)
     else:
         w.metadata["variant"] = variant
     path = tmp_path / f"w_{variant}.json"
-    w.save_json(path)
+    save_json(w, path)
     return path
 
 

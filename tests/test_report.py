@@ -23,11 +23,13 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
 from engine.reversi.position import square  # noqa: E402
-from engine.reversi.weights import FEATURE_NAMES, Weights, default_phase_bounds, load_weights  # noqa: E402
-from evolve import plots, weight_plots  # noqa: E402
-from evolve.report import champion_markdown  # noqa: E402
-from evolve.report import main as report_main  # noqa: E402
-from evolve.rundata import (  # noqa: E402
+from engine.reversi.weights import FEATURE_NAMES, Weights, default_phase_bounds
+from engine.reversi.weights_io import load_weights  # noqa: E402
+from engine.reversi import heatmaps as weight_plots  # noqa: E402
+from engine.reversi.weights_report import weights_markdown  # noqa: E402
+from evolve.analysis import plots  # noqa: E402
+from evolve.analysis.report import main as report_main  # noqa: E402
+from evolve.analysis.rundata import (  # noqa: E402
     RunDirError,
     distinct_labels,
     find_runs,
@@ -156,7 +158,7 @@ def test_champion_history_from_individuals_matches_champion_files(smoke_sweep, t
     csv = pd.read_csv(run_dir / "generations.csv")
     assert [g for g, _ in from_files] == [g for g, _ in from_individuals] == list(csv["generation"])
     for (_, a), (_, b) in zip(from_files, from_individuals, strict=True):
-        np.testing.assert_array_equal(a.to_genome(), b.to_genome())
+        np.testing.assert_array_equal(a.genome, b.genome)
 
 
 def test_heatmap_draws_the_board_with_rank_8_on_top():
@@ -216,7 +218,7 @@ def test_champion_markdown_writes_every_square_in_board_order():
     positional = np.tile(np.arange(64.0), (n, 1)) + 100 * np.arange(n)[:, None]
     features = np.arange(n * len(FEATURE_NAMES), dtype=float).reshape(n, -1) / 8
     weights = Weights(default_phase_bounds(n), positional, features, name="probe")
-    text = champion_markdown(weights)
+    text = weights_markdown(weights)
     printed = [int(line.split("phase ")[1].split(" ")[0]) for line in text.splitlines()
                if line.startswith("### Positional weights, phase")]
     assert printed == [0, n // 2, n - 1]

@@ -9,10 +9,13 @@ import pandas as pd
 import pytest
 from hydra import compose, initialize_config_dir
 
-from engine.reversi.weights import GenomeLayout, load_weights
-from evolve import checkpoint, run
-from evolve.execution import SerialBackend
-from evolve.outputs import GAME_COLUMNS, GENERATION_COLUMNS, INDIVIDUAL_COLUMNS
+from engine.core.registry import get_game
+from engine.reversi.weights import GenomeLayout
+from engine.reversi.weights_io import load_weights
+from evolve.execution.backends import SerialBackend
+from evolve.ga import checkpoint
+from evolve.ga.hooks import GENERATION_COLUMNS, INDIVIDUAL_COLUMNS, game_columns
+from evolve.ga.loop import run
 
 CONF = str(Path(__file__).resolve().parent.parent / "conf")
 
@@ -45,7 +48,10 @@ def test_csv_columns_follow_the_contract(smoke_run):
     assert list(gens["generation"]) == [0, 1, 2]
     ind = pd.read_csv(d / "individuals.csv")
     assert list(ind.columns) == INDIVIDUAL_COLUMNS + GenomeLayout(2, True).names
-    assert list(pd.read_csv(d / "games.csv").columns) == GAME_COLUMNS
+    columns = ["generation", "pairing", "game", "black_id", "white_id", "opening", "black_discs",
+               "white_discs", "black_score", "winner", "plies", "moves"]
+    assert list(pd.read_csv(d / "games.csv").columns) == columns
+    assert game_columns(get_game("reversed_reversi")) == columns
 
 
 def test_fitness_table_agrees_with_the_games(smoke_run):
@@ -103,7 +109,7 @@ def test_champion_file_is_a_weights_file_with_provenance(smoke_run):
     assert np.allclose(champion.to_genome(), best[genes].to_numpy(dtype=float))
     last = json.loads((d / "champions/gen_0002.json").read_text())
     assert last == json.loads((d / "champion.json").read_text())
-    assert np.array_equal(smoke_run.champion.to_genome(), champion.to_genome())
+    assert np.array_equal(smoke_run.champion.genome, champion.to_genome())
 
 
 def test_yardstick_scores_are_fractions_from_the_yardstick_games(smoke_run):
@@ -119,14 +125,15 @@ def test_yardstick_scores_are_fractions_from_the_yardstick_games(smoke_run):
 
 
 @pytest.mark.parametrize("overrides, bounds", [
-    (["ga.phases=3", "ga.phase_bounds=[20,40]"], (20, 40)),
-    (["ga.phases=60"], tuple(range(5, 64))),  # one phase per move
+    (["game.genome.phases=3", "game.genome.phase_bounds=[20,40]"], (20, 40)),
+    (["game.genome.phases=60"], tuple(range(5, 64))),  # one phase per move
 ])
 def test_phase_bounds_reach_the_champion_and_the_genome(tmp_path, overrides, bounds):
     result = run(smoke_config("ga.generations=1", "yardstick.enabled=false", "plot=false",
                               *overrides), run_dir=tmp_path)
     champion = load_weights(tmp_path / "champion.json")
-    assert champion.phase_bounds == bounds == result.champion.phase_bounds
+    assert champion.phase_bounds == bounds
+    assert np.array_equal(champion.to_genome(), result.champion.genome)
     ind = pd.read_csv(tmp_path / "individuals.csv")
     genes = GenomeLayout(len(bounds) + 1, True).names
     assert set(genes) <= set(ind.columns)
@@ -142,24 +149,25 @@ def test_a_population_of_two_runs_with_the_default_tournament_size(tmp_path):
 
 
 class RecordingBackend(SerialBackend):
-    """Records every submit and collect: the games in each batch and which generation was
+    """Records every submit and wait: the games in the batch and which generation was
     checkpointed at that moment."""
 
     def __init__(self, run_dir: Path):
+        super().__init__()
         self.run_dir, self.calls = run_dir, []
 
-    def record(self, what: str, batches) -> None:
+    def record(self, what: str, tasks) -> None:
         state = self.run_dir / "checkpoint" / "checkpoint.json"
         done = json.loads(state.read_text())["generation"] if state.exists() else None
-        self.calls.append((what, [len(tasks) for _, tasks in batches], done))
+        self.calls.append((what, len(tasks), done))
 
-    def submit(self, batches):
-        self.record("submit", batches)
-        return super().submit(batches)
+    def submit(self, context, tasks):
+        self.record("submit", tasks)
+        return super().submit(context, tasks)
 
-    def collect(self, job):
-        self.record("collect", job)
-        return super().collect(job)
+    def wait(self, future):
+        self.record("wait", future.tasks)
+        return super().wait(future)
 
 
 def test_a_generations_yardstick_goes_out_with_the_next_round_robin_before_its_outputs(tmp_path):
@@ -168,10 +176,11 @@ def test_a_generations_yardstick_goes_out_with_the_next_round_robin_before_its_o
     rr, yard = 4 * 3 // 2 * 2, 4 * 2  # 6 pairs x 2 colours; 4 panel opponents x 2 colours
     # generation g is checkpointed after its yardstick is back, while the next batch is out
     assert backend.calls == [
-        ("submit", [rr], None), ("collect", [rr], None),
-        ("submit", [yard, rr], None), ("collect", [yard, rr], None),
-        ("submit", [yard, rr], None), ("collect", [yard, rr], 0),
-        ("submit", [yard], 0), ("collect", [yard], 1)]
+        ("submit", rr, None),
+        ("wait", rr, None), ("submit", yard, None), ("submit", rr, None),
+        ("wait", rr, None), ("submit", yard, None), ("submit", rr, None), ("wait", yard, None),
+        ("wait", rr, 0), ("submit", yard, 0), ("wait", yard, 0),
+        ("wait", yard, 1)]
     assert checkpoint.load(tmp_path).generation == 2
 
 
@@ -180,7 +189,21 @@ def test_without_a_panel_a_generations_outputs_are_written_while_the_next_one_pl
     run(smoke_config("ga.generations=3", "plot=false", "yardstick.enabled=false"),
         run_dir=tmp_path, backend=backend)
     assert backend.calls == [
-        ("submit", [12], None), ("collect", [12], None),
-        ("submit", [12], None), ("collect", [12], 0),
-        ("submit", [12], 0), ("collect", [12], 1)]
+        ("submit", 12, None),
+        ("wait", 12, None), ("submit", 12, None),
+        ("wait", 12, None), ("submit", 12, None),
+        ("wait", 12, 0)]
     assert checkpoint.load(tmp_path).generation == 2
+
+
+def test_a_checkpoint_whose_population_file_is_missing_is_one_line(tmp_path):
+    from evolve.ga.config import ConfigError
+
+    run(smoke_config("ga.generations=1", "plot=false"), run_dir=tmp_path)
+    for npz in (tmp_path / "checkpoint").glob("population_*.npz"):
+        npz.unlink()
+    with pytest.raises(checkpoint.CheckpointError, match="population file named by"):
+        checkpoint.load(tmp_path)
+    with pytest.raises(ConfigError) as err:
+        run(smoke_config(f"resume={tmp_path}"))
+    assert str(err.value).startswith(f"resume={tmp_path}: ") and "\n" not in str(err.value)

@@ -8,7 +8,8 @@ import pytest
 from engine.reversi.evaluation import evaluate
 from engine.reversi.position import PASS, Position
 from engine.reversi.search import NO_MOVE, Searcher
-from engine.reversi.weights import FEATURE_NAMES, Weights, default_phase_bounds, reference_weights
+from engine.reversi.weights import FEATURE_NAMES, Weights, default_phase_bounds
+from engine.reversi.weights_io import reference_weights, save_json
 from tests.conftest import random_reachable
 from tests.helpers_search import exact_score, minimax, positions_with_empties, with_passes
 
@@ -136,11 +137,11 @@ def test_results_do_not_depend_on_table_history(weights_name):
 
 
 def test_alphabeta_agent_plays_legal_reproducible_games(tmp_path):
+    from engine.core.agent import Agent
     from engine.reversi.agents.alphabeta import AlphaBetaAgent
-    from engine.reversi.agents.base import Agent
 
     path = tmp_path / "w.json"
-    free_weights(5).save_json(path)
+    save_json(free_weights(5), path)
 
     def game(seed):
         a = AlphaBetaAgent(path, "reversed", depth=3, endgame_empties=6, seed=seed)

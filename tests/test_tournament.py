@@ -6,8 +6,9 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from engine.games import SearchSettings, get_game
-from evolve.tournament import (
+from engine.core.game import DRAW, SearchSettings
+from engine.core.registry import get_game
+from evolve.ga.tournament import (
     Context,
     GameResult,
     GameTask,
@@ -27,11 +28,11 @@ def test_every_pair_plays_every_opening_with_both_colours():
     tasks = round_robin_tasks(n, OPENINGS, seed=3, generation=7)
     assert len(tasks) == n * (n - 1) // 2 * len(OPENINGS) * 2
     assert [t.index for t in tasks] == list(range(len(tasks)))
-    colours = Counter((t.black, t.white, t.opening) for t in tasks)
+    colours = Counter((t.first, t.second, t.opening) for t in tasks)
     for i, j in itertools.permutations(range(n), 2):
         for opening in OPENINGS:
-            assert colours[(i, j, opening)] == 1  # i black vs j once, and vice versa
-    per_player = Counter([t.black for t in tasks] + [t.white for t in tasks])
+            assert colours[(i, j, opening)] == 1  # i first vs j once, and vice versa
+    per_player = Counter([t.first for t in tasks] + [t.second for t in tasks])
     assert set(per_player.values()) == {(n - 1) * len(OPENINGS) * 2}
 
 
@@ -57,10 +58,10 @@ def _reference_fitness(n, tasks, results, win, draw, loss):
     fitness = np.zeros(n)
     for i in range(n):
         for t, r in zip(tasks, results, strict=True):
-            if i not in (t.black, t.white):
+            if i not in (t.first, t.second):
                 continue
-            colour = "black" if t.black == i else "white"
-            fitness[i] += draw if r.winner == "draw" else win if r.winner == colour else loss
+            side = 0 if t.first == i else 1
+            fitness[i] += draw if r.winner == DRAW else win if r.winner == side else loss
     return fitness
 
 
@@ -69,25 +70,28 @@ def test_fitness_is_the_sum_of_points_over_all_games(points):
     n = 4
     tasks = round_robin_tasks(n, OPENINGS, seed=0, generation=0)
     rng = np.random.default_rng(0)
-    results = [GameResult(t.index, 0, 0, 0, str(rng.choice(["black", "white", "draw"])))
-               for t in tasks]
+    results = [_result(t.index, int(rng.choice([0, 1, DRAW]))) for t in tasks]
     s = score_round_robin(n, tasks, results, *points)
     assert np.array_equal(s.fitness, _reference_fitness(n, tasks, results, *points))
     assert np.all(s.wins + s.draws + s.losses == (n - 1) * len(OPENINGS) * 2)
     assert s.wins.sum() == s.losses.sum()
 
 
+def _result(index: int, winner: int) -> GameResult:
+    return GameResult(index, winner, 0.0, 60, (), "")
+
+
 def test_yardstick_scores_are_the_champions_score_fractions():
     tasks = yardstick_tasks(2, ["greedy", "random"], OPENINGS, seed=0, generation=0)
     assert len(tasks) == 2 * len(OPENINGS) * 2
-    outcome = {  # (opponent, champion colour) -> winner
-        ("greedy", "black"): "black", ("greedy", "white"): "draw",
-        ("random", "black"): "white", ("random", "white"): "black",
+    outcome = {  # (opponent, champion's side) -> winner
+        ("greedy", 0): 0, ("greedy", 1): DRAW,
+        ("random", 0): 1, ("random", 1): 0,
     }
     results = []
     for t in tasks:
-        opponent, colour = (t.white, "black") if t.black == 2 else (t.black, "white")
-        results.append(GameResult(t.index, 0, 0, 0, outcome[(opponent, colour)]))
+        opponent, side = (t.second, 0) if t.first == 2 else (t.first, 1)
+        results.append(_result(t.index, outcome[(opponent, side)]))
     scores = yardstick_scores(["greedy", "random"], 2, tasks, results)
     assert scores == {"greedy": 0.75, "random": 0.0}
 
@@ -103,31 +107,34 @@ def _panel_only_tasks():
 
 
 def test_played_games_do_not_depend_on_order_or_batching():
-    ctx = Context("reversed_reversi", SearchSettings(1, 4), np.zeros((1, 1)), (), True)
+    ctx = Context("reversed_reversi", {}, SearchSettings(1, 4), np.zeros((1, 1)))
     tasks = _panel_only_tasks()
     together = play_tasks(ctx, tasks)
     one_by_one = [play_tasks(ctx, [t])[0] for t in reversed(tasks)][::-1]
     assert together == one_by_one
     for r in together:
-        assert r.black_discs + r.white_discs <= 64
+        black_discs, white_discs, black_score = r.details
+        assert black_discs + white_discs <= 64
         # reversed reversi: fewer discs wins
-        expected = "draw" if r.black_discs == r.white_discs else (
-            "black" if r.black_discs < r.white_discs else "white")
+        expected = DRAW if black_discs == white_discs else (
+            0 if black_discs < white_discs else 1)
         assert r.winner == expected
+        assert r.margin == black_score
 
 
 def test_unknown_game_names_the_allowed_ones():
-    with pytest.raises(ValueError, match="allowed: othello, reversed_reversi"):
+    with pytest.raises(ValueError, match="allowed: reversed_reversi, othello"):
         get_game("chess")
 
 
 @pytest.mark.parametrize("bounds", [(24, 44), (30,), tuple(range(5, 64))])
 def test_reference_genome_repeats_a_one_phase_reference_in_every_phase(bounds):
-    from engine.reversi.weights import reference_weights
+    from engine.reversi.weights_io import reference_weights
 
-    game = get_game("reversed_reversi")
-    genome = game.reference_genome("course", bounds, symmetric=True)
-    weights = game.weights_from_genome(genome, bounds, True)
+    game = get_game("reversed_reversi", {"genome": {"phases": len(bounds) + 1,
+                                                    "phase_bounds": list(bounds)}})
+    genome = game.reference_genome("course")
+    weights = game.weights(genome)
     assert weights.phase_bounds == bounds
     course = reference_weights("course")
     for phase in range(len(bounds) + 1):

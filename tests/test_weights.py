@@ -15,8 +15,14 @@ from engine.reversi.weights import (
     Weights,
     WeightsFileError,
     default_phase_bounds,
+)
+from engine.reversi.weights_io import (
     load_weights,
     reference_weights,
+    save_json,
+    save_npz,
+    weights_from_dict,
+    weights_to_dict,
 )
 
 COURSE = [
@@ -122,7 +128,7 @@ def test_file_round_trip(tmp_path, suffix, symmetric):
 
 def test_json_layout_is_readable_and_stable(tmp_path):
     w = random_weights(8, 2, True)
-    w.save_json(tmp_path / "a.json")
+    save_json(w, tmp_path / "a.json")
     text = (tmp_path / "a.json").read_text()
     d = json.loads(text)
     assert list(d) == [
@@ -142,12 +148,12 @@ def test_json_layout_is_readable_and_stable(tmp_path):
     assert d["phases"][0]["positional"][0][0] == w.positional[0, 0]  # row 0 = rank 1, a1 first
     assert d["phases"][0]["positional"][7][1] == w.positional[0, 57]  # b8
     assert '"positional": [\n        [' in text  # one matrix row per line
-    Weights.from_dict(d).save_json(tmp_path / "b.json")
+    save_json(weights_from_dict(d), tmp_path / "b.json")
     assert (tmp_path / "b.json").read_text() == text
 
 
 def write_mutated(tmp_path, mutate) -> str:
-    d = random_weights(9, 3, True).to_dict()
+    d = weights_to_dict(random_weights(9, 3, True))
     mutate(d)
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(d))
@@ -200,7 +206,7 @@ def test_malformed_files_are_refused_with_clear_messages(tmp_path, mutate, messa
 
 def test_truncated_nan_and_non_json_files(tmp_path):
     good = tmp_path / "good.json"
-    random_weights(1, 1, True).save_json(good)
+    save_json(random_weights(1, 1, True), good)
     text = good.read_text()
     cases = {
         "trunc.json": (text[: len(text) // 2], "truncated JSON"),
@@ -275,7 +281,7 @@ def test_more_malformed_json_values_are_refused(tmp_path, mutate, message):
 
 def npz_arrays(tmp_path) -> dict:
     path = tmp_path / "good.npz"
-    random_weights(9, 3, True).save_npz(path)
+    save_npz(random_weights(9, 3, True), path)
     with np.load(path, allow_pickle=False) as z:
         return {k: z[k] for k in z.files}
 
@@ -387,7 +393,7 @@ def test_weights_that_could_outweigh_a_won_game_are_refused(tmp_path):
     with pytest.raises(ValueError, match="weights too large"):
         Weights((), np.full(64, WIN_SCORE / 64), np.zeros(6))
     Weights((), np.full(64, WIN_SCORE / 64 * 0.999), np.zeros(6))  # just below: fine
-    d = reference_weights("course").to_dict()
+    d = weights_to_dict(reference_weights("course"))
     d["phases"][0]["positional"] = [[2e5] * 8 for _ in range(8)]
     (tmp_path / "big.json").write_text(json.dumps(d))
     with pytest.raises(WeightsFileError, match="big.json: weights too large"):

@@ -37,6 +37,8 @@ NOT_FILE_A = U64(0xFEFEFEFEFEFEFEFE)
 NOT_FILE_H = U64(0x7F7F7F7F7F7F7F7F)
 INNER_FILES = U64(0x7E7E7E7E7E7E7E7E)  # files b..g: a horizontal run can never wrap past them
 CORNERS = U64(0x8100000000000081)
+PASS = 64  # the move id of a pass (squares are 0..63)
+NO_MOVE = -1  # no move at all: the game is over
 
 # Shift amounts as uint64 so numba never promotes a shift to float or int64.
 S1, S2, S7, S8, S9 = U64(1), U64(2), U64(7), U64(8), U64(9)

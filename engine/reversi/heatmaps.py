@@ -126,7 +126,7 @@ def plot_weight_history(history: list[tuple[int, object]]) -> Figure:
 
 
 def weight_figures(champion, history=None) -> dict[str, Figure]:
-    """All weight figures by file stem (what ``evolve.report`` writes)."""
+    """All weight figures by file stem (what ``evolve.analysis.report`` writes)."""
     figures = {"positional": plot_positional(champion), "features": plot_features(champion)}
     if history:
         figures["weight_history"] = plot_weight_history(history)

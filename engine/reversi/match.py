@@ -12,8 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from engine.reversi.agents.base import Agent, Seed
-from engine.reversi.agents.simple import child_seeds
+from engine.core.agent import Agent, Seed, child_seeds
 from engine.reversi.position import PASS, Position, Variant, move_name
 
 

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.reversi import bitboard as bb
+from engine.reversi.bitboard import PASS
 
-PASS = 64
 FILES = "abcdefgh"
 SQUARE_NAMES = tuple(f"{FILES[sq % 8]}{sq // 8 + 1}" for sq in range(64))
 _SQUARE_INDEX = {name: sq for sq, name in enumerate(SQUARE_NAMES)}

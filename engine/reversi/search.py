@@ -29,12 +29,11 @@ import numpy as np
 from numba import njit
 
 from engine.reversi import bitboard as bb
+from engine.reversi.bitboard import NO_MOVE, PASS
 from engine.reversi.evaluation import evaluate, terminal_score
 
 U64 = np.uint64
 INF = np.inf
-PASS = 64
-NO_MOVE = -1
 MAX_PLY = 130  # 60 moves + passes (never two in a row)
 MAX_MOVES = 40  # the most legal moves in any Othello position is 33
 EXACT_DEPTH = 100  # depth tag of exact-mode nodes in the table (never decremented)

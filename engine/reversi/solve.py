@@ -17,7 +17,7 @@ import time
 
 from engine.reversi.position import Position, Variant, move_name
 from engine.reversi.search import NO_MOVE, Searcher
-from engine.reversi.weights import reference_weights
+from engine.reversi.weights_io import reference_weights
 
 
 def solve_position(position: Position, variant: Variant, all_moves: bool = False) -> dict:

@@ -276,47 +276,10 @@ class Weights:
             np.ascontiguousarray(self.features),
         )
 
-    def to_dict(self) -> dict:
-        from engine.reversi.weights_io import weights_to_dict
-
-        return weights_to_dict(self)
-
-    @classmethod
-    def from_dict(cls, d: dict) -> Weights:
-        from engine.reversi.weights_io import weights_from_dict
-
-        return weights_from_dict(d)
-
-    def save_json(self, path) -> None:
-        from engine.reversi.weights_io import save_json
-
-        save_json(self, path)
-
-    def save_npz(self, path) -> None:
-        from engine.reversi.weights_io import save_npz
-
-        save_npz(self, path)
-
 
 class WeightsFileError(ValueError):
     """A weights file (or dict) that cannot be used; the message says what is wrong and where."""
 
 
-def load_weights(path) -> Weights:
-    """Load and validate a ``.json`` or ``.npz`` weights file (raises ``WeightsFileError``)."""
-    from engine.reversi.weights_io import load_weights as _load
-
-    return _load(path)
-
-
 REFERENCE_NAMES = ("course", "wpc", "wpc_negated")
 DATA_DIR = Path(__file__).parent / "data"
-
-
-def reference_weights(name: str) -> Weights:
-    """One of the shipped reference weight sets (``REFERENCE_NAMES``), loaded from its file."""
-    if name not in REFERENCE_NAMES:
-        raise ValueError(
-            f"unknown reference weights {name!r} (allowed: {', '.join(REFERENCE_NAMES)})"
-        )
-    return load_weights(DATA_DIR / f"{name}.json")

@@ -31,8 +31,10 @@ from pathlib import Path
 import numpy as np
 
 from engine.reversi.weights import (
+    DATA_DIR,
     FEATURE_NAMES,
     GAME,
+    REFERENCE_NAMES,
     SCHEMA_VERSION,
     Weights,
     WeightsFileError,
@@ -370,3 +372,12 @@ def load_weights(path) -> Weights:
     if path.suffix.lower() == ".npz":
         return _load_npz(path)
     return _load_json(path)
+
+
+def reference_weights(name: str) -> Weights:
+    """One of the shipped reference weight sets (``REFERENCE_NAMES``), loaded from its file."""
+    if name not in REFERENCE_NAMES:
+        raise ValueError(
+            f"unknown reference weights {name!r} (allowed: {', '.join(REFERENCE_NAMES)})"
+        )
+    return load_weights(DATA_DIR / f"{name}.json")

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.reversi.agents.base import Seed
+from engine.core.agent import Seed
 from engine.reversi.position import PASS, Position, Variant
 from engine.reversi.search import NO_MOVE, Searcher, SearchResult
-from engine.reversi.weights import Weights, load_weights
+from engine.reversi.weights import Weights
+from engine.reversi.weights_io import load_weights
 
 
 class AlphaBetaAgent:
@@ -46,11 +47,13 @@ class AlphaBetaAgent:
         self.name = name or f"alphabeta[{weights.name or 'weights'}]@{budget}"
         self.nodes = 0  # nodes searched since the last reset
         self.last_result: SearchResult | None = None
+        self.last_info: dict = {}
 
     def reset(self, seed: Seed = None) -> None:
         self.searcher.clear()
         self.nodes = 0
         self.last_result = None
+        self.last_info: dict = {}
 
     def select_move(self, position: Position) -> int:
         if position.legal_moves_mask() == 0:
@@ -61,6 +64,7 @@ class AlphaBetaAgent:
             result = self.searcher.search(position, time_limit=self.time_limit)
         self.nodes += result.nodes
         self.last_result = result
+        self.last_info = {"eval": float(result.score), "exact": bool(result.exact)}
         if result.move in (NO_MOVE, PASS):  # cannot happen with a legal move available
             raise RuntimeError(f"search returned no move for {position.to_string()}")
         return result.move

@@ -18,8 +18,8 @@ What ``select_move`` does (every rule keeps its input if it would remove all mov
    after which the opponent can take a corner, then X-squares (b2, g2, b7, g7) next to an empty
    corner. Reversed Reversi, the mirror (a corner disc can never be flipped back, so it stays
    ours to the end): drop corner moves; handing the opponent a corner is fine there.
-3. **Stable-disc rule.** Count our stable discs (``engine.reversi.evaluation.stable_discs``, discs that
-   can never be flipped) after each remaining move. Othello: if some move gains stable discs,
+3. **Stable-disc rule.** Count our stable discs (``engine.reversi.evaluation.stable_discs``, discs
+   that can never be flipped) after each remaining move. Othello: if some move gains stable discs,
    keep the moves with the most. Reversed: keep the moves with the fewest (stable discs are
    discs we can never get rid of).
 4. **Weighted matrix**: the 1-ply weighted piece counter picks among what is left, with
@@ -27,7 +27,8 @@ What ``select_move`` does (every rule keeps its input if it would remove all mov
    Reversed); exact ties are broken by the agent's seeded generator.
 
 The best *recorded* score is optimistic (the opponent's replies are random, not adversarial):
-that is the seed report's design; the searcher is a benchmark, not a solver (see engine.reversi.solve).
+that is the seed report's design; the searcher is a benchmark, not a solver (see
+engine.reversi.solve).
 """
 
 from __future__ import annotations
@@ -37,11 +38,11 @@ import time
 import numpy as np
 from numba import njit
 
+from engine.core.agent import Seed, make_rng
 from engine.reversi import bitboard as bb
-from engine.reversi.agents.base import Seed, make_rng
 from engine.reversi.agents.fastrng import new_state, random_bit
 from engine.reversi.agents.simple import (
-    NO_MOVE,
+    ILLEGAL_SCORE,
     legal_list,
     pick_best,
     positional_arrays,
@@ -49,7 +50,7 @@ from engine.reversi.agents.simple import (
 )
 from engine.reversi.evaluation import stable_discs
 from engine.reversi.position import Position, Variant, square
-from engine.reversi.weights import reference_weights
+from engine.reversi.weights_io import reference_weights
 
 CORNER_SQUARES = tuple(square(n) for n in ("a1", "h1", "a8", "h8"))
 X_SQUARES = {square(x): square(c) for x, c in (("b2", "a1"), ("g2", "h1"), ("b7", "a8"),
@@ -207,7 +208,7 @@ class BFSEndgameAgent:
         return [m for m in moves if best_depth[m] == fastest]
 
     def _best_of(self, moves: list[int], matrix: np.ndarray) -> int:
-        scores = np.full(64, NO_MOVE)
+        scores = np.full(64, ILLEGAL_SCORE)
         scores[moves] = matrix[moves]
         return pick_best(scores, self._rng)
 

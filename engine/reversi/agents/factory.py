@@ -1,5 +1,5 @@
-"""Build an agent from a short text spec: used by ``engine.reversi.play``, the GA's yardstick panel and
-``evolve.evaluate``.
+"""Build an agent from a short text spec: used by ``engine.reversi.play``, the GA's yardstick
+panel and ``evolve.evaluate`` (through ``engine.reversi.game``).
 
 Specs (``<weights>`` = a reference name ``course`` / ``wpc`` / ``wpc_negated`` or a path to a
 ``.json`` / ``.npz`` weights file):
@@ -24,13 +24,19 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from engine.core.agent import Agent, Seed
 from engine.reversi.agents.alphabeta import AlphaBetaAgent
-from engine.reversi.agents.base import Agent, Seed
 from engine.reversi.agents.bfs import BFSEndgameAgent
 from engine.reversi.agents.mcts import MCTSAgent
-from engine.reversi.agents.simple import EpsilonAgent, GreedyAgent, RandomAgent, WeightedPieceCounterAgent
+from engine.reversi.agents.simple import (
+    EpsilonAgent,
+    GreedyAgent,
+    RandomAgent,
+    WeightedPieceCounterAgent,
+)
 from engine.reversi.position import Variant
-from engine.reversi.weights import REFERENCE_NAMES, Weights, load_weights, reference_weights
+from engine.reversi.weights import REFERENCE_NAMES, Weights
+from engine.reversi.weights_io import load_weights, reference_weights
 
 REFERENCE_SPECS = REFERENCE_NAMES
 AGENT_SPECS = ("random", "greedy", "wpc1", *REFERENCE_SPECS, "mcts", "bfs")

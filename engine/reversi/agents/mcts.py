@@ -19,8 +19,8 @@ import time
 import numpy as np
 from numba import njit
 
+from engine.core.agent import Seed, make_rng
 from engine.reversi import bitboard as bb
-from engine.reversi.agents.base import Seed, make_rng
 from engine.reversi.agents.fastrng import new_state, random_bit, uniform
 from engine.reversi.agents.simple import legal_list, positional_arrays
 from engine.reversi.position import PASS, Position, Variant

@@ -13,22 +13,14 @@ import os
 import numpy as np
 from numba import njit
 
+from engine.core.agent import Seed, child_seeds, make_rng
 from engine.reversi import bitboard as bb
-from engine.reversi.agents.base import Seed, make_rng
 from engine.reversi.evaluation import positional_sum
 from engine.reversi.position import PASS, Position, Variant
-from engine.reversi.weights import Weights, load_weights
+from engine.reversi.weights import Weights
+from engine.reversi.weights_io import load_weights
 
-NO_MOVE = -(10.0**18)  # score of an illegal square in the kernels' 64-entry score arrays
-
-
-def child_seeds(seed: Seed, n: int) -> list[np.random.SeedSequence]:
-    """``n`` independent seeds derived from ``seed`` without mutating it (repeatable)."""
-    ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
-    return [
-        np.random.SeedSequence(ss.entropy, spawn_key=(*ss.spawn_key, i), pool_size=ss.pool_size)
-        for i in range(n)
-    ]
+ILLEGAL_SCORE = -(10.0**18)  # score of an illegal square in the kernels' 64-entry score arrays
 
 
 def positional_arrays(source) -> tuple[np.ndarray, np.ndarray]:
@@ -68,11 +60,11 @@ def flip_counts(P, O):
 
 @njit(cache=True)
 def wpc_move_scores(P, O, phase_of_discs, positional):
-    """Positional value for the mover after each legal square (``NO_MOVE`` for illegal ones).
+    """Positional value for the mover after each legal square (``ILLEGAL_SCORE`` for illegal ones).
 
     The matrix is the phase of the disc count after the move.
     """
-    scores = np.full(64, NO_MOVE)
+    scores = np.full(64, ILLEGAL_SCORE)
     moves = bb.legal_moves(P, O)
     discs = bb.popcount(P | O) + 1
     row = positional[phase_of_discs[discs]]
@@ -134,9 +126,9 @@ class GreedyAgent:
             return PASS
         scores = counts.astype(np.float64)
         if self.variant.is_reversed:
-            scores = np.where(counts >= 0, -scores, NO_MOVE)
+            scores = np.where(counts >= 0, -scores, ILLEGAL_SCORE)
         else:
-            scores[counts < 0] = NO_MOVE
+            scores[counts < 0] = ILLEGAL_SCORE
         return pick_best(scores, self._rng)
 
 
@@ -161,7 +153,7 @@ class WeightedPieceCounterAgent:
     def select_move(self, position: Position) -> int:
         P, O = position.boards
         scores = wpc_move_scores(P, O, self.phase_of_discs, self.positional)
-        if scores.max() <= NO_MOVE:
+        if scores.max() <= ILLEGAL_SCORE:
             legal_list(position)
             return PASS
         return pick_best(scores, self._rng)

@@ -1,6 +1,7 @@
 """Figures of a GA run: fitness, yardstick, diversity, run comparison.
 
-Each function takes loaded run data (``evolve.rundata``) and returns a matplotlib ``Figure``;
+Each function takes loaded run data (``evolve.analysis.rundata``) and returns a matplotlib
+``Figure``;
 ``python -m evolve.report`` saves them as PNG files and the notebooks show them, so both show the
 same figures. The weight figures (heatmaps, feature bars, weight history) are in
 ``engine.reversi.heatmaps``.
@@ -14,7 +15,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.figure import Figure
 
-from evolve.rundata import RunData
+from evolve.analysis.rundata import RunData
 
 COMPARISON_METRICS = {
     "best_fitness": "best fitness",
@@ -91,7 +92,7 @@ def plot_comparison(runs: list[RunData], metrics=tuple(COMPARISON_METRICS)) -> F
 
 
 def run_figures(run: RunData) -> dict[str, Figure]:
-    """All per-run curve figures by file stem (what ``evolve.report`` writes)."""
+    """All per-run curve figures by file stem (what ``evolve.analysis.report`` writes)."""
     return {"fitness": plot_fitness(run), "yardstick": plot_yardstick(run),
             "diversity": plot_diversity(run)}
 

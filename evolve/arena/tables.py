@@ -7,12 +7,12 @@ from pathlib import Path
 
 import numpy as np
 
-from evolve.elo import elo_estimate, pair_estimate
-from evolve.eval_games import weights_path_of
+from evolve.arena.elo import elo_estimate, pair_estimate
+from evolve.arena.matches import file_of
 
 
 def format_table(results) -> str:
-    """``results``: ``evolve.evaluate.MatchResult`` objects."""
+    """``results``: ``evolve.arena.evaluate.MatchResult`` objects."""
     head = f"{'player':<22} {'opponent':<22} {'games':>5} {'W':>5} {'D':>4} {'L':>5} " \
            f"{'score':>7} {'Elo':>8} {'95% CI (games)':>18} {'95% CI (pairs)':>18}  SPRT"
     lines = [head, "-" * len(head)]
@@ -31,7 +31,7 @@ def format_table(results) -> str:
 
 def _short(name: str) -> str:
     """A table label: a weights file by its stem (a run's champion by its run directory)."""
-    file = weights_path_of(name)
+    file = file_of(name)
     if file is not None and name.endswith(file):
         path = Path(file)
         label = path.parent.name if path.stem == "champion" else path.stem

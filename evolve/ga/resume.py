@@ -13,7 +13,7 @@ from Python with a composed config, every key (the config must then match the sa
 
 from __future__ import annotations
 
-from evolve.config import RUNTIME_KEYS, Config, ConfigError, from_dict, to_dict
+from evolve.ga.config import RUNTIME_KEYS, Config, ConfigError, from_dict, to_dict
 
 GROWABLE = "ga.generations"
 

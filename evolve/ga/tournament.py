@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.games import Game, SearchSettings
-from engine.reversi.position import move_name
+from engine.core.game import DRAW, Game, Outcome, SearchSettings, moves_text
+from evolve.execution.games import configured_game
 
 OPENINGS_STREAM = 1 << 30  # pairing slot for the openings' seed (never a real pairing index)
 YARDSTICK_STREAM = 1 << 29  # yardstick pairings are YARDSTICK_STREAM + opponent index
@@ -25,19 +25,31 @@ class GameTask:
     index: int  # position in this batch's result list
     pairing: int
     game: int  # game number within the pairing
-    black: int | str  # population index, or a panel agent spec
-    white: int | str
+    first: int | str  # population index, or a panel agent spec; player 0 (moves first)
+    second: int | str
     opening: tuple[int, ...]
     seed: tuple[int, ...]  # SeedSequence entropy
 
 
 @dataclass(frozen=True)
 class GameResult:
+    """What a worker sends back: the outcome with its moves as compact text."""
+
     index: int
-    black_discs: int
-    white_discs: int
-    black_score: int
-    winner: str  # "black" | "white" | "draw"
+    winner: int  # 0 (first player), 1 or DRAW
+    margin: float
+    plies: int
+    details: tuple  # values of ``Game.result_columns``
+    moves: str
+
+    @classmethod
+    def of(cls, index: int, game: Game, outcome: Outcome) -> GameResult:
+        details = tuple(outcome.details[c] for c in game.result_columns)
+        return cls(index, int(outcome.winner), float(outcome.margin), int(outcome.plies),
+                   details, moves_text(game, outcome.moves))
+
+    def points_for(self, player: int) -> float:
+        return 0.5 if self.winner == DRAW else float(self.winner == player)
 
 
 @dataclass(frozen=True)
@@ -45,10 +57,12 @@ class Context:
     """Everything a worker needs besides the tasks; shipped once per generation."""
 
     game: str
+    settings: dict  # the game's settings (``Game.with_settings``)
     search: SearchSettings
     genomes: np.ndarray
-    phase_bounds: tuple[int, ...]  # disc counts where phases 2.. start
-    symmetric: bool
+
+    def play(self, tasks: list[GameTask]) -> list[GameResult]:
+        return play_tasks(self, tasks)
 
 
 def openings_for(game: Game, seed: int, generation: int, n: int, min_plies: int, max_plies: int):
@@ -64,8 +78,8 @@ def round_robin_tasks(n: int, openings, seed: int, generation: int) -> list[Game
         for k, opening in enumerate(openings):
             for swap in (0, 1):
                 g = 2 * k + swap
-                black, white = (j, i) if swap else (i, j)
-                tasks.append(GameTask(len(tasks), pairing, g, black, white, tuple(opening),
+                first, second = (j, i) if swap else (i, j)
+                tasks.append(GameTask(len(tasks), pairing, g, first, second, tuple(opening),
                                       (seed, generation, pairing, g)))
     return tasks
 
@@ -77,38 +91,31 @@ def yardstick_tasks(champion: int, panel, openings, seed: int, generation: int) 
         for k, opening in enumerate(openings):
             for swap in (0, 1):
                 g = 2 * k + swap
-                black, white = (spec, champion) if swap else (champion, spec)
-                tasks.append(GameTask(len(tasks), p, g, black, white, tuple(opening),
+                first, second = (spec, champion) if swap else (champion, spec)
+                tasks.append(GameTask(len(tasks), p, g, first, second, tuple(opening),
                                       (seed, generation, YARDSTICK_STREAM + p, g)))
     return tasks
 
 
-def play_tasks(context: Context, tasks: list[GameTask], game_registry=None) -> list[GameResult]:
+def play_tasks(context: Context, tasks: list[GameTask]) -> list[GameResult]:
     """Play ``tasks`` in order with fresh agents per game (no state leaks between games, so a
     game's result cannot depend on which worker played it or what it played before)."""
-    from engine.games import get_game
-
-    game = get_game(context.game)
-    weights: dict[int, object] = {}
+    game = configured_game(context.game, context.settings)
     results = []
     for task in tasks:
         ss = np.random.SeedSequence(list(task.seed))
-        black_seed, white_seed, game_seed = ss.spawn(3)
-        black = _agent(game, context, task.black, weights, black_seed)
-        white = _agent(game, context, task.white, weights, white_seed)
-        record = game.play(black, white, task.opening, game_seed)
-        results.append(GameResult(task.index, int(record.black_discs), int(record.white_discs),
-                                  int(record.black_score), str(record.winner)))
+        first_seed, second_seed, game_seed = ss.spawn(3)
+        first = _agent(game, context, task.first, first_seed)
+        second = _agent(game, context, task.second, second_seed)
+        outcome = game.play(first, second, task.opening, game_seed)
+        results.append(GameResult.of(task.index, game, outcome))
     return results
 
 
-def _agent(game: Game, context: Context, who, cache: dict, seed):
+def _agent(game: Game, context: Context, who, seed):
     if isinstance(who, str):
         return game.make_panel_agent(who, context.search, seed=seed)
-    if who not in cache:
-        cache[who] = game.weights_from_genome(context.genomes[who], context.phase_bounds,
-                                              context.symmetric, name=f"g{who}")
-    return game.make_agent(cache[who], context.search, seed=seed)
+    return game.make_agent(context.genomes[who], context.search, seed=seed, name=f"g{who}")
 
 
 @dataclass
@@ -124,12 +131,12 @@ def score_round_robin(n: int, tasks, results, win: float, draw: float, loss: flo
     wins, draws, losses = (np.zeros(n, dtype=np.int64) for _ in range(3))
     for task, res in zip(tasks, results, strict=True):
         assert task.index == res.index
-        if res.winner == "draw":
-            draws[task.black] += 1
-            draws[task.white] += 1
+        if res.winner == DRAW:
+            draws[task.first] += 1
+            draws[task.second] += 1
         else:
-            black_won = res.winner == "black"
-            winner, loser = (task.black, task.white) if black_won else (task.white, task.black)
+            winner, loser = (task.first, task.second) if res.winner == 0 \
+                else (task.second, task.first)
             wins[winner] += 1
             losses[loser] += 1
     fitness = win * wins + draw * draws + loss * losses
@@ -140,12 +147,16 @@ def yardstick_scores(panel, champion: int, tasks, results) -> dict[str, float]:
     """Champion's score fraction against each panel opponent (win 1, draw 0.5)."""
     points = {spec: [] for spec in panel}
     for task, res in zip(tasks, results, strict=True):
-        spec = task.white if task.black == champion else task.black
-        champion_colour = "black" if task.black == champion else "white"
-        won, drawn = res.winner == champion_colour, res.winner == "draw"
-        points[spec].append(1.0 if won else 0.5 if drawn else 0.0)
+        champion_first = task.first == champion
+        spec = task.second if champion_first else task.first
+        points[spec].append(res.points_for(0 if champion_first else 1))
     return {spec: float(np.mean(p)) for spec, p in points.items()}
 
 
-def opening_text(opening) -> str:
-    return " ".join(move_name(m) for m in opening)
+def warm_up(name: str, settings: dict) -> None:
+    """Compile the game's kernels (one short game) before the first timed generation."""
+    game = configured_game(name, settings)
+    low, high = game.genome_spec().default_bounds()
+    genome = (np.asarray(low, dtype=np.float64) + np.asarray(high, dtype=np.float64)) / 2
+    context = Context(name, settings, SearchSettings(depth=1, endgame_empties=4), genome[None, :])
+    context.play([GameTask(0, 0, 0, 0, "random", (), (0, 0, 0, 0))])

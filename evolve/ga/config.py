@@ -11,23 +11,25 @@ import dataclasses
 import hashlib
 import json
 from dataclasses import dataclass, field
+from typing import Any
 
 from omegaconf import DictConfig, OmegaConf
 from omegaconf.errors import OmegaConfBaseException
+
+from evolve.errors import ConfigError
+from evolve.execution.backends import RayConfig
 
 BACKENDS = ("serial", "ray")
 SELECTIONS = ("tournament", "rank")
 CROSSOVERS = ("block", "uniform", "blend", "none")
 
 
-class ConfigError(ValueError):
-    """A bad configuration value; the message is one line naming the key."""
-
-
 @dataclass
 class GameConfig:
     name: str = "reversed_reversi"
     seed_references: list[str] | None = None  # None: the game's defaults
+    # everything else under ``game:`` (``genome: {phases: 3}``, ``size: 3``): the game validates it
+    settings: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -41,10 +43,6 @@ class GAConfig:
     population: int = 14
     generations: int = 20
     elites: int = 2
-    phases: int = 3
-    # disc counts where phases 2.. start; None: the 60 moves split equally into ``phases``
-    phase_bounds: list[int] | None = None
-    symmetric: bool = True
     seeded_fraction: float = 0.5  # share of the initial population seeded from references
     seed_noise: float = 0.05  # noise sigma for seeded individuals, as a fraction of the bound range
     random_scope: float = 1.0  # random individuals: uniform in this centred fraction of bounds
@@ -79,15 +77,6 @@ class YardstickConfig:
 
 
 @dataclass
-class RayConfig:
-    address: str | None = None  # None: embedded local Ray; "auto" or "ray://host:port"
-    num_cpus: int | None = None  # embedded Ray only; None: all local CPUs
-    workers: int | None = None  # actors; None: the cluster's CPU count
-    chunks_per_worker: int = 2  # guided split: each chunk = remaining / (this * workers)
-    max_retries: int = 3
-
-
-@dataclass
 class Config:
     seed: int = 0
     backend: str = "ray"
@@ -109,14 +98,45 @@ def to_config(cfg: DictConfig | dict | Config) -> Config:
         return cfg
     if not isinstance(cfg, DictConfig):
         cfg = OmegaConf.create(cfg)
-    plain = OmegaConf.masked_copy(cfg, [k for k in cfg.keys() if k != "hydra"])
+    plain = OmegaConf.to_container(cfg, resolve=True)
+    plain.pop("hydra", None)
+    game = game_config(plain.pop("game", None) or {})
+    for key in MOVED_TO_GAME:
+        if key in (plain.get("ga") or {}):
+            raise ConfigError(moved_key_message(f"ga.{key}"))
     try:
         merged = OmegaConf.merge(OmegaConf.structured(Config), plain)
         config = OmegaConf.to_object(merged)
     except OmegaConfBaseException as exc:
         raise ConfigError(_one_line(exc)) from None
+    config.game = game
     validate(config)
     return config
+
+
+# genome settings that moved from ``ga:`` to the game's config group (``game.genome``)
+MOVED_TO_GAME = ("phases", "phase_bounds", "symmetric")
+
+
+def moved_key_message(key: str) -> str:
+    leaf = key.rsplit(".", 1)[-1]
+    return (f"{key} moved to game.genome.{leaf} (the genome belongs to the game: set it in "
+            f"conf/game/<name>.yaml or as game.genome.{leaf}=...)")
+
+
+def game_config(node: dict) -> GameConfig:
+    node = dict(node)
+    name = node.pop("name", GameConfig.name)
+    references = node.pop("seed_references", None)
+    node.pop("settings", None)  # a dict written by ``to_dict`` before flattening: never
+    return GameConfig(str(name), None if references is None else list(references), node)
+
+
+def make_game(c: Config):
+    """The configured game of a validated config."""
+    from engine.core.registry import get_game
+
+    return get_game(c.game.name, c.game.settings)
 
 
 def _one_line(exc: OmegaConfBaseException) -> str:
@@ -137,9 +157,14 @@ def _check_choice(key: str, value, allowed) -> None:
 
 def validate(c: Config) -> None:
     """Raise ``ConfigError`` for the first bad value."""
-    from engine.games import GAMES
+    from engine.core.game import GameSettingsError
+    from engine.core.registry import game_names
 
-    _check_choice("game.name", c.game.name, tuple(GAMES))
+    _check_choice("game.name", c.game.name, game_names())
+    try:
+        make_game(c)
+    except GameSettingsError as exc:
+        raise ConfigError(str(exc)) from None
     _check_choice("backend", c.backend, BACKENDS)
     # SeedSequence entropy must be a non-negative integer
     _check(c.seed >= 0, "seed", c.seed, "seed >= 0")
@@ -165,8 +190,6 @@ def _validate_ga(ga: GAConfig) -> None:
     _check(0 <= ga.elites < ga.population, "ga.elites", ga.elites,
            f"0 <= elites < population ({ga.population})")
     _check(ga.generations >= 1, "ga.generations", ga.generations, "generations >= 1")
-    _check(1 <= ga.phases <= 60, "ga.phases", ga.phases, "1 <= phases <= 60")
-    _validate_phase_bounds(ga)
     probabilities = ("seeded_fraction", "crossover_prob", "uniform_prob", "mutation_prob",
                      "random_scope")
     for name in probabilities:
@@ -184,28 +207,6 @@ def _validate_ga(ga: GAConfig) -> None:
            "tournament_size >= 2 (capped at the population size)")
 
 
-def _validate_phase_bounds(ga: GAConfig) -> None:
-    """Explicit bounds must agree with ``ga.phases`` (rather than silently override it)."""
-    if ga.phase_bounds is None:
-        return
-    b = list(ga.phase_bounds)
-    increasing = all(x < y for x, y in zip(b, b[1:], strict=False))
-    _check(increasing and all(5 <= x <= 64 for x in b), "ga.phase_bounds", b,
-           "strictly increasing disc counts within 5..64 (null: equal split)")
-    _check(len(b) == ga.phases - 1, "ga.phase_bounds", b,
-           f"one bound per phase after the first: {ga.phases - 1} bounds for ga.phases="
-           f"{ga.phases} (set ga.phases={len(b) + 1} with these bounds)")
-
-
-def phase_bounds(ga: GAConfig) -> tuple[int, ...]:
-    """The disc counts where phases 2.. start (explicit, or the equal split of ``ga.phases``)."""
-    from engine.reversi.weights import default_phase_bounds
-
-    if ga.phase_bounds is not None:
-        return tuple(int(b) for b in ga.phase_bounds)
-    return default_phase_bounds(ga.phases)
-
-
 def _validate_ray(c: Config) -> None:
     _check(c.ray.chunks_per_worker >= 1, "ray.chunks_per_worker", c.ray.chunks_per_worker, ">= 1")
     _check(c.ray.max_retries >= 0, "ray.max_retries", c.ray.max_retries, "max_retries >= 0")
@@ -219,26 +220,21 @@ def _validate_ray(c: Config) -> None:
 
 
 def _validate_references(c: Config) -> None:
-    from engine.reversi.weights import REFERENCE_NAMES
-
+    allowed = make_game(c).reference_names()
     for ref in c.game.seed_references or ():
-        if ref not in REFERENCE_NAMES:
+        if ref not in allowed:
             raise ConfigError(f"game.seed_references: unknown reference {ref!r} (allowed: "
-                              f"{', '.join(REFERENCE_NAMES)})")
+                              f"{', '.join(allowed)})")
 
 
 def _validate_panel(c: Config) -> None:
-    """Build every panel agent once now, so a bad spec stops the run before any game."""
-    from engine.reversi.agents.factory import make_agent
-    from engine.games import get_game
-
+    """Check every panel spec now, so a bad one stops the run before any game."""
     if not c.yardstick.enabled:
         return
-    variant = get_game(c.game.name).variant.value
+    game = make_game(c)
     for spec in c.yardstick.panel or ():
         try:
-            make_agent(spec, variant, depth=c.search.depth, seed=0,
-                       endgame_empties=c.search.endgame_empties)
+            game.check_spec(spec)
         except (ValueError, OSError, TypeError, KeyError) as exc:
             first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
             raise ConfigError(f"yardstick.panel: {first}") from None
@@ -247,10 +243,9 @@ def _validate_panel(c: Config) -> None:
 def _validate_openings(c: Config) -> None:
     """Draw generation 0's openings now: too few distinct positions of ``min_plies..max_plies``
     plies (e.g. 5 openings of 1 ply: only 4 exist) fails here instead of mid-run."""
-    from engine.games import get_game
-    from evolve.tournament import openings_for
+    from evolve.ga.tournament import openings_for
 
-    game, g = get_game(c.game.name), c.games
+    game, g = make_game(c), c.games
     draws = [("games.openings", g.openings, 0)]
     if c.yardstick.enabled:
         draws.append(("yardstick.openings", c.yardstick.openings, YARDSTICK_GENERATION_OFFSET))
@@ -272,7 +267,10 @@ def openings_error(key: str, n: int, min_plies: int, max_plies: int, exc: Except
 
 
 def to_dict(c: Config) -> dict:
-    return dataclasses.asdict(c)
+    d = dataclasses.asdict(c)
+    settings = d["game"].pop("settings")
+    d["game"].update(settings)  # the shape of conf/game/<name>.yaml
+    return d
 
 
 # keys that only say where and how visibly a run executes: never change a result
@@ -291,4 +289,16 @@ def config_hash(c: Config) -> str:
 
 
 def from_dict(d: dict) -> Config:
-    return to_config(OmegaConf.create(d))
+    return to_config(OmegaConf.create(migrate(d)))
+
+
+def migrate(d: dict) -> dict:
+    """A config saved before the genome settings moved to the game (checkpoints of older runs):
+    ``ga.phases/phase_bounds/symmetric`` become ``game.genome.*``."""
+    ga = dict(d.get("ga") or {})
+    moved = {k: ga.pop(k) for k in MOVED_TO_GAME if k in ga}
+    if not moved:
+        return d
+    game = dict(d.get("game") or {})
+    game["genome"] = {**moved, **(game.get("genome") or {})}
+    return {**d, "ga": ga, "game": game}

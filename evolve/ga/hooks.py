@@ -14,8 +14,9 @@ from pathlib import Path
 
 import numpy as np
 
-from evolve.population import Population
-from evolve.tournament import GameResult, GameTask, Standings, opening_text
+from engine.core.game import DRAW, Game, moves_text
+from evolve.ga.population import Population
+from evolve.ga.tournament import GameResult, GameTask, Standings
 
 log = logging.getLogger("evolve")
 
@@ -23,8 +24,22 @@ GENERATION_COLUMNS = ["generation", "best_fitness", "mean_fitness", "min_fitness
                       "yardstick_score", "diversity", "games", "wall_seconds"]
 INDIVIDUAL_COLUMNS = ["generation", "id", "parent_a", "parent_b", "operator", "fitness", "wins",
                       "draws", "losses"]
-GAME_COLUMNS = ["generation", "pairing", "game", "black_id", "white_id", "opening", "black_discs",
-                "white_discs", "black_score", "winner"]
+
+
+def game_columns(game: Game) -> list[str]:
+    """``games.csv`` columns: Reversi's are those of earlier versions plus plies and moves."""
+    first, second = game.players
+    return ["generation", "pairing", "game", f"{first}_id", f"{second}_id", "opening",
+            *game.result_columns, "winner", "plies", "moves"]
+
+
+@dataclass
+class ChampionRecord:
+    """A generation's champion: its genome and what its file says about it."""
+
+    genome: np.ndarray
+    name: str
+    metadata: dict
 
 
 @dataclass
@@ -37,7 +52,7 @@ class GenerationReport:
     yardstick: dict[str, float]  # panel opponent -> champion's score fraction
     yardstick_games: list[tuple[GameTask, GameResult]]
     champion_index: int
-    champion: object  # engine.reversi.weights.Weights, metadata filled in
+    champion: ChampionRecord
     diversity: float
     wall_seconds: float
     elapsed: float  # since the run started, including before a resume
@@ -72,13 +87,13 @@ class CsvTable:
 
 
 class CsvLogger:
-    def __init__(self, run_dir: Path, gene_names: list[str], panel: list[str]):
+    def __init__(self, run_dir: Path, game: Game, gene_names: list[str], panel: list[str]):
         self.generations = CsvTable(run_dir / "generations.csv",
                                     GENERATION_COLUMNS + [f"yardstick_{p}" for p in panel])
         self.individuals = CsvTable(run_dir / "individuals.csv", INDIVIDUAL_COLUMNS + gene_names)
-        self.games = CsvTable(run_dir / "games.csv", GAME_COLUMNS)
-        self.yardstick_games = CsvTable(run_dir / "yardstick_games.csv", GAME_COLUMNS)
-        self.panel = panel
+        self.games = CsvTable(run_dir / "games.csv", game_columns(game))
+        self.yardstick_games = CsvTable(run_dir / "yardstick_games.csv", game_columns(game))
+        self.panel, self.game = panel, game
 
     def resume(self, generation: int) -> None:
         for table in (self.generations, self.individuals, self.games, self.yardstick_games):
@@ -95,29 +110,31 @@ class CsvLogger:
         self.individuals.append([
             [g, pop.ids[i], pop.parent_a[i], pop.parent_b[i], pop.operator[i], fit[i], s.wins[i],
              s.draws[i], s.losses[i], *pop.genomes[i].tolist()] for i in range(len(pop))])
-        self.games.append([_game_row(g, t, res, pop) for t, res in r.games])
-        self.yardstick_games.append([_game_row(g, t, res, pop) for t, res in r.yardstick_games])
+        self.games.append([self._row(g, t, res, pop) for t, res in r.games])
+        self.yardstick_games.append([self._row(g, t, res, pop) for t, res in r.yardstick_games])
 
+    def _row(self, g: int, t: GameTask, res: GameResult, pop: Population) -> list:
+        def who(x):
+            return int(pop.ids[x]) if isinstance(x, int | np.integer) else x
 
-def _game_row(g: int, t: GameTask, res: GameResult, pop: Population) -> list:
-    def who(x):
-        return int(pop.ids[x]) if isinstance(x, int | np.integer) else x
-
-    return [g, t.pairing, t.game, who(t.black), who(t.white), opening_text(t.opening),
-            res.black_discs, res.white_discs, res.black_score, res.winner]
+        winner = "draw" if res.winner == DRAW else self.game.players[res.winner]
+        return [g, t.pairing, t.game, who(t.first), who(t.second),
+                moves_text(self.game, t.opening), *res.details, winner, res.plies, res.moves]
 
 
 class ChampionWriter:
     """``champion.json`` (rewritten each generation) and ``champions/gen_XXXX.json``."""
 
-    def __init__(self, run_dir: Path):
-        self.run_dir = run_dir
+    def __init__(self, run_dir: Path, game: Game):
+        self.run_dir, self.game = run_dir, game
         (run_dir / "champions").mkdir(parents=True, exist_ok=True)
 
     def on_generation(self, r: GenerationReport) -> None:
-        r.champion.save_json(self.run_dir / "champions" / f"gen_{r.generation:04d}.json")
+        c = r.champion
+        self.game.save_champion(self.run_dir / "champions" / f"gen_{r.generation:04d}.json",
+                                c.genome, c.name, c.metadata)
         tmp = self.run_dir / ".champion.json.tmp"
-        r.champion.save_json(tmp)
+        self.game.save_champion(tmp, c.genome, c.name, c.metadata)
         tmp.replace(self.run_dir / "champion.json")
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from evolve.population import Population
+from evolve.ga.population import Population
 
 SCHEMA_VERSION = 1
 DIR = "checkpoint"
@@ -57,7 +57,11 @@ def save(run_dir: str | Path, ck: Checkpoint) -> Path:
     npz_path = folder / npz_name
     tmp = folder / f".{npz_name}.tmp{os.getpid()}.npz"
     pop = ck.population
-    np.savez(tmp, genomes=pop.genomes, ids=pop.ids, parent_a=pop.parent_a, parent_b=pop.parent_b)
+    with open(tmp, "wb") as f:
+        np.savez(f, genomes=pop.genomes, ids=pop.ids, parent_a=pop.parent_a,
+                 parent_b=pop.parent_b)
+        f.flush()
+        os.fsync(f.fileno())  # the data is on disk before the name that commits it
     os.replace(tmp, npz_path)
     state = {
         "schema_version": SCHEMA_VERSION,
@@ -89,13 +93,20 @@ def load(run_dir: str | Path) -> Checkpoint:
     if state.get("schema_version") != SCHEMA_VERSION:
         raise CheckpointError(f"{folder / STATE}: schema_version {state.get('schema_version')!r}, "
                               f"expected {SCHEMA_VERSION}")
-    npz_path = folder / state["population_file"]
-    if hashlib.sha256(npz_path.read_bytes()).hexdigest() != state["population_sha256"]:
+    npz_path = folder / str(state.get("population_file"))
+    try:
+        data = npz_path.read_bytes()
+    except OSError as exc:
+        raise CheckpointError(f"{npz_path}: population file named by {STATE} cannot be read "
+                              f"({exc.strerror or exc})") from None
+    if hashlib.sha256(data).hexdigest() != state.get("population_sha256"):
         raise CheckpointError(f"{npz_path} does not match its checksum in {STATE}")
     with np.load(npz_path, allow_pickle=False) as z:
         pop = Population(z["genomes"], z["ids"], z["parent_a"], z["parent_b"],
                          list(state["operator"]))
-    return Checkpoint(state["config"], state["generation"], state["next_id"], pop,
+    from evolve.ga.config import migrate
+
+    return Checkpoint(migrate(state["config"]), state["generation"], state["next_id"], pop,
                       state["rng_state"], state["elapsed"], state.get("next_bred", False))
 
 

@@ -1,7 +1,7 @@
 """The population: genomes with ids and parentage, its initialisation and its breeding.
 
 ``breed`` is the search algorithm's half of the EvoTorch split (select, vary); scoring the
-population is the tournament's job (``evolve.tournament``).
+population is the tournament's job (``evolve.ga.tournament``).
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from evolve import operators as ops
+from evolve.ga import operators as ops
 
 
 @dataclass

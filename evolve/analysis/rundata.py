@@ -2,7 +2,7 @@
 
 Only reads files; never imports ray or the GA itself, so notebooks open any finished (or still
 running) run quickly. The files and their columns are the run-directory contract of
-``evolve.run``: ``generations.csv``, ``individuals.csv``, ``champion.json``,
+``evolve.ga``: ``generations.csv``, ``individuals.csv``, ``champion.json``,
 ``champions/gen_XXXX.json`` and Hydra's ``.hydra/overrides.yaml``.
 """
 
@@ -51,34 +51,42 @@ class RunData:
 
     @cached_property
     def champion(self):
-        """The run's champion as ``engine.reversi.weights.Weights``."""
-        return _load_weights_file(self.path / "champion.json")
+        """The run's champion (``engine.core.Champion``: game, genome, settings, metadata)."""
+        return _load_champion_file(self.path / "champion.json")
+
+    @property
+    def game(self):
+        """The run's game, configured as the champion was evolved."""
+        from engine.core.registry import get_game
+
+        champion = self.champion
+        return get_game(champion.game, champion.settings)
 
     def champion_history(self) -> list[tuple[int, object]]:
-        """``(generation, Weights)`` of each generation's champion, oldest first.
+        """``(generation, Champion)`` of each generation's champion, oldest first.
 
         From ``champions/gen_XXXX.json``; if that folder is missing, rebuilt from the best
         individual of each generation in ``individuals.csv`` (same layout as the champion)."""
         folder = self.path / "champions"
         files = sorted(folder.glob("gen_*.json")) if folder.is_dir() else []
         if files:
-            return [(int(_CHAMPION_FILE.search(f.name).group(1)), _load_weights_file(f))
+            return [(int(_CHAMPION_FILE.search(f.name).group(1)), _load_champion_file(f))
                     for f in files if _CHAMPION_FILE.search(f.name)]
         return self._history_from_individuals()
 
     def _history_from_individuals(self) -> list[tuple[int, object]]:
-        from engine.reversi.weights import Weights
+        from dataclasses import replace
 
         champion = self.champion
-        gene_columns = list(champion.layout.names)
+        gene_columns = list(self.game.genome_spec().names)
         missing = [c for c in gene_columns if c not in self.individuals.columns]
         if missing:
             raise RunDirError(f"{self.path / 'individuals.csv'}: no gene columns {missing[:3]}...")
         history = []
         for generation, group in self.individuals.groupby("generation", sort=True):
             best = group.loc[group["fitness"].idxmax(), gene_columns].to_numpy(np.float64)
-            history.append((int(generation), Weights.from_genome(
-                best, champion.phase_bounds, champion.symmetric, name=f"gen {generation}")))
+            history.append((int(generation), replace(champion, genome=best,
+                                                     name=f"gen {generation}", metadata={})))
         return history
 
 
@@ -203,13 +211,18 @@ def _check_row_lengths(file: Path) -> None:
                                   f"header has {len(header)}")
 
 
-def _load_weights_file(file: Path):
-    from engine.reversi.weights import WeightsFileError, load_weights
+def _load_champion_file(file: Path):
+    from engine.core.files import champion_game
+    from engine.core.game import ChampionFileError
+    from engine.core.registry import get_game
 
     if not file.is_file():
         raise RunDirError(f"{file}: missing")
     try:
-        return load_weights(file)
-    except WeightsFileError as exc:
+        name = champion_game(file)
+        if name is None:
+            raise ChampionFileError(f"{file}: does not name its game")
+        return get_game(name).load_champion(file)
+    except (ChampionFileError, ValueError) as exc:
         message = str(exc) if str(file) in str(exc) else f"{file}: {exc}"
         raise RunDirError(message) from None

@@ -1,0 +1,78 @@
+"""The CS303 course platform's single-file agent with a champion's weights embedded.
+
+The agent is plain Python source (numpy only) rendered from ``cs303_template.py``; the weights
+are written as literals (``repr`` of a float round-trips exactly), so nothing is pickled.
+"""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+from engine.reversi.weights import FEATURE_NAMES, Weights
+from engine.reversi.weights_io import save_json, save_npz
+
+TEMPLATE = Path(__file__).with_name("cs303_template.py")
+BEGIN, END = "# --- BEGIN WEIGHTS (generated) ---", "# --- END WEIGHTS ---"
+DEFAULT_ENDGAME_EMPTIES = 8
+
+
+def _wrapped(items: list[str], per_line: int, indent: str) -> list[str]:
+    """``items`` as comma-separated source lines of ``per_line`` items (short lines for lint)."""
+    return [indent + ", ".join(items[i : i + per_line]) + ","
+            for i in range(0, len(items), per_line)]
+
+
+def weights_block(weights: Weights, variant: str, endgame_empties: int) -> str:
+    """The generated constants; ``repr`` of a float round-trips exactly."""
+    phase_of_discs, positional, features = weights.numba_arrays()
+    lines = [BEGIN, f"NAME = {weights.name or 'champion'!r}", f"VARIANT = {variant!r}",
+             "FEATURE_NAMES = (", *(f"    {n!r}," for n in FEATURE_NAMES), ")",
+             "PHASE_OF_DISCS = (  # phase index for 0..64 discs on the board",
+             *_wrapped([str(int(p)) for p in phase_of_discs], 16, "    "), ")",
+             "POSITIONAL = (  # per phase: 64 weights, a1..h1, a2..h2, ... (square 8 * row + col)"]
+    for p, row in enumerate(positional):
+        lo, hi = weights.phase_discs(p)
+        lines += [f"    (  # phase {p}: {lo}..{hi} discs",
+                  *_wrapped([repr(float(v)) for v in row], 4, "        "), "    ),"]
+    lines += [")", "FEATURES = (  # per phase: one weight per FEATURE_NAMES entry"]
+    for row in features:
+        lines += ["    (", *_wrapped([repr(float(v)) for v in row], 4, "        "), "    ),"]
+    lines += [")", f"ENDGAME_EMPTIES = {int(endgame_empties)}", END]
+    return "\n".join(lines)
+
+
+def render_cs303(weights: Weights) -> str:
+    """Source of the single-file CS303 agent with ``weights`` embedded."""
+    variant = weights.metadata.get("variant") or "reversed"
+    if variant != "reversed":
+        raise ValueError(
+            f"the CS303 platform plays Reversed Reversi, but these weights are for {variant!r}"
+        )
+    search = weights.metadata.get("search") or {}
+    endgame = int(search.get("endgame_empties", DEFAULT_ENDGAME_EMPTIES))
+    template = TEMPLATE.read_text()
+    head, rest = template.split(BEGIN, 1)
+    _, tail = rest.split(END, 1)
+    provenance = json.dumps({"name": weights.name, **weights.metadata}, sort_keys=True)
+    note = "".join(f"# {line}\n" for line in textwrap.wrap("Weights: " + provenance, 96))
+    return head + weights_block(weights, variant, endgame) + "\n" + note + tail.lstrip("\n")
+
+
+def export_weights(source, fmt: str, out) -> None:
+    """``json`` / ``npz`` / ``cs303`` of a Reversi weights file (``evolve.export``)."""
+    import numpy as np
+
+    from engine.reversi.weights_io import load_weights
+
+    weights = load_weights(source)
+    if fmt == "json":
+        save_json(weights, out)
+    elif fmt == "npz":
+        save_npz(weights, out)
+        np.load(out, allow_pickle=False).close()  # what we promise a user: no pickle needed
+    elif fmt == "cs303":
+        Path(out).write_text(render_cs303(weights))
+    else:
+        raise ValueError(f"unknown format {fmt!r} (allowed: json, npz, cs303)")

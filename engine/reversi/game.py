@@ -1,0 +1,302 @@
+"""Othello and Reversed Reversi behind the game-neutral contract (``engine.core.game.Game``).
+
+The genome is a ``Weights`` layout (per-phase positional matrix + mobility/stability features);
+its settings live under ``game.genome`` (``phases``, ``phase_bounds`` in discs, ``symmetric``).
+A state is a ``Position``; move ids are squares 0..63 (a1 = 0, b1 = 1, ..., h8 = 63) and
+``PASS`` (64). Champion files are the Reversi weights files (``engine.reversi.weights_io``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from engine.core.agent import Agent, Seed
+from engine.core.game import (
+    DRAW,
+    Champion,
+    ChampionFileError,
+    GameSettingsError,
+    GenomeSpec,
+    Outcome,
+    SearchSettings,
+)
+from engine.reversi.position import PASS, Position, Variant, move_name, parse_move
+from engine.reversi.weights_io import save_json
+
+GENOME_DEFAULTS = {"phases": 3, "phase_bounds": None, "symmetric": True}
+
+
+class ReversiGame:
+    """One variant of Reversi with its genome settings (``with_settings`` makes a copy)."""
+
+    players = ("black", "white")
+    margin_unit = "discs"
+    result_columns = ("black_discs", "white_discs", "black_score")
+    export_formats = ("json", "npz", "cs303")
+    cli_modules = {"perft": "engine.reversi.perft", "solve": "engine.reversi.solve",
+                   "play": "engine.reversi.play"}
+
+    def __init__(self, name: str, variant: Variant | str, description: str, seed_references,
+                 default_panel, genome: Mapping | None = None):
+        self.name, self.description = name, description
+        self.variant = Variant.parse(variant)
+        self.seed_references = tuple(seed_references)
+        self.default_panel = tuple(default_panel)
+        self.genome = _validated_genome(genome or {})
+
+    def __repr__(self) -> str:
+        return f"ReversiGame({self.name!r}, genome={self.genome})"
+
+    def cli_arguments(self, command: str) -> list[str]:
+        """``--game reversed_reversi`` means ``--variant reversed`` to the Reversi CLIs."""
+        return [] if command == "perft" else ["--variant", self.variant.value]
+
+    # --- configuration and genome ------------------------------------------------------------
+    def with_settings(self, settings: Mapping) -> ReversiGame:
+        unknown = set(settings) - {"genome"}
+        if unknown:
+            raise GameSettingsError(f"game.{sorted(unknown)[0]}: unknown setting for {self.name}"
+                                    f" (allowed: genome)")
+        return ReversiGame(self.name, self.variant, self.description, self.seed_references,
+                           self.default_panel, {**self.genome, **settings.get("genome", {})})
+
+    def settings(self) -> dict:
+        return {"genome": dict(self.genome, phase_bounds=list(self.phase_bounds))}
+
+    @property
+    def phase_bounds(self) -> tuple[int, ...]:
+        from engine.reversi.weights import default_phase_bounds
+
+        bounds = self.genome["phase_bounds"]
+        return tuple(bounds) if bounds is not None else default_phase_bounds(self.genome["phases"])
+
+    @property
+    def symmetric(self) -> bool:
+        return self.genome["symmetric"]
+
+    def layout(self):
+        from engine.reversi.weights import GenomeLayout
+
+        return GenomeLayout(len(self.phase_bounds) + 1, self.symmetric)
+
+    def genome_spec(self) -> GenomeSpec:
+        layout = self.layout()
+        low, high = layout.default_bounds()
+        return GenomeSpec(tuple(layout.names), dict(layout.blocks), low, high)
+
+    def reference_names(self) -> tuple[str, ...]:
+        from engine.reversi.weights import REFERENCE_NAMES
+
+        return REFERENCE_NAMES
+
+    def reference_genome(self, reference: str) -> np.ndarray:
+        """A reference weight set re-expressed in this layout: each of our phases takes the
+        reference phase that covers its middle disc count (references may have fewer phases)."""
+        from engine.reversi.weights import MIN_DISCS, Weights, phase_of_discs_table
+        from engine.reversi.weights_io import reference_weights
+
+        ref = reference_weights(reference)
+        bounds = self.phase_bounds
+        starts, ends = (MIN_DISCS, *bounds), (*bounds, 65)
+        ref_phase_of = phase_of_discs_table(ref.phase_bounds)
+        rows = [int(ref_phase_of[min(64, (s + e) // 2)]) for s, e in zip(starts, ends, strict=True)]
+        projected = Weights(bounds, np.array(ref.positional[rows], dtype=np.float64),
+                            np.array(ref.features[rows], dtype=np.float64), self.symmetric,
+                            name=reference)
+        return projected.to_genome()
+
+    def phase_of(self, state: Position) -> int:
+        from engine.reversi.weights import phase_of_discs_table
+
+        return int(phase_of_discs_table(self.phase_bounds)[64 - state.empties])
+
+    def weights(self, genome: np.ndarray, name: str = "", metadata: Mapping | None = None):
+        from engine.reversi.weights import Weights
+
+        return Weights.from_genome(np.asarray(genome, dtype=np.float64), self.phase_bounds,
+                                   self.symmetric, name=name, metadata=dict(metadata or {}))
+
+    # --- agents --------------------------------------------------------------------------------
+    def make_agent(self, genome, search: SearchSettings, seed: Seed = None,
+                   name: str = "") -> Agent:
+        from engine.reversi.agents.alphabeta import AlphaBetaAgent
+
+        weights = genome if hasattr(genome, "positional") else self.weights(genome, name)
+        return AlphaBetaAgent(weights, variant=self.variant.value, depth=search.depth,
+                              time_limit=search.time_limit,
+                              endgame_empties=search.endgame_empties, seed=seed,
+                              **({"name": name} if name else {}))
+
+    def make_panel_agent(self, spec: str, search: SearchSettings, seed: Seed = None) -> Agent:
+        from engine.reversi.agents.factory import make_agent
+
+        return make_agent(spec, self.variant.value, depth=search.depth,
+                          time_limit=search.time_limit, seed=seed,
+                          endgame_empties=search.endgame_empties)
+
+    def check_spec(self, spec: str) -> None:
+        from engine.reversi.agents.factory import load_spec_weights, parse_spec
+
+        parsed = parse_spec(spec)
+        if parsed.weights is not None:
+            load_spec_weights(parsed.weights)
+
+    def agent_specs(self) -> tuple[str, ...]:
+        from engine.reversi.agents.factory import AGENT_SPECS
+
+        return (*AGENT_SPECS, "mcts:<playouts>", "bfs:<nodes>", "wpc1:<weights>",
+                "eps<p>:<spec>", "<weights file .json/.npz>")
+
+    # --- playing -------------------------------------------------------------------------------
+    def random_openings(self, n: int, seed: Seed, min_plies: int = 4,
+                        max_plies: int = 8) -> list[tuple[int, ...]]:
+        from engine.reversi.match import random_openings
+
+        return [tuple(o) for o in random_openings(n, seed, min_plies=min_plies,
+                                                  max_plies=max_plies)]
+
+    def play(self, first: Agent, second: Agent, opening: Sequence[int] = (),
+             seed: Seed = None) -> Outcome:
+        from engine.reversi.match import play_game
+
+        record = play_game(first, second, variant=self.variant, opening=opening, seed=seed)
+        return self._outcome(record.black_discs, record.white_discs, record.black_score,
+                             record.moves)
+
+    def _outcome(self, black: int, white: int, black_score: int, moves) -> Outcome:
+        winner = 0 if black_score > 0 else 1 if black_score < 0 else DRAW
+        return Outcome(winner, float(black_score), len(moves), tuple(int(m) for m in moves),
+                       {"black_discs": int(black), "white_discs": int(white),
+                        "black_score": int(black_score)})
+
+    # --- states --------------------------------------------------------------------------------
+    def initial_state(self) -> Position:
+        return Position.start()
+
+    def to_move(self, state: Position) -> int:
+        return 0 if state.black_to_move else 1
+
+    def legal_moves(self, state: Position) -> list[int]:
+        return state.legal_moves()
+
+    def apply(self, state: Position, move: int) -> Position:
+        return state.play(int(move))
+
+    def is_terminal(self, state: Position) -> bool:
+        return state.is_game_over()
+
+    def outcome(self, state: Position, moves: Sequence[int] = ()) -> Outcome:
+        black, white = state.disc_counts()
+        return self._outcome(black, white, state.black_score(self.variant), moves)
+
+    def state_text(self, state: Position) -> str:
+        return state.to_string()
+
+    def parse_state(self, text: str) -> Position:
+        return Position.parse(text)
+
+    def state_view(self, state: Position) -> dict:
+        text = state.to_string().split()[0]
+        return {"board": [text[8 * r: 8 * r + 8] for r in range(8)],
+                "to_move": self.to_move(state), "discs": list(state.disc_counts()),
+                "pass": PASS}
+
+    def move_text(self, move: int) -> str:
+        return move_name(int(move))
+
+    def parse_move(self, text: str, state: Position | None = None) -> int:
+        return parse_move(text)
+
+    # --- files and figures ---------------------------------------------------------------------
+    def save_champion(self, path, genome, name: str = "", metadata: Mapping | None = None) -> None:
+        meta = {"variant": self.variant.value, "game_name": self.name, **(metadata or {})}
+        save_json(self.weights(genome, name, meta), path)
+
+    def load_champion(self, path) -> Champion:
+        from engine.reversi.weights_io import WeightsFileError, load_weights
+
+        try:
+            w = load_weights(path)
+        except (WeightsFileError, OSError) as exc:
+            raise ChampionFileError(str(exc).splitlines()[0]) from None
+        settings = {"genome": {"phases": w.n_phases, "phase_bounds": list(w.phase_bounds),
+                               "symmetric": w.symmetric}}
+        return Champion(self.name, w.to_genome(), settings, w.name, dict(w.metadata))
+
+    def export(self, source, fmt: str, out) -> None:
+        from engine.reversi.cs303 import export_weights
+
+        export_weights(source, fmt, out)
+
+    def genome_figures(self, champion: Champion, history=()) -> dict:
+        """Heatmaps, feature weights and (given the champions' history) weight history."""
+        from engine.reversi.heatmaps import weight_figures
+
+        weights = self.weights(champion.genome, champion.name, champion.metadata)
+        past = [(g, self.weights(c.genome, c.name)) for g, c in history]
+        return weight_figures(weights, past)
+
+    def genome_markdown(self, genome) -> str:
+        from engine.reversi.weights_report import weights_markdown
+
+        return weights_markdown(self.weights(genome))
+
+    def genome_figure(self, genome, title: str = ""):
+        from engine.reversi.heatmaps import plot_positional
+
+        fig = plot_positional(self.weights(genome, title))
+        if title:
+            fig.suptitle(title)
+        return fig
+
+
+def _validated_genome(genome: Mapping) -> dict:
+    """Same rules and one-line messages as before the genome settings moved to ``game:``."""
+    unknown = set(genome) - set(GENOME_DEFAULTS)
+    if unknown:
+        raise GameSettingsError(f"game.genome.{sorted(unknown)[0]}: unknown key (allowed: "
+                                f"{', '.join(GENOME_DEFAULTS)})")
+    g = {**GENOME_DEFAULTS, **genome}
+    phases, bounds = g["phases"], g["phase_bounds"]
+    if not isinstance(phases, int) or isinstance(phases, bool) or not 1 <= phases <= 60:
+        raise GameSettingsError(f"game.genome.phases={phases} must satisfy 1 <= phases <= 60")
+    if not isinstance(g["symmetric"], bool):
+        raise GameSettingsError(f"game.genome.symmetric={g['symmetric']} must be true or false")
+    if bounds is not None:
+        b = list(bounds)
+        increasing = all(x < y for x, y in zip(b, b[1:], strict=False))
+        if not (increasing and all(isinstance(x, int) and 5 <= x <= 64 for x in b)):
+            raise GameSettingsError(f"game.genome.phase_bounds={b} must satisfy strictly "
+                                    "increasing disc counts within 5..64 (null: equal split)")
+        if len(b) != phases - 1:
+            raise GameSettingsError(
+                f"game.genome.phase_bounds={b} must satisfy one bound per phase after the "
+                f"first: {phases - 1} bounds for game.genome.phases={phases} (set "
+                f"game.genome.phases={len(b) + 1} with these bounds)")
+        g["phase_bounds"] = b
+    return g
+
+
+OTHELLO = ReversiGame(
+    "othello", Variant.OTHELLO, "Othello: 8x8 Reversi, more discs wins",
+    seed_references=("course", "wpc"), default_panel=("course", "wpc", "greedy", "random"))
+REVERSED_REVERSI = ReversiGame(
+    "reversed_reversi", Variant.REVERSED,
+    "Reversed Reversi (CS303 course game): 8x8 Reversi, fewer discs wins",
+    seed_references=("course", "wpc_negated"),
+    default_panel=("course", "wpc_negated", "greedy", "random"))
+
+
+def game_of_weights_file(path: str | Path) -> str | None:
+    """``othello`` / ``reversed_reversi`` from a weights file's ``metadata.game_name`` or
+    ``variant``; ``None`` when the file names neither."""
+    from engine.reversi.weights_io import load_weights
+
+    w = load_weights(path)
+    name = w.metadata.get("game_name")
+    if name in ("othello", "reversed_reversi"):
+        return name
+    return {"othello": "othello", "reversed": "reversed_reversi"}.get(w.variant)

@@ -1,0 +1,148 @@
+"""Evaluation games as plain data, played by the shared execution layer (``evolve.execution``).
+
+A game is an ``EvalTask`` (two players, an opening, a seed tuple); an ``EvalContext`` plays a
+list of them and returns, in the same order, who won (0 = the task's first player, 1, or
+``DRAW``). Agents are built fresh for every game from their specs, so a result cannot depend on
+which worker played it or what it played before. Players are agent specs of the game or
+champion files (a run directory means its ``champion.json``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from engine.core.files import champion_game, resolve_source
+from engine.core.game import SearchSettings
+from evolve.execution.games import configured_game
+
+MAX_DEPTH_WITH_TIME = 60  # "no depth limit" when a per-move time budget is given
+
+
+@dataclass(frozen=True)
+class EvalSettings:
+    game: str
+    depth: int | None = 4  # None with time_limit: iterative deepening within the time only
+    time_limit: float | None = None  # seconds per move
+    epsilon: float = 0.0  # both sides play a random legal move with this probability
+    endgame_empties: int = 8
+    game_settings: dict = field(default_factory=dict)
+
+    def as_dict(self) -> dict:
+        d = asdict(self)
+        if not d["game_settings"]:
+            del d["game_settings"]
+        return d
+
+    def search(self) -> SearchSettings:
+        depth = self.depth if self.depth is not None else MAX_DEPTH_WITH_TIME
+        return SearchSettings(depth, self.endgame_empties, self.time_limit)
+
+
+@dataclass(frozen=True)
+class EvalTask:
+    index: int  # game number within its match (even: the match's player moves first)
+    first: str  # agent spec or champion file
+    second: str
+    opening: tuple[int, ...]
+    seed: tuple[int, ...]  # SeedSequence entropy
+
+
+@dataclass(frozen=True)
+class EvalContext:
+    settings: EvalSettings
+
+    def game(self):
+        return configured_game(self.settings.game, self.settings.game_settings)
+
+    def play(self, tasks: list[EvalTask]) -> list[int]:
+        """Winner (0 = ``first``, 1 = ``second``, or ``DRAW``) of every task, in order."""
+        game, winners = self.game(), []
+        for task in tasks:
+            first_seed, second_seed, game_seed = np.random.SeedSequence(list(task.seed)).spawn(3)
+            first = make_player(game, task.first, self.settings, first_seed)
+            second = make_player(game, task.second, self.settings, second_seed)
+            winners.append(int(game.play(first, second, task.opening, game_seed).winner))
+        return winners
+
+
+def make_player(game, spec: str, settings: EvalSettings, seed):
+    agent = game.make_panel_agent(spec, settings.search(), seed=seed)
+    if settings.epsilon > 0:
+        from engine.core.agents import EpsilonAgent
+
+        agent = EpsilonAgent(agent, settings.epsilon, game.legal_moves, seed=seed)
+    return agent
+
+
+# --- players ----------------------------------------------------------------------------------
+
+
+def file_of(spec: str) -> str | None:
+    """The champion file or run directory a spec names: the spec itself when it is a path, else
+    its last ``:`` field (Reversi's ``eps0.1:a.json`` and ``mcts::a.json`` name ``a.json``)."""
+    last = spec.rsplit(":", 1)[-1]
+    for candidate in (spec, last):
+        if candidate and Path(candidate).exists():
+            return candidate
+    return last if last.lower().endswith((".json", ".npz")) else None
+
+
+def resolve_players(specs: list[str]) -> list[str]:
+    """Specs with run directories replaced by their champion.json (a missing file fails later,
+    in ``check_specs``, with the game's own message)."""
+    resolved = []
+    for spec in specs:
+        path = file_of(spec)
+        if path is not None and Path(path).is_dir():
+            spec = spec[: len(spec) - len(path)] + str(resolve_source(path))
+        resolved.append(spec)
+    return resolved
+
+
+def file_games(players: list[str]) -> dict[str, str]:
+    """``{champion file: game}`` for the players that are files naming their game."""
+    found = {}
+    for spec in players:
+        path = file_of(spec)
+        if path is not None and Path(path).is_file():
+            game = champion_game(path)
+            if game:
+                found[path] = game
+    return found
+
+
+def choose_game(requested: str | None, players: list[str]) -> tuple[str, str | None]:
+    """(game to play, warning or None): ``requested`` (``--game``) if given, else the one game
+    the champion files name. A file for another game is refused, except between games that can
+    read it (Othello weights under Reversed Reversi rules): allowed, with a warning."""
+    from engine.core.registry import get_game
+
+    found = file_games(players)
+    if requested is None:
+        games = sorted(set(found.values()))
+        if len(games) != 1:
+            raise ValueError(f"cannot tell the game from the champion files (games: "
+                             f"{', '.join(games) or 'none'}); give --game NAME")
+        return games[0], None
+    game = get_game(requested)
+    others = {path: g for path, g in found.items() if g != requested}
+    for path, other in others.items():
+        try:
+            game.load_champion(path)
+        except ValueError:
+            raise ValueError(f"{path} is a {other} champion; it cannot play {requested}") from None
+    if not others:
+        return requested, None
+    listed = ", ".join(f"{Path(p).name} ({g})" for p, g in others.items())
+    return requested, f"--game {requested} overrides the game of {listed}"
+
+
+def check_specs(players: list[str], settings: EvalSettings) -> None:
+    """Build each player once so that an unknown spec or a bad file fails before any game."""
+    game = EvalContext(settings).game()
+    for spec in players:
+        game.check_spec(spec)
+        make_player(game, spec, settings, 0)

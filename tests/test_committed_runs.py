@@ -1,0 +1,51 @@
+"""The committed study runs (``experiments/runs/<study>``, made before the game-neutral
+refactor) still reproduce: the same command gives the same population, fitness, games and
+champion (``slow``: a few minutes each; run with ``python -m pytest -m slow``).
+
+Allowed differences: ``wall_seconds``, the champion's run directory and config hash, and the
+``plies`` / ``moves`` columns that the game tables gained."""
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+from hydra import compose, initialize_config_dir
+
+from evolve.ga.loop import run
+
+ROOT = Path(__file__).resolve().parent.parent
+RUNS = ROOT / "experiments" / "runs"
+OLD_GAME_COLUMNS = 10
+
+
+def rows(path: Path) -> list[list[str]]:
+    with open(path, newline="") as f:
+        return list(csv.reader(f))
+
+
+def champion(path: Path) -> dict:
+    d = json.loads(path.read_text())
+    for key in ("run_dir", "config_hash"):
+        d["metadata"]["provenance"].pop(key)
+    return d
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("study", ["reversed_reversi", "othello", "othello_league"])
+def test_a_committed_run_reproduces(study, tmp_path):
+    committed = RUNS / study
+    overrides = yaml.safe_load((committed / ".hydra" / "overrides.yaml").read_text())
+    overrides = [o for o in overrides if not o.startswith("backend=")]  # any backend: same result
+    with initialize_config_dir(config_dir=str(ROOT / "conf"), version_base="1.3"):
+        cfg = compose("config", overrides=[*overrides, "backend=serial", "plot=false"])
+    run(cfg, run_dir=tmp_path)
+    assert rows(tmp_path / "individuals.csv") == rows(committed / "individuals.csv")
+    wall = rows(committed / "generations.csv")[0].index("wall_seconds")
+    assert [r[:wall] + r[wall + 1:] for r in rows(tmp_path / "generations.csv")] == \
+        [r[:wall] + r[wall + 1:] for r in rows(committed / "generations.csv")]
+    for table in ("games.csv", "yardstick_games.csv"):
+        assert [r[:OLD_GAME_COLUMNS] for r in rows(tmp_path / table)] == \
+            [r[:OLD_GAME_COLUMNS] for r in rows(committed / table)]
+    assert champion(tmp_path / "champion.json") == champion(committed / "champion.json")
