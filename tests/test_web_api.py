@@ -233,6 +233,35 @@ def test_a_symlink_out_of_the_runs_directory_is_never_listed(tmp_path):
     assert client.get("/api/champions").json()["champions"] == []
 
 
+def test_a_runs_game_settings_configure_its_replays_and_its_champions_games(tmp_path):
+    settings = {"genome": {"phases": 2}}
+    make_run_dir(tmp_path / "two_phases", GAMES[0], games=2, settings=settings)
+    expected = get_game(GAMES[0], settings).settings()
+    assert expected != get_game(GAMES[0]).settings()
+    client = TestClient(create_app([tmp_path / "two_phases"]))
+    replayed = client.post("/api/replays", json={"run": "two_phases", "table": "games", "row": 0})
+    assert replayed.status_code == 201 and replayed.json()["settings"] == expected
+    champion = client.get("/api/champions").json()["champions"][0]
+    played = client.post("/api/sessions", json={
+        "game": GAMES[0], "mode": "play", "search": {"depth": 1},
+        "players": [{"type": "human"}, {"type": "champion", "id": champion["id"]}]})
+    assert played.status_code == 201 and played.json()["settings"] == expected
+
+
+def test_bad_game_settings_in_a_run_config_are_a_4xx_naming_the_key(tmp_path):
+    make_run_dir(tmp_path / "bad", GAMES[0], games=2)
+    (tmp_path / "bad" / ".hydra" / "config.yaml").write_text(
+        f"game:\n  name: {GAMES[0]}\n  genome: {{phases: 0}}\n")
+    client = TestClient(create_app([tmp_path / "bad"]))
+    replayed = client.post("/api/replays", json={"run": "bad", "table": "games", "row": 0})
+    assert replayed.status_code == 422 and "phases" in replayed.json()["error"]
+    champion = client.get("/api/champions").json()["champions"][0]
+    played = client.post("/api/sessions", json={
+        "game": GAMES[0], "mode": "play",
+        "players": [{"type": "human"}, {"type": "champion", "id": champion["id"]}]})
+    assert played.status_code == 400 and "phases" in played.json()["error"]
+
+
 def test_the_session_store_drops_the_least_recently_used_game(client):
     store = SessionStore(limit=2)
     small = TestClient(create_app([], store=store))

@@ -29,7 +29,13 @@ from engine.web.errors import (
     json_body,
     log,
 )
-from engine.web.players import PlayerChoice, build_agent, parse_player, parse_search
+from engine.web.players import (
+    PlayerChoice,
+    build_agent,
+    configured_game,
+    parse_player,
+    parse_search,
+)
 from engine.web.recorded import list_recorded, recorded_row
 from engine.web.runs import RunCatalogue
 from engine.web.sessions import GameSession, SessionStore
@@ -101,6 +107,7 @@ def create_app(runs: list[Path] | None = None, store: SessionStore | None = None
         people = sum(c.type == "human" for c in choices)
         if people != MODES[mode]:
             raise ApiError(400, f"players: {mode} mode needs {MODE_PEOPLE[mode]}")
+        game = configured_game(game, choices)
         search = parse_search(body.get("search"))
         seed = field_int(body, "seed", 0, 2**63 - 1, int(np.random.SeedSequence().entropy) % 2**63)
         agents = await run_in_threadpool(_build_agents, game, choices, search, child_seeds(seed, 2))
@@ -116,9 +123,11 @@ def create_app(runs: list[Path] | None = None, store: SessionStore | None = None
         row = recorded_row(run, table, field_int(body, "row", 0, 10**9))
         game = load_game(run.game)
         try:
+            game = get_game(run.game, run.settings) if run.settings else game
             moves = parse_moves(game, row["moves"])
         except ValueError as err:
-            raise ApiError(422, f"row {body['row']} of {table}.csv: bad moves ({err})") from None
+            raise ApiError(422, f"row {body['row']} of {table}.csv of run {run.id!r}: {err}") \
+                from None
         labels = row["players"]
         choices = tuple(PlayerChoice("recorded", str(label)) for label in labels)
         session = GameSession(store.new_id(), game, "replay", choices, (None, None),

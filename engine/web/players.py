@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.core import SearchSettings
+from engine.core import SearchSettings, get_game
 from engine.web.errors import ApiError
 from engine.web.runs import RunCatalogue
 
@@ -27,6 +27,7 @@ class PlayerChoice:
     type: str  # "human", "agent", "champion" ("recorded" in replays)
     label: str  # what the page shows
     source: str | None = None  # the spec or champion file given to make_panel_agent
+    settings: dict | None = None  # a champion's game settings (its run's board size, ...)
 
     def to_json(self) -> dict:
         return {"type": self.type, "label": self.label}
@@ -69,7 +70,20 @@ def parse_player(game, runs: RunCatalogue, value, index: int) -> PlayerChoice:
     if champion.game != game.name:
         raise ApiError(400, f"{field}: champion {champion.id!r} plays {champion.game}, "
                             f"not {game.name}")
-    return PlayerChoice("champion", champion.to_json()["label"], str(champion.path))
+    return PlayerChoice("champion", champion.to_json()["label"], str(champion.path),
+                        champion.settings)
+
+
+def configured_game(game, choices: tuple[PlayerChoice, ...]):
+    """The game with the settings of the first champion that has some (a Hexifence champion
+    plays on its run's board size); ``game`` itself when no champion brings settings."""
+    for index, choice in enumerate(choices):
+        if choice.settings:
+            try:
+                return get_game(game.name, choice.settings)
+            except ValueError as err:  # GameSettingsError
+                raise ApiError(400, f"players[{index}]: its run's game settings: {err}") from None
+    return game
 
 
 def parse_search(value) -> SearchSettings:

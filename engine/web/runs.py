@@ -55,6 +55,7 @@ class ChampionEntry:
     game: str
     generation: int | None  # None: the run's final champion
     path: Path
+    settings: dict | None = None  # the run's game settings (board size, genome layout)
 
     def to_json(self) -> dict:
         label = "final" if self.generation is None else f"gen {self.generation}"
@@ -67,6 +68,7 @@ class RunEntry:
     id: str
     path: Path
     game: str | None  # None when no file says which game the run played
+    settings: dict | None = None  # ``game:`` of its Hydra config without name/seed_references
 
     def table_path(self, table: str) -> Path:
         if table not in TABLES:
@@ -82,12 +84,12 @@ class RunEntry:
         found = []
         if (self.path / "champion.json").is_file():
             found.append(ChampionEntry(f"{self.id}/champion.json", self.id, self.game, None,
-                                       self.path / "champion.json"))
+                                       self.path / "champion.json", self.settings))
         for file in sorted((self.path / "champions").glob("gen_*.json")):
             match = _GENERATION.match(file.name)
             if match and file.is_file() and _inside(file, self.path):
                 found.append(ChampionEntry(f"{self.id}/champions/{file.name}", self.id,
-                                           self.game, int(match[1]), file))
+                                           self.game, int(match[1]), file, self.settings))
         return found
 
     def to_json(self) -> dict:
@@ -127,7 +129,7 @@ class RunCatalogue:
             for directory in _run_dirs(root, MAX_SCAN_DEPTH):
                 rel = directory.relative_to(root).as_posix()
                 run_id = label if rel == "." else f"{label}/{rel}"
-                found.append(RunEntry(run_id, directory, _run_game(directory)))
+                found.append(RunEntry(run_id, directory, *_run_game(directory)))
         return found
 
     def run(self, run_id) -> RunEntry:
@@ -164,26 +166,37 @@ def _inside(path: Path, root: Path) -> bool:
     return path.resolve().is_relative_to(root)
 
 
-def _run_game(directory: Path) -> str | None:
-    """The run's game: its Hydra config's ``game.name``, else its champion files."""
-    config = directory / ".hydra" / "config.yaml"
-    if config.is_file():
-        import yaml
-
-        try:
-            name = (yaml.safe_load(config.read_text()) or {}).get("game", {}).get("name")
-        except (yaml.YAMLError, AttributeError):
-            name = None
-        if name in game_names():
-            return name
+def _run_game(directory: Path) -> tuple[str | None, dict | None]:
+    """The run's game and settings: its Hydra config's ``game`` block, else its champion files
+    (the game they name and their ``settings``)."""
+    name, settings = _hydra_game(directory / ".hydra" / "config.yaml")
+    if name in game_names():
+        return name, settings
     candidates = [directory / "champion.json", *sorted((directory / "champions").glob("*.json"))]
     for file in candidates:
         if file.is_file() and _inside(file, directory):
             try:
-                return champion_game(file)
-            except (ValueError, OSError):
+                name = champion_game(file)
+                stored = json.loads(file.read_text()).get("settings")
+            except (ValueError, OSError, AttributeError):
                 continue
-    return None
+            return name, stored if isinstance(stored, dict) and stored else None
+    return None, None
+
+
+def _hydra_game(config: Path) -> tuple[str | None, dict | None]:
+    if not config.is_file():
+        return None, None
+    import yaml
+
+    try:
+        block = (yaml.safe_load(config.read_text()) or {}).get("game", {})
+    except (yaml.YAMLError, AttributeError):
+        return None, None
+    if not isinstance(block, dict):
+        return None, None
+    settings = {k: v for k, v in block.items() if k not in ("name", "seed_references")}
+    return block.get("name"), settings or None
 
 
 def read_table(path: Path) -> tuple[list[str], list[dict]]:

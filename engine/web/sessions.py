@@ -95,7 +95,8 @@ class GameSession:
             previous = {"id": move, "text": game.move_text(move), "player": mover,
                         "info": self.infos[ply - 1]}
         return {
-            "id": self.id, "game": game.name, "mode": self.mode, "ply": ply, "plies": last,
+            "id": self.id, "game": game.name, "settings": game.settings(), "mode": self.mode,
+            "ply": ply, "plies": last,
             "players": [dict(p.to_json(), name=name)
                         for p, name in zip(self.players, game.players, strict=True)],
             "moves": [game.move_text(m) for m in self.moves],

@@ -7,6 +7,7 @@ import csv
 from pathlib import Path
 
 import pytest
+import yaml
 
 from engine.core import DRAW, SearchSettings, get_game, moves_text, parse_moves
 
@@ -50,11 +51,14 @@ def write_games_csv(path: Path, game, outcomes, generations: int = 2) -> None:
                              winner_name(game, outcome.winner), moves_text(game, outcome.moves)])
 
 
-def make_run_dir(directory: Path, game_name: str, games: int = 4, seed: int = 0) -> Path:
-    """A run of ``game_name``: Hydra config, final and per-generation champions, two tables."""
-    game = get_game(game_name)
+def make_run_dir(directory: Path, game_name: str, games: int = 4, seed: int = 0,
+                 settings: dict | None = None) -> Path:
+    """A run of ``game_name`` (configured with ``settings``): Hydra config, final and
+    per-generation champions, two tables."""
+    game = get_game(game_name, settings)
     (directory / ".hydra").mkdir(parents=True)
-    (directory / ".hydra" / "config.yaml").write_text(f"game:\n  name: {game_name}\nseed: 0\n")
+    config = {"game": {"name": game_name, "seed_references": ["x"], **(settings or {})}, "seed": 0}
+    (directory / ".hydra" / "config.yaml").write_text(yaml.safe_dump(config))
     genome = game.reference_genome(game.reference_names()[0])
     (directory / "champions").mkdir()
     for generation in range(2):
