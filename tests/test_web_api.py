@@ -248,6 +248,15 @@ def test_a_runs_game_settings_configure_its_replays_and_its_champions_games(tmp_
     assert played.status_code == 201 and played.json()["settings"] == expected
 
 
+def test_game_settings_asked_for_configure_the_sessions_game(client):
+    settings = {"genome": {"phases": 2}}
+    response = client.post("/api/sessions", json={
+        "game": GAMES[0], "mode": "play", "settings": settings,
+        "players": [{"type": "human"}, {"type": "agent", "spec": fast_agent(GAMES[0])}]})
+    assert response.status_code == 201
+    assert response.json()["settings"] == get_game(GAMES[0], settings).settings()
+
+
 def test_bad_game_settings_in_a_run_config_are_a_4xx_naming_the_key(tmp_path):
     make_run_dir(tmp_path / "bad", GAMES[0], games=2)
     (tmp_path / "bad" / ".hydra" / "config.yaml").write_text(

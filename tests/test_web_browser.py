@@ -86,6 +86,17 @@ def test_an_illegal_click_is_refused_with_the_reason(site, game_name):
     assert driver.session(page)["ply"] == before["ply"]
 
 
+def test_game_settings_that_are_not_json_are_refused_before_asking_the_server(site):
+    _, page = site
+    driver.select_tab(page, "play")
+    driver.choose_game(page, GAMES[0])
+    page.fill("#game-settings", "{size: 2")
+    page.click("#new-game")
+    page.wait_for_function("() => document.getElementById('message').textContent !== ''")
+    assert page.inner_text("#message").startswith("game settings: not valid JSON")
+    page.fill("#game-settings", "")
+
+
 def test_undo_takes_the_position_back_to_the_persons_turn(site):
     _, page = site
     start = driver.start_game(page, GAMES[0], fast_agent(GAMES[0]))

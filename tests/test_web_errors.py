@@ -72,6 +72,11 @@ BAD_SESSIONS = [
      "search.time_limit"),
     (play([HUMAN, {"type": "agent", "spec": "random"}], search={"nodes": 5}),
      "unknown field 'nodes'"),
+    (play([HUMAN, {"type": "agent", "spec": "random"}], settings=[2]), "settings: expected an"),
+    (play([HUMAN, {"type": "agent", "spec": "random"}], settings={"genome": {"phases": 0}}),
+     "settings: game.genome.phases"),
+    (play([HUMAN, {"type": "agent", "spec": "random"}], settings={"nonsense": 1}),
+     "settings: game.nonsense"),
     (play([HUMAN, {"type": "agent", "spec": "random"}], seed=-1), "seed: expected an integer"),
     (play([HUMAN, {"type": "agent", "spec": "random"}], seed=True), "seed: expected an integer"),
 ]

@@ -107,7 +107,8 @@ def create_app(runs: list[Path] | None = None, store: SessionStore | None = None
         people = sum(c.type == "human" for c in choices)
         if people != MODES[mode]:
             raise ApiError(400, f"players: {mode} mode needs {MODE_PEOPLE[mode]}")
-        game = configured_game(game, choices)
+        game = _with_requested_settings(game, body.get("settings")) or \
+            configured_game(game, choices)
         search = parse_search(body.get("search"))
         seed = field_int(body, "seed", 0, 2**63 - 1, int(np.random.SeedSequence().entropy) % 2**63)
         agents = await run_in_threadpool(_build_agents, game, choices, search, child_seeds(seed, 2))
@@ -215,6 +216,18 @@ def _requested_move(session: GameSession, body: dict) -> int:
         return int(session.game.parse_move(text, session.state))
     except ValueError as err:
         raise ApiError(400, f"text: {err}") from None
+
+
+def _with_requested_settings(game, settings):
+    """The game configured with the request's ``settings`` object (None when it has none)."""
+    if settings is None or settings == {}:
+        return None
+    if not isinstance(settings, dict):
+        raise ApiError(400, f"settings: expected an object of game settings, got {settings!r}")
+    try:
+        return get_game(game.name, settings)
+    except ValueError as err:  # GameSettingsError names the key
+        raise ApiError(400, f"settings: {err}") from None
 
 
 def _build_agents(game, choices, search, seeds) -> tuple:

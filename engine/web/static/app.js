@@ -107,6 +107,18 @@ function playerChoice(selectId) {
   return type === "champion" ? {type: "champion", id} : {type: "agent", spec: id};
 }
 
+// The game settings typed in (JSON object), or undefined for the game's defaults (a champion
+// then brings its run's settings).
+function gameSettings() {
+  const text = $("game-settings").value.trim();
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new Error(`game settings: not valid JSON (${err.message})`);
+  }
+}
+
 function searchSettings() {
   const search = {depth: Number($("depth").value), endgame_empties: Number($("endgame").value)};
   if ($("time-limit").value !== "") search.time_limit = Number($("time-limit").value);
@@ -132,7 +144,8 @@ async function newGame() {
   const players = [playerChoice("opponent"), playerChoice("opponent")];
   players[human] = {type: "human"};
   page.session = await api("POST", "/api/sessions", {game: game().name, mode: "play", players,
-                                                     search: searchSettings()});
+                                                     search: searchSettings(),
+                                                     settings: gameSettings()});
   show();
   await agentTurns();
 }
@@ -174,7 +187,7 @@ async function startWatch() {
   showMessage("");
   page.session = await api("POST", "/api/sessions", {
     game: game().name, mode: "watch", players: [playerChoice("watch-0"), playerChoice("watch-1")],
-    search: searchSettings()});
+    search: searchSettings(), settings: gameSettings()});
   show();
   await watchLoop();
 }
