@@ -16,7 +16,7 @@ import pytest
 from engine.core import game_names, get_game, parse_moves
 from engine.core.match import replay
 from engine.web.app import create_app
-from tests.test_web_api import skip_unless_moves_text_round_trips
+from engine.web.recorded import parse_recorded_moves
 from tests.web import driver
 from tests.web.runs import make_run_dir
 from tests.web.server import chromium_available, chromium_page, serve
@@ -123,15 +123,16 @@ def test_two_agents_are_watched_to_the_end(site):
 @pytest.mark.parametrize("game_name", GAMES)
 def test_a_recorded_game_is_replayed_step_by_step(site, runs_root, game_name):
     _, page = site
-    skip_unless_moves_text_round_trips(game_name)
     driver.select_tab(page, "replay")
     driver.choose_game(page, game_name)
-    page.wait_for_selector("button.replay-row")
+    page.wait_for_selector(f"table.recorded[data-game={game_name}] button.replay-row")
+    before = page.evaluate("() => page.session ? page.session.id : null")
     with (runs_root / game_name / "games.csv").open() as handle:
         first = next(csv.DictReader(handle))
-    plies = len(parse_moves(get_game(game_name), first["moves"]))
+    plies = len(parse_recorded_moves(get_game(game_name), first["moves"]))
     page.click("button.replay-row[data-row='0']")
-    page.wait_for_function("() => page.session && page.session.mode === 'replay'")
+    page.wait_for_function("(before) => page.session && page.session.mode === 'replay' && "
+                           "page.session.id !== before", arg=before)
     assert page.inner_text("#status").startswith(f"ply 0/{plies}")
     page.click("#nav-forward")
     page.wait_for_function("() => page.session.ply === 1")

@@ -19,7 +19,7 @@ from starlette.responses import FileResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from engine.core import child_seeds, game_names, get_game, parse_moves
+from engine.core import child_seeds, game_names, get_game
 from engine.web.errors import (
     EXCEPTION_HANDLERS,
     ApiError,
@@ -36,7 +36,7 @@ from engine.web.players import (
     parse_player,
     parse_search,
 )
-from engine.web.recorded import list_recorded, recorded_row
+from engine.web.recorded import list_recorded, parse_recorded_moves, recorded_row
 from engine.web.runs import RunCatalogue
 from engine.web.sessions import GameSession, SessionStore
 
@@ -125,7 +125,7 @@ def create_app(runs: list[Path] | None = None, store: SessionStore | None = None
         game = load_game(run.game)
         try:
             game = get_game(run.game, run.settings) if run.settings else game
-            moves = parse_moves(game, row["moves"])
+            moves = parse_recorded_moves(game, row["moves"])
         except ValueError as err:
             raise ApiError(422, f"row {body['row']} of {table}.csv of run {run.id!r}: {err}") \
                 from None

@@ -11,6 +11,7 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
+from engine.core import parse_moves
 from engine.web.errors import ApiError
 from engine.web.runs import RunCatalogue, RunEntry, read_table
 
@@ -81,6 +82,23 @@ def _int_param(params, name: str, low: int, high: int, default: int) -> int:
     if not text.isdigit() or not low <= int(text) <= high:
         raise ApiError(400, f"{name}: expected an integer in {low}..{high}, got {text!r}")
     return int(text)
+
+
+def parse_recorded_moves(game, text: str) -> tuple[int, ...]:
+    """``engine.core.parse_moves``, plus tables written before ``moves_text`` joined move texts
+    holding spaces with commas: their space-separated tokens are regrouped by the width of the
+    game's move text (Pentago Twist: ``x y a b``, four tokens). ``ValueError`` if neither
+    parses."""
+    try:
+        return parse_moves(game, text)
+    except ValueError:
+        tokens = text.split()
+        state = game.initial_state()
+        width = len(game.move_text(game.legal_moves(state)[0]).split()) if tokens else 1
+        if width == 1 or "," in text or len(tokens) % width:
+            raise
+        return parse_moves(game, ",".join(" ".join(tokens[i:i + width])
+                                          for i in range(0, len(tokens), width)))
 
 
 def recorded_row(run: RunEntry, table: str, index: int) -> dict:

@@ -6,25 +6,9 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-import pytest
 import yaml
 
-from engine.core import DRAW, SearchSettings, get_game, moves_text, parse_moves
-
-
-def moves_text_round_trips(game, outcome) -> bool:
-    """Whether ``engine.core.moves_text`` can be parsed back (it must join move texts that hold
-    spaces, like Pentago Twist's ``"x y a b"``, with commas)."""
-    try:
-        return parse_moves(game, moves_text(game, outcome.moves)) == tuple(outcome.moves)
-    except ValueError:
-        return False
-
-
-def skip_unless_moves_text_round_trips(game_name: str) -> None:
-    game = get_game(game_name)
-    if not moves_text_round_trips(game, play_random_games(game, 1, seed=0)[0]):
-        pytest.xfail("engine.core.moves_text does not yet join move texts holding spaces with ','")
+from engine.core import DRAW, SearchSettings, get_game, moves_text
 
 
 def winner_name(game, winner: int) -> str:

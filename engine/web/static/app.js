@@ -249,7 +249,8 @@ async function loadRecorded() {
   const rows = data.rows.map(row => el("tr", {}, [...shown.map(c => el("td", {}, row[c])),
     el("td", {}, el("button", {class: "replay-row", "data-row": row.row, disabled: !data.replayable,
                                onclick: () => run(() => startReplay(data, row.row))}, "Replay"))]));
-  $("recorded-list").replaceChildren(el("table", {class: "recorded"}, [header, ...rows]));
+  $("recorded-list").replaceChildren(el("table", {class: "recorded", "data-game": data.game,
+                                                 "data-run": data.run}, [header, ...rows]));
   const end = Math.min(data.offset + PAGE_SIZE, data.total);
   $("recorded-summary").textContent = `${data.total} games, showing ${data.total ? data.offset + 1 : 0}–${end}` +
     (data.replayable ? "" : " (this table has no moves column: re-run the GA to replay)");
