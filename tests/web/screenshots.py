@@ -21,6 +21,8 @@ from tests.web import driver
 from tests.web.runs import make_run_dir
 from tests.web.server import chromium_page, serve
 
+DEMO = "demo_runs"  # the run made here when --runs holds no replayable game
+
 
 def screenshot_game(page, game_name: str, out: Path, clicks: int) -> Path:
     driver.select_tab(page, "play")
@@ -51,11 +53,13 @@ def play_clicks(page, clicks: int, rng) -> bool:
     return True
 
 
-def screenshot_replay(page, game_name: str, out: Path) -> Path | None:
-    """The first replayable recorded game of ``game_name``, a dozen plies in."""
+def screenshot_replay(page, game_name: str, out: Path, demo: bool) -> Path | None:
+    """The first replayable recorded game of ``game_name`` (in the demo run only if ``demo``),
+    a dozen plies in."""
     driver.select_tab(page, "replay")
     driver.choose_game(page, game_name)
-    for run_id in page.eval_on_selector_all("#run option", "options => options.map(o => o.value)"):
+    run_ids = page.eval_on_selector_all("#run option", "options => options.map(o => o.value)")
+    for run_id in [r for r in run_ids if r.startswith(DEMO) == demo]:
         page.select_option("#run", run_id)
         page.wait_for_function("() => document.getElementById('recorded-summary').textContent"
                                " && page.total !== undefined")
@@ -80,15 +84,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--clicks", type=int, default=6, help="your moves before the picture")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
-    demo = Path(tempfile.mkdtemp(prefix="board-evolve-demo-")) / "demo_runs"
+    demo = Path(tempfile.mkdtemp(prefix="board-evolve-demo-")) / DEMO
     make_run_dir(demo / f"{game_names()[0]}_random_games", game_names()[0], games=4)
     roots = [Path(r) for r in args.runs] + [demo]  # the demo run: replayable before any GA run
     with serve(create_app(roots)) as url, chromium_page(width=1200, height=820) as page:
         page.goto(url)
         for name in game_names():
             print(screenshot_game(page, name, args.out, args.clicks))
-        replayed = screenshot_replay(page, game_names()[0], args.out)
-        print(replayed or "no replayable recorded game in --runs: no replay screenshot")
+        replayed = next(filter(None, (screenshot_replay(page, name, args.out, demo=False)
+                                      for name in game_names())), None)
+        print(replayed or screenshot_replay(page, game_names()[0], args.out, demo=True))
     return 0
 
 
