@@ -1,0 +1,151 @@
+"""The Python side of the search: tables, Zobrist keys, iterative deepening, exact solving.
+
+Agents in one process share one transposition table per size (``shared_table``); every search
+tags its entries with a generation number, so sharing never changes a result. Exact entries
+are the same truth for everybody, so exact searches use one fixed generation and keep them.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from engine.hexifence.board import board
+from engine.hexifence.search import NO_MOVE, negamax, new_table
+from engine.hexifence.state import State
+
+EXACT_GEN = 1  # generation of exact entries (valid forever)
+_GENERATIONS = itertools.count(2)
+_SHARED_TABLES: dict[int, tuple] = {}
+START_RATE = 300_000.0  # nodes/s assumed before anything is measured
+SAFETY = 0.8
+MAX_NODES = 1 << 62
+
+
+def shared_table(bits: int) -> tuple:
+    if bits not in _SHARED_TABLES:
+        _SHARED_TABLES[bits] = new_table(bits)
+    return _SHARED_TABLES[bits]
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    move: int  # move id, or NO_MOVE (-1) when the game is over
+    value: float  # final cell margin for the side to move (estimated unless exact)
+    depth: int  # turns of the last completed iteration (-1 exact)
+    nodes: int
+    exact: bool = False
+
+
+class Keys:
+    """Zobrist keys and symmetry tables of one board size (fixed seed: same keys everywhere)."""
+
+    def __init__(self, size: int):
+        b = board(size)
+        rng = np.random.default_rng(20160501 + size)
+        hi = np.iinfo(np.uint64).max
+        self.zob1 = rng.integers(0, hi, b.n_edges, dtype=np.uint64, endpoint=True)
+        self.zob2 = rng.integers(0, hi, b.n_edges, dtype=np.uint64, endpoint=True)
+        self.zmar1 = rng.integers(0, hi, 2 * b.n_cells + 1, dtype=np.uint64, endpoint=True)
+        self.zmar2 = rng.integers(0, hi, 2 * b.n_cells + 1, dtype=np.uint64, endpoint=True)
+        self.zg1 = rng.integers(0, hi, (b.n_cells, 7), dtype=np.uint64, endpoint=True)
+        self.zg2 = rng.integers(0, hi, (b.n_cells, 7), dtype=np.uint64, endpoint=True)
+        self.sym = np.ascontiguousarray(b.symmetries)
+        self.inv_sym = np.argsort(self.sym, axis=1).astype(np.int64)
+        self.sym_cell = cell_symmetries(b)
+
+
+def cell_symmetries(b) -> np.ndarray:
+    """[12, C]: the image of each cell under each symmetry (the cell of its edges' images)."""
+    by_edges = {frozenset(int(e) for e in row): c for c, row in enumerate(b.cell_edges)}
+    return np.array([[by_edges[frozenset(int(p[e]) for e in row)] for row in b.cell_edges]
+                     for p in b.symmetries], dtype=np.int64)
+
+
+_KEYS: dict[int, Keys] = {}
+
+
+def keys(size: int) -> Keys:
+    if size not in _KEYS:
+        _KEYS[size] = Keys(size)
+    return _KEYS[size]
+
+
+class Searcher:
+    """Alpha-beta with ``weights`` ([phases, features] float64) on boards of one size."""
+
+    def __init__(self, weights: np.ndarray, size: int, tt_bits: int = 20, shared: bool = True):
+        self.weights = np.ascontiguousarray(weights, dtype=np.float64)
+        self.size = size
+        self.board = board(size)
+        self.keys = keys(size)
+        self.table = shared_table(tt_bits) if shared else new_table(tt_bits)
+        self.gen = next(_GENERATIONS)
+        self.rate = START_RATE
+
+    def clear(self) -> None:
+        self.gen = next(_GENERATIONS)
+
+    def _run(self, state: State, depth: int, exact: bool, max_nodes: int,
+             window: tuple[float, float] = (-np.inf, np.inf)):
+        b, k = self.board, self.keys
+        margin = state.margin if state.to_move == 0 else -state.margin
+        gen = EXACT_GEN if exact else self.gen
+        return negamax(state.undrawn, margin, depth, exact, self.weights, b.edge_cells,
+                       b.cell_edges, b.n_edges, k.zob1, k.zob2, k.zg1, k.zg2, k.zmar1, k.zmar2,
+                       k.sym, k.inv_sym, k.sym_cell, *self.table, gen, max_nodes, *window)
+
+    def _result(self, edge, value, depth, nodes, exact) -> SearchResult:
+        move = NO_MOVE if edge == NO_MOVE else int(self.board.move_of_edge[edge])
+        return SearchResult(move, float(value), depth, int(nodes), exact)
+
+    def solve(self, state: State) -> SearchResult:
+        """Perfect play: the exact final margin for the side to move and a best move.
+
+        MTD(f): null-window searches (margins are integers) that close in on the value; each
+        one is far cheaper than a full-window search and the table carries bounds between them.
+        """
+        lower, upper, guess, total = -np.inf, np.inf, 0.0, 0
+        edge = NO_MOVE
+        while lower < upper:
+            beta = max(guess, lower + 1)
+            e, guess, nodes, _ = self._run(state, 0, True, MAX_NODES, (beta - 1, beta))
+            total += nodes
+            if guess < beta:
+                upper = guess
+            else:
+                lower, edge = guess, e
+        if edge == NO_MOVE and not state.is_terminal():  # the value was only ever an upper bound
+            edge, _, nodes, _ = self._run(state, 0, True, MAX_NODES, (lower - 1, lower + 1))
+            total += nodes
+        return self._result(edge, lower, -1, total, True)
+
+    def search(self, state: State, depth: int | None = None,
+               time_limit: float | None = None) -> SearchResult:
+        """Fixed ``depth`` (turns), or iterative deepening within ``time_limit`` seconds."""
+        if time_limit is None:
+            edge, value, nodes, _ = self._run(state, int(depth or 1), False, MAX_NODES)
+            return self._result(edge, value, int(depth or 1), nodes, False)
+        start = time.perf_counter()
+        best, total = None, 0
+        for d in range(1, state.empty_edges + 1):
+            remaining = time_limit - (time.perf_counter() - start)
+            budget = max(1000, int(SAFETY * remaining * self.rate))
+            if best is not None and remaining <= 0:
+                break
+            t0 = time.perf_counter()
+            edge, value, nodes, aborted = self._run(state, d, False, budget)
+            total += nodes
+            elapsed = time.perf_counter() - t0
+            if elapsed > 0.01:
+                self.rate = max(50_000.0, nodes / elapsed)
+            if aborted:
+                break
+            best = self._result(edge, value, d, total, False)
+        if best is None:  # not even depth 1 fitted: search it anyway
+            edge, value, nodes, _ = self._run(state, 1, False, MAX_NODES)
+            best = self._result(edge, value, 1, total + nodes, False)
+        return best
