@@ -43,7 +43,7 @@ def export(source: str | Path, fmt: str, out: str | Path, game: str | None = Non
     path = resolve_source(source)
     name = game or champion_game(path)
     if name is None:
-        raise ValueError(f"{path} does not say which game it is for; give --game NAME")
+        raise ValueError(f"{path}: names no game (no \"game\" field); give --game NAME")
     the_game = get_game(name)
     allowed = getattr(the_game, "export_formats", ("json",))
     if fmt not in allowed:

@@ -23,7 +23,7 @@ from engine.reversi.agents.simple import (
     legal_list,
 )
 from engine.reversi.position import PASS, Position, square
-from engine.reversi.weights_io import save_json
+from engine.reversi.weights_io import save_json, save_npz
 from tests import reference_rules as ref
 from tests.conftest import random_reachable
 
@@ -341,7 +341,7 @@ def weights_file(tmp_path, seed=3, suffix=".json"):
     w = Weights.from_genome(np.random.default_rng(seed).uniform(-1, 1, layout.size),
                             default_phase_bounds(3), False, name="mine")
     path = tmp_path / f"mine{suffix}"
-    (w.save_json if suffix == ".json" else w.save_npz)(path)
+    (save_json if suffix == ".json" else save_npz)(w, path)
     return path, w
 
 

@@ -117,7 +117,7 @@ def test_file_round_trip(tmp_path, suffix, symmetric):
     w = random_weights(7, 3, symmetric)
     w.metadata.update(variant="reversed", search={"depth": 4}, provenance={"seed": 1})
     path = tmp_path / f"w{suffix}"
-    (w.save_json if suffix == ".json" else w.save_npz)(path)
+    (save_json if suffix == ".json" else save_npz)(w, path)
     back = load_weights(path)
     assert np.array_equal(back.positional, w.positional) and np.array_equal(
         back.features, w.features
@@ -352,7 +352,7 @@ def test_corrupted_files_only_ever_raise_weights_file_error(tmp_path, suffix):
     w = random_weights(5, 3, True)
     w.metadata.update(variant="reversed", provenance={"seed": 1})
     good = tmp_path / f"good{suffix}"
-    (w.save_json if suffix == ".json" else w.save_npz)(good)
+    (save_json if suffix == ".json" else save_npz)(w, good)
     path = tmp_path / f"fuzzed{suffix}"
     refused = 0
     for data in fuzzed_variants(good.read_bytes(), seed=11, n=300):

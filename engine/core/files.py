@@ -9,6 +9,8 @@ from pathlib import Path
 
 from engine.core.game import ChampionFileError
 
+SCHEMA_VERSION = 1  # every game's champion files so far
+
 # Reversi weights files name the family ("reversi") and the rules in "variant"
 _REVERSI_VARIANTS = {"othello": "othello", "reversed": "reversed_reversi"}
 
@@ -48,9 +50,18 @@ def _header(path: Path) -> dict:
             with np.load(path, allow_pickle=False) as z:
                 meta = json.loads(str(z["metadata_json"])) if "metadata_json" in z.files else {}
             return {"game": meta.get("game"), "variant": meta.get("variant"), "metadata": meta}
-        data = json.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
     except (OSError, ValueError, KeyError) as exc:
         raise ChampionFileError(f"{path}: not a readable champion file ({exc})") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        what = "truncated JSON" if e.pos >= len(text.rstrip()) else "invalid JSON"
+        raise ChampionFileError(f"{path}: {what} at line {e.lineno} column {e.colno}: "
+                                f"{e.msg}") from None
     if not isinstance(data, dict):
         raise ChampionFileError(f"{path}: expected a JSON object")
+    version = data.get("schema_version")
+    if "game" not in data and version not in (None, SCHEMA_VERSION):
+        raise ChampionFileError(f"{path}: schema_version {version!r}: expected {SCHEMA_VERSION}")
     return data

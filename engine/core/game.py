@@ -173,13 +173,24 @@ class Game(Protocol):
 
 
 def moves_text(game: Game, moves: Sequence[int]) -> str:
-    """A compact, space-separated move list (what ``games.csv`` records)."""
-    return " ".join(game.move_text(int(m)) for m in moves)
+    """A compact move list (what ``games.csv`` records): move texts joined by spaces, or by
+    commas when a move text holds a space (Pentago Twist's ``"x y a b"``)."""
+    texts = [game.move_text(int(m)) for m in moves]
+    return ("," if any(" " in t for t in texts) else " ").join(texts)
 
 
 def parse_moves(game: Game, text: str) -> tuple[int, ...]:
     """The inverse of ``moves_text``: replays the moves so context-dependent text parses."""
     state, moves = game.initial_state(), []
+    text = text.strip()
+    if text and "," not in text and " " in text:  # one move whose text holds a space?
+        try:
+            move = game.parse_move(text, state)
+        except ValueError:
+            move = None  # a space-separated list
+        if move is not None:
+            game.apply(state, move)  # ValueError if illegal
+            return (move,)
     for token in _split_moves(text):
         move = game.parse_move(token, state)
         state = game.apply(state, move)
