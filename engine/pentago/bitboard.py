@@ -91,6 +91,25 @@ WINDOWS = _build_windows()
 assert len(WINDOWS) == 32
 
 
+def _split_windows() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per quadrant, the windows touching it and the others (rows padded with zeros)."""
+    touching = np.zeros((4, 32), np.uint64)
+    untouched = np.zeros((4, 32), np.uint64)
+    n_touching, n_untouched = np.zeros(4, np.int64), np.zeros(4, np.int64)
+    for a in range(4):
+        for w in WINDOWS:
+            if int(w) & _quadrant_mask(a):
+                touching[a, n_touching[a]] = w
+                n_touching[a] += 1
+            else:
+                untouched[a, n_untouched[a]] = w
+                n_untouched[a] += 1
+    return touching, n_touching, untouched, n_untouched
+
+
+TOUCHING, N_TOUCHING, UNTOUCHED, N_UNTOUCHED = _split_windows()
+
+
 @njit(cache=True, inline="always")
 def quadrant_pattern(board, a):
     """The 9 bits of quadrant ``a`` packed as ``3 * local_row + local_column``."""
@@ -141,18 +160,35 @@ def result(P, O):
 
 @njit(cache=True)
 def can_win_now(P, O):
-    """Whether the side to move has a move that wins at once, without trying every move.
+    """Whether the side to move has a move that wins at once (in an unfinished position),
+    without trying every move.
 
     Placing on cell c then twisting t gives ``twist(P, t) | twist(c, t)``, and a twist maps
-    empty cells to empty cells; so twist t wins iff the opponent has no five after it and
-    some window holds 5 of ``twist(P, t)``, or 4 and an empty cell.
+    empty cells to empty cells; so twist t wins iff the opponent has no five after it and some
+    window holds 5 of ``twist(P, t)``, or 4 and an empty cell. A twist of quadrant a changes
+    only the windows touching a: the others are checked once per quadrant, and (the position
+    being unfinished) cannot hold an opponent's five.
     """
-    for t in range(TWISTS):
-        tP, tO = twist(P, t), twist(O, t)
-        if has_five(tO):
-            continue
-        for w in WINDOWS:
-            if tO & w == ZERO and popcount(tP & w) >= 4:
+    if popcount(P) < 4:
+        return False
+    for a in range(4):
+        untouched_four = False
+        for k in range(N_UNTOUCHED[a]):
+            w = UNTOUCHED[a, k]
+            if O & w == ZERO and popcount(P & w) >= 4:
+                untouched_four = True
+                break
+        for t in range(2 * a, 2 * a + 2):
+            tP, tO = twist(P, t), twist(O, t)
+            four, five = untouched_four, False
+            for k in range(N_TOUCHING[a]):
+                w = TOUCHING[a, k]
+                if tO & w == w:
+                    five = True
+                    break
+                if tO & w == ZERO and popcount(tP & w) >= 4:
+                    four = True
+            if four and not five:
                 return True
     return False
 
