@@ -146,3 +146,7 @@ def test_a_recorded_game_is_replayed_step_by_step(site, runs_root, game_name):
     assert page.inner_text("#result") == ""
     page.click("#move-list li[data-ply='3']")
     page.wait_for_function("() => page.session.ply === 3")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("() => page.session.ply === 4")
+    page.keyboard.press("Home")
+    page.wait_for_function("() => page.session.ply === 0")

@@ -35,6 +35,7 @@ async function init() {
   $("nav-end").addEventListener("click", () => run(() => gotoPly(page.session.plies)));
   $("nav-slider").addEventListener("input", () => run(() => gotoPly(Number($("nav-slider").value))));
   $("nav-play").addEventListener("click", () => run(playReplay));
+  document.addEventListener("keydown", replayKeys);
   showSpeed();
   await onGameChange();
   $("new-game").disabled = $("watch-start").disabled = false;  // ready
@@ -276,6 +277,19 @@ async function gotoPly(ply) {
   ply = Math.max(0, Math.min(page.session.plies, ply));
   page.session = await api("GET", `/api/sessions/${page.session.id}?ply=${ply}`);
   show();
+}
+
+// Left / right arrows step through a replay, Home / End jump (not while typing in a field).
+function replayKeys(event) {
+  const steps = {ArrowLeft: -1, ArrowRight: 1};
+  if (!page.session || page.session.mode !== "replay" || event.target.matches("input, select")) {
+    return;
+  }
+  if (event.key in steps) run(() => gotoPly(page.session.ply + steps[event.key]));
+  else if (event.key === "Home") run(() => gotoPly(0));
+  else if (event.key === "End") run(() => gotoPly(page.session.plies));
+  else return;
+  event.preventDefault();
 }
 
 async function playReplay() {

@@ -10,7 +10,7 @@ BoardRenderers.pentago = {
   selected: null,  // the cell picked before its twist, kept across re-renders of one position
 
   render(container, session, ctx) {
-    const cell = 56, gap = 8, margin = 10;
+    const cell = 56, gap = 8, margin = 24;
     const size = 6 * cell + gap + 2 * margin;
     const legal = new Set(session.legal.map(m => m.id));
     const legalCells = new Set([...legal].map(id => Math.floor(id / 8)));
@@ -25,6 +25,11 @@ BoardRenderers.pentago = {
       const twisted = last !== null && Math.floor((last % 8) / 2) === a;
       root.append(svg("rect", {x: qx, y: qy, width: 3 * cell, height: 3 * cell, rx: 10,
                                class: "quadrant" + (twisted ? " twisted" : "")}));
+    }
+    for (let i = 0; i < 6; i++) {  // x: row from the top, y: column (the move text "x y a b")
+      const at = margin + i * cell + (i >= 3 ? gap : 0) + cell / 2;
+      root.append(svg("text", {x: at, y: margin - 8, class: "coord"}, `y${i}`));
+      root.append(svg("text", {x: margin - 12, y: at + 5, class: "coord"}, `x${i}`));
     }
     for (let x = 0; x < 6; x++) {
       for (let y = 0; y < 6; y++) {
