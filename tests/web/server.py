@@ -1,8 +1,9 @@
 """Test helpers: the web app served by uvicorn on a free localhost port, and Debian's chromium
-driven by Playwright (its own browser download is not reachable here)."""
+driven by Playwright (its own browser download is not reachable here), one per test process."""
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import shutil
 import socket
@@ -47,21 +48,40 @@ def serve(app) -> Iterator[str]:
         sock.close()
 
 
+_browser: dict = {}  # one chromium per test process, shared by the test modules
+
+
+def _shared_context():
+    """A headless chromium with a fresh user data dir, started on first use and closed when the
+    process exits (starting chromium costs seconds; every test module would pay it)."""
+    if "context" not in _browser:
+        from playwright.sync_api import sync_playwright
+
+        profile = tempfile.TemporaryDirectory(prefix="board-evolve-chromium-")
+        playwright = sync_playwright().start()
+        context = playwright.chromium.launch_persistent_context(
+            profile.name, executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        _browser.update(profile=profile, playwright=playwright, context=context)
+        atexit.register(_close_browser)
+    return _browser["context"]
+
+
+def _close_browser() -> None:
+    _browser.pop("context").close()
+    _browser.pop("playwright").stop()
+    _browser.pop("profile").cleanup()
+
+
 @contextlib.contextmanager
 def chromium_page(width: int = 1200, height: int = 900):
-    """A fresh headless chromium (new user data dir) and one page in it."""
-    from playwright.sync_api import sync_playwright
-
-    with tempfile.TemporaryDirectory(prefix="board-evolve-chromium-") as profile, \
-            sync_playwright() as playwright:
-        context = playwright.chromium.launch_persistent_context(
-            profile, executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True,
-            viewport={"width": width, "height": height})
-        try:
-            page = context.pages[0] if context.pages else context.new_page()
-            errors: list[str] = []
-            page.on("pageerror", lambda exc: errors.append(str(exc)))
-            page.js_errors = errors
-            yield page
-        finally:
-            context.close()
+    """A new page (tab) of the shared headless chromium; ``page.js_errors`` collects uncaught
+    JavaScript errors."""
+    page = _shared_context().new_page()
+    page.set_viewport_size({"width": width, "height": height})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.js_errors = errors
+    try:
+        yield page
+    finally:
+        page.close()
