@@ -20,7 +20,7 @@ from engine.hexifence.rules import count_safe, is_undrawn
 
 FEATURES = (
     "margin",  # cells: side to move minus opponent
-    "capturable",  # cells with one empty edge (the side to move can take them now)
+    "three_loops",  # loops of three cells around a vertex (also counted as short chains)
     "cells_two_empty",  # cells with two empty edges (the next to open them gives them away)
     "cells_three_empty",
     "safe_edges",  # edges that offer no cell
@@ -34,14 +34,15 @@ FEATURES = (
 N_FEATURES = len(FEATURES)
 
 # analyse() output slots
-SHORT, LONG, LOOPS, LONG_CELLS, LOOP_CELLS, SHORT_CELLS = range(6)
+SHORT, LONG, LOOPS, LONG_CELLS, LOOP_CELLS, SHORT_CELLS, THREE_LOOPS = range(7)
+N_COUNTS = 7
 
 
 @njit(cache=True)
 def analyse(words, deg, edge_cells, cell_edges, out):
-    """Fill ``out[0:6]`` with short chains, long chains, loops, cells in long chains, cells in
-    loops, cells in short chains."""
-    for i in range(6):
+    """Fill ``out[0:7]`` with short chains, long chains, loops, cells in long chains, cells in
+    loops, cells in short chains, 3-cell loops."""
+    for i in range(N_COUNTS):
         out[i] = 0
     n = deg.shape[0]
     seen = np.zeros(n, np.bool_)
@@ -77,12 +78,15 @@ def analyse(words, deg, edge_cells, cell_edges, out):
         else:
             out[SHORT] += 1
             out[SHORT_CELLS] += size
+            if links == size:
+                out[THREE_LOOPS] += 1
 
 
 @njit(cache=True)
 def features(words, deg, margin, n_edges, edge_cells, cell_edges, out):
-    """Fill ``out`` (``N_FEATURES``) for the side to move."""
-    counts = np.zeros(6, np.int64)
+    """Fill ``out`` (``N_FEATURES``) for the side to move. The search evaluates only positions
+    with nothing to capture, so cells with one empty edge are not a feature."""
+    counts = np.zeros(N_COUNTS, np.int64)
     analyse(words, deg, edge_cells, cell_edges, counts)
     by_degree = np.zeros(7, np.int64)
     free = 0
@@ -105,7 +109,7 @@ def features(words, deg, margin, n_edges, edge_cells, cell_edges, out):
     elif counts[LOOPS] > 0:
         controlled += 8
     out[0] = margin
-    out[1] = by_degree[1]
+    out[1] = counts[THREE_LOOPS]
     out[2] = by_degree[2]
     out[3] = by_degree[3]
     out[4] = safe

@@ -1,0 +1,209 @@
+"""Hexifence behind the game-neutral contract (``engine.core.game.Game``).
+
+Player 0 is blue (moves first), player 1 red; margins are blue cells minus red cells. A move id
+is ``row * (4N-1) + col`` on the course's edge grid, written ``"row col"``. A capture keeps the
+turn, so ``to_move`` may stay the same after a move. Settings: ``size`` (N, default 3) and
+``genome: {phases: P}``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from engine.core.agent import Seed
+from engine.core.game import DRAW, Champion, GameSettingsError, GenomeSpec, Outcome, SearchSettings
+from engine.core.match import play_game
+from engine.core.match import random_openings as core_random_openings
+from engine.hexifence import weights as W
+from engine.hexifence.board import MAX_SIZE, board
+from engine.hexifence.state import PLAYER_NAMES, State, edge_of_move, from_text, initial_state
+
+SIMPLE_SPECS = ("random", "greedy", "safe", "chain")
+SEARCH_SPECS = ("alphabeta", "reference", "margin", "perfect")
+
+
+class HexifenceGame:
+    name = "hexifence"
+    description = "Hexifence: hexagonal dots-and-boxes (Melbourne COMP30024), most cells wins"
+    players = PLAYER_NAMES
+    margin_unit = "cells"
+    result_columns = ("blue_cells", "red_cells")
+    seed_references = ("reference",)
+    default_panel = ("random", "greedy", "safe", "chain")
+    cli_modules = {"solve": "engine.hexifence.solve", "play": "engine.hexifence.play"}
+
+    def __init__(self, size: int = 3, phases: int = 3):
+        self.size = size
+        self.phases = phases
+        self.board = board(size)
+
+    def __repr__(self) -> str:
+        return f"HexifenceGame(size={self.size}, phases={self.phases})"
+
+    # --- configuration and genome ---------------------------------------------------------
+    def with_settings(self, settings: Mapping[str, Any]) -> HexifenceGame:
+        settings = dict(settings or {})
+        unknown = set(settings) - {"size", "genome"}
+        if unknown:
+            raise GameSettingsError(f"game.{sorted(unknown)[0]}: unknown setting (allowed: "
+                                    "size, genome)")
+        size = settings.get("size", self.size)
+        if isinstance(size, bool) or not isinstance(size, int) or not 1 <= size <= MAX_SIZE:
+            raise GameSettingsError(f"game.size={size} must satisfy 1 <= size <= {MAX_SIZE}")
+        genome = dict(settings.get("genome") or {})
+        if set(genome) - {"phases"}:
+            raise GameSettingsError(f"game.genome.{sorted(set(genome) - {'phases'})[0]}: "
+                                    "unknown setting (allowed: phases)")
+        phases = genome.get("phases", self.phases)
+        most = board(size).n_edges
+        if isinstance(phases, bool) or not isinstance(phases, int) or not 1 <= phases <= most:
+            raise GameSettingsError(f"game.genome.phases={phases} must satisfy "
+                                    f"1 <= phases <= {most}")
+        return HexifenceGame(size, phases)
+
+    def settings(self) -> dict:
+        return {"size": self.size, "genome": {"phases": self.phases}}
+
+    def genome_spec(self) -> GenomeSpec:
+        return W.genome_spec(self.phases)
+
+    def reference_genome(self, reference: str) -> np.ndarray:
+        return W.reference_genome(reference, self.phases)
+
+    def reference_names(self) -> tuple[str, ...]:
+        return W.REFERENCES
+
+    def phase_of(self, state: State) -> int:
+        return state.drawn * self.phases // (self.board.n_edges + 1)
+
+    # --- agents ---------------------------------------------------------------------------
+    def make_agent(self, genome: np.ndarray, search: SearchSettings, seed: Seed = None,
+                   name: str = ""):
+        from engine.hexifence.agents import AlphaBetaAgent
+
+        phases = len(genome) // len(W.FEATURES)
+        return AlphaBetaAgent(W.weights_matrix(genome, phases), self.size, search.depth,
+                              search.time_limit, search.endgame_empties, name=name)
+
+    def make_panel_agent(self, spec: str, search: SearchSettings, seed: Seed = None):
+        from engine.hexifence import agents
+        from engine.hexifence.chain_agent import ChainAgent
+
+        self.check_spec(spec)
+        simple = {"random": agents.RandomAgent, "greedy": agents.GreedyAgent,
+                  "safe": agents.SafeAgent, "chain": ChainAgent}
+        if spec in simple:
+            return simple[spec](seed)
+        if spec == "perfect":
+            return agents.PerfectAgent(self.size)
+        if spec in ("alphabeta", "reference", "margin"):
+            ref = "margin" if spec == "margin" else "reference"
+            return self.make_agent(self.reference_genome(ref), search, seed, name=spec)
+        champion = self.load_champion(spec)
+        return self.make_agent(champion.genome, search, seed,
+                               name=champion.name or Path(spec).stem)
+
+    def check_spec(self, spec: str) -> None:
+        if spec in SIMPLE_SPECS or spec in SEARCH_SPECS:
+            if spec == "perfect" and self.size != 2:
+                raise ValueError(f"agent 'perfect' plays N=2 only (this game has size="
+                                 f"{self.size})")
+            return
+        if isinstance(spec, str) and spec.endswith(".json") and Path(spec).is_file():
+            return
+        raise ValueError(f"unknown agent spec {spec!r} (allowed: {', '.join(self.agent_specs())})")
+
+    def agent_specs(self) -> tuple[str, ...]:
+        return (*SIMPLE_SPECS, *SEARCH_SPECS, "<champion.json>")
+
+    # --- playing --------------------------------------------------------------------------
+    def random_openings(self, n: int, seed: Seed, min_plies: int,
+                        max_plies: int) -> list[tuple[int, ...]]:
+        return core_random_openings(self, n, seed, min_plies, max_plies)
+
+    def play(self, first, second, opening: Sequence[int] = (), seed: Seed = None) -> Outcome:
+        return play_game(self, first, second, opening, seed)
+
+    # --- states ---------------------------------------------------------------------------
+    def initial_state(self) -> State:
+        return initial_state(self.size)
+
+    def to_move(self, state: State) -> int:
+        return state.to_move
+
+    def legal_moves(self, state: State) -> list[int]:
+        return state.legal_moves()
+
+    def apply(self, state: State, move: int) -> State:
+        if state.is_terminal():
+            raise ValueError("the game is over: no edge is left to draw")
+        return state.play(move)
+
+    def is_terminal(self, state: State) -> bool:
+        return state.is_terminal()
+
+    def outcome(self, state: State, moves: Sequence[int] = ()) -> Outcome:
+        blue, red = state.scores
+        winner = 0 if blue > red else 1 if red > blue else DRAW
+        return Outcome(winner, float(blue - red), len(moves), tuple(int(m) for m in moves),
+                       {"blue_cells": blue, "red_cells": red})
+
+    def state_text(self, state: State) -> str:
+        return state.to_text()
+
+    def parse_state(self, text: str) -> State:
+        return from_text(text)
+
+    def state_view(self, state: State) -> dict:
+        return {"size": state.size, "grid": state.grid(), "to_move": state.to_move,
+                "scores": list(state.scores)}
+
+    def move_text(self, move: int) -> str:
+        row, col = self.board.edges[edge_of_move(self.board, move)]
+        return f"{row} {col}"
+
+    def parse_move(self, text: str, state: State | None = None) -> int:
+        parts = str(text).replace(",", " ").split()
+        if len(parts) != 2 or not all(p.lstrip("-").isdigit() for p in parts):
+            raise ValueError(f"move must be 'row col' (two integers), got {text!r}")
+        row, col = int(parts[0]), int(parts[1])
+        if not self.board.is_edge_point(row, col):
+            raise ValueError(f"move {row} {col}: not an edge of the N={self.size} board")
+        move = self.board.move_id(row, col)
+        if state is not None and move not in state.legal_moves():
+            raise ValueError(f"move {row} {col}: that edge is already drawn")
+        return move
+
+    # --- files and figures ----------------------------------------------------------------
+    def save_champion(self, path: str | Path, genome: np.ndarray, name: str = "",
+                      metadata: Mapping | None = None) -> None:
+        phases = len(genome) // len(W.FEATURES)
+        settings = {"size": self.size, "genome": {"phases": phases}}
+        W.save_champion(path, genome, settings, name, metadata)
+
+    def load_champion(self, path: str | Path) -> Champion:
+        return W.load_champion(path)
+
+    def genome_figure(self, genome: np.ndarray, title: str = ""):
+        from matplotlib.figure import Figure
+
+        phases = len(genome) // len(W.FEATURES)
+        matrix = W.weights_matrix(genome, phases)
+        fig = Figure(figsize=(7, 1.2 + 0.45 * phases))
+        ax = fig.add_subplot()
+        limit = max(1e-9, float(np.abs(matrix).max()))
+        ax.imshow(matrix, cmap="coolwarm", vmin=-limit, vmax=limit, aspect="auto")
+        ax.set_xticks(range(len(W.FEATURES)), W.FEATURES, rotation=45, ha="right", fontsize=8)
+        ax.set_yticks(range(phases), [f"phase {k}" for k in range(phases)])
+        for (k, f), v in np.ndenumerate(matrix):
+            ax.text(f, k, f"{v:.2f}", ha="center", va="center", fontsize=7)
+        ax.set_title(title or "Hexifence evaluation weights")
+        fig.tight_layout()
+        return fig
+
+
+GAME = HexifenceGame()
