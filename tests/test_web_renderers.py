@@ -52,6 +52,7 @@ def cell_edges(r: int, c: int) -> list[tuple[int, int]]:
 
 RENDER = """([view, legal]) => {
   const box = document.createElement("div");
+  box.style.cssText = "position: fixed; top: 0; left: 0; width: 600px; z-index: 9";
   document.body.append(box);
   const clicked = [];
   const session = {id: "t", ply: 0, view, legal: legal.map(id => ({id, text: String(id)})),
@@ -61,7 +62,12 @@ RENDER = """([view, legal]) => {
   const edges = [...box.querySelectorAll("g.edge")].map(g => {
     const line = g.querySelector("line");
     const ends = ["x1", "y1", "x2", "y2"].map(a => Number(line.getAttribute(a)));
-    return {id: Number(g.dataset.move), kind: g.getAttribute("class"), ends};
+    const rect = g.getBoundingClientRect();  // where a person (or Playwright) clicks it
+    const hit = document.elementFromPoint(rect.x + rect.width / 2, rect.y + rect.height / 2);
+    const onEdge = hit && hit.closest("g.edge");
+    const hitEdge = onEdge ? Number(onEdge.dataset.move) : null;
+    return {id: Number(g.dataset.move), kind: g.getAttribute("class"), ends, hitEdge,
+            area: rect.width * rect.height};
   });
   const hexes = [...box.querySelectorAll("polygon.hex")].map(p => ({
     kind: p.getAttribute("class"),
@@ -94,6 +100,8 @@ def test_the_hexifence_renderer_draws_each_edge_on_the_side_its_cells_share(page
     assert {k for k, e in edges.items() if "blue" in e["kind"]} == set(cell_edges(*first))
     assert all(("legal" in e["kind"]) == (e["id"] in legal) for e in edges.values())
     assert drawing["clicked"] == [legal[0]], json.dumps(drawing["clicked"])
+    for edge in edges.values():  # each edge has an area, and its centre is on that edge
+        assert edge["area"] > 0 and edge["hitEdge"] == edge["id"], edge
 
 
 PASS_ONLY = """() => {

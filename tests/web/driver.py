@@ -42,24 +42,29 @@ def start_game(page, game_name: str, opponent: str, colour: int = 0) -> dict:
 def click_legal_move(page, rng) -> None:
     """Click a random legal move on the board (a cell then a twist for Pentago Twist), or the
     move button below the board when the board offers none (a forced pass)."""
-    on_board = page.query_selector_all("#board .legal[data-move], #board .legal[data-cell]")
-    if on_board:
-        on_board[int(rng.integers(len(on_board)))].click()
-        twists = page.query_selector_all("#twist-chooser button:not([disabled])")
-        if twists:
-            twists[int(rng.integers(len(twists)))].click()
-    else:
+    targets = page.eval_on_selector_all(
+        "#board .legal[data-move], #board .legal[data-cell]",
+        "nodes => nodes.map(n => n.dataset.move ? `[data-move='${n.dataset.move}']`"
+        "                                       : `[data-cell='${n.dataset.cell}']`)")
+    if not targets:
         page.click("#extra-moves button")
+        return
+    page.click(f"#board {targets[int(rng.integers(len(targets)))]}")
+    twists = page.eval_on_selector_all("#twist-chooser button:not([disabled])",
+                                       "nodes => nodes.map(n => n.dataset.move)")
+    if twists:
+        page.click(f"#twist-chooser button[data-move='{twists[int(rng.integers(len(twists)))]}']")
 
 
 def play_to_the_end(page, rng, max_clicks: int = 400) -> dict:
+    page.wait_for_function(IDLE)
     for _ in range(max_clicks):
-        page.wait_for_function(IDLE)
-        current = session(page)
-        if current["terminal"]:
-            return current
+        ply, over = page.evaluate("() => [page.session.ply, page.session.terminal]")
+        if over:
+            return session(page)
         click_legal_move(page, rng)
-        page.wait_for_function(f"() => page.session.ply > {current['ply']} && !page.busy")
+        # not busy once the agent's replies are in: the person is to move or the game is over
+        page.wait_for_function(f"() => page.session.ply > {ply} && !page.busy")
     raise AssertionError(f"no result after {max_clicks} clicks")
 
 

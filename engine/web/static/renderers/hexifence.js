@@ -43,15 +43,19 @@ BoardRenderers.hexifence = {
         // direction from a cell to this edge's other cell: (dy, dx) in half cells
         const [dr, dc] = y % 2 === 0 && x % 2 === 0 ? [1, 1] : y % 2 === 0 ? [1, 0] : [0, 1];
         const [vx, vy] = place(dr, dc);
-        const length = Math.hypot(vx, vy), px = -vy / length * side / 2, py = vx / length * side / 2;
+        const length = Math.hypot(vx, vy), ux = vx / length, uy = vy / length;
         const [mx, my] = pointOf(y, x);
-        const ends = {x1: mx - px, y1: my - py, x2: mx + px, y2: my + py};
+        const half = side / 2, reach = d / 4;  // the click target reaches a quarter of the way
+        const ends = {x1: mx + uy * half, y1: my - ux * half, x2: mx - uy * half, y2: my + ux * half};
+        // toward the centres of the two cells the edge separates: a rhombus, easy to hit
+        const target = [[ends.x1, ends.y1], [mx + ux * reach, my + uy * reach], [ends.x2, ends.y2],
+                        [mx - ux * reach, my - uy * reach]].map(p => p.join(",")).join(" ");
         const kind = mark === "B" ? "blue" : mark === "R" ? "red" : "free";
         const g = svg("g", {class: `edge ${kind}` + (legal.has(id) ? " legal" : "") +
                                    (id === last ? " last-move" : ""),
                             "data-move": id, "data-name": `${y} ${x}`});
         g.append(svg("line", {...ends, class: "edge-line"}));
-        g.append(svg("line", {...ends, class: "edge-hit"}));  // a wide, invisible click target
+        g.append(svg("polygon", {points: target, class: "edge-hit"}));
         if (ctx.interactive) g.addEventListener("click", () => ctx.onMove(id));
         if (legal.has(id)) onBoard.add(id);
         root.append(g);
