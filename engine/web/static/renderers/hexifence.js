@@ -54,6 +54,7 @@ BoardRenderers.hexifence = {
         const g = svg("g", {class: `edge ${kind}` + (legal.has(id) ? " legal" : "") +
                                    (id === last ? " last-move" : ""),
                             "data-move": id, "data-name": `${y} ${x}`});
+        if (id === last) g.append(svg("line", {...ends, class: "last-halo"}));
         g.append(svg("line", {...ends, class: "edge-line"}));
         g.append(svg("polygon", {points: target, class: "edge-hit"}));
         if (ctx.interactive) g.addEventListener("click", () => ctx.onMove(id));
