@@ -135,6 +135,18 @@ def test_a_bad_request_gets_a_json_4xx_naming_the_problem(client, session_id, me
     assert message in response.json()["error"]
 
 
+@pytest.mark.parametrize(("host", "status"), [
+    ("127.0.0.1", 200), ("127.0.0.1:8000", 200), ("localhost:8000", 200), ("[::1]:8000", 200),
+    ("evil.example", 400), ("evil.example:8000", 400), ("127.0.0.1.evil.example", 400), ("", 400),
+])
+def test_a_localhost_server_refuses_requests_for_other_host_names(host, status):
+    local = TestClient(create_app([], local_only=True), base_url="http://127.0.0.1")
+    response = local.get("/api/health", headers={"host": host})
+    assert response.status_code == status
+    if status == 400:
+        assert "is not this machine" in response.json()["error"]
+
+
 def test_a_real_bug_is_a_logged_json_500_not_a_crash(caplog):
     app = create_app([])
 
@@ -169,6 +181,8 @@ def test_the_server_prints_its_url_and_answers_on_it(tmp_path):
         url = line.split(": ", 1)[1]
         assert httpx.get(url + "api/health", timeout=10).json() == {"ok": True}
         assert "<title>board-evolve</title>" in httpx.get(url, timeout=10).text
+        rebound = httpx.get(url + "api/health", headers={"host": "evil.example"}, timeout=10)
+        assert rebound.status_code == 400
     finally:
         process.terminate()
         process.wait(timeout=10)

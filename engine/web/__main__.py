@@ -40,9 +40,10 @@ def main(argv: list[str] | None = None) -> int:
     import uvicorn
 
     from engine.web.app import create_app
+    from engine.web.hosts import is_loopback
 
-    config = uvicorn.Config(create_app([Path(d) for d in args.runs]), host=args.host,
-                            port=args.port, log_level="warning")
+    app = create_app([Path(d) for d in args.runs], local_only=is_loopback(args.host))
+    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning")
     server = uvicorn.Server(config)
     _announce_url(server, args.host)
     server.run()

@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, Response
 from starlette.routing import Mount, Route
@@ -29,6 +30,7 @@ from engine.web.errors import (
     json_body,
     log,
 )
+from engine.web.hosts import LocalHostsOnly
 from engine.web.players import (
     PlayerChoice,
     build_agent,
@@ -72,7 +74,10 @@ def available_games() -> list[dict]:
     return games
 
 
-def create_app(runs: list[Path] | None = None, store: SessionStore | None = None) -> Starlette:
+def create_app(runs: list[Path] | None = None, store: SessionStore | None = None,
+               local_only: bool = False) -> Starlette:
+    """The app reading the ``runs`` directories; ``local_only``: refuse requests whose ``Host``
+    is not a loopback name (what ``python -m engine.web`` does when it binds to localhost)."""
     catalogue = RunCatalogue([Path(p) for p in runs or []])
     store = store or SessionStore()
 
@@ -204,7 +209,8 @@ def create_app(runs: list[Path] | None = None, store: SessionStore | None = None
         Route("/api/sessions/{id}/undo", undo, methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    return Starlette(routes=routes, exception_handlers=EXCEPTION_HANDLERS)
+    middleware = [Middleware(LocalHostsOnly)] if local_only else []
+    return Starlette(routes=routes, exception_handlers=EXCEPTION_HANDLERS, middleware=middleware)
 
 
 def _requested_move(session: GameSession, body: dict) -> int:
