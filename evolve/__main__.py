@@ -8,6 +8,7 @@ from pathlib import Path
 import hydra
 from omegaconf import DictConfig
 
+from evolve.execution.cluster import ClusterLostError
 from evolve.ga.config import MOVED_TO_GAME, Config, ConfigError, moved_key_message, to_dict
 
 CONF_DIR = Path(__file__).resolve().parent.parent / "conf"
@@ -22,6 +23,12 @@ def main(cfg: DictConfig) -> None:
     except ConfigError as exc:
         # SystemExit passes through Hydra's error handler, so the user sees one line only
         _fail(str(exc))
+    except ClusterLostError as exc:  # the last finished generation is checkpointed
+        from hydra.core.hydra_config import HydraConfig
+
+        run_dir = cfg.resume or HydraConfig.get().runtime.output_dir
+        print(f"error: {exc}; continue later with resume={run_dir}", file=sys.stderr)
+        raise SystemExit(1) from None
     print(f"champion: {result.run_dir / 'champion.json'}")
 
 

@@ -100,8 +100,8 @@ class FlakyBackend(SerialBackend):
 
 # waits: 1 = generation 0's round robin (before the first checkpoint), 2 = generation 1's round
 # robin, 3 = generation 0's yardstick, 4 = generation 2's round robin, 5 and 6 = the yardsticks
-# of generations 1 and 2
-@pytest.mark.parametrize("fail_at", [1, 2, 3, 4, 5, 6])
+# of generations 1 and 2, 7 = the final playoff (every generation is checkpointed by then)
+@pytest.mark.parametrize("fail_at", [1, 2, 3, 4, 5, 6, 7])
 def test_resume_after_a_crash_mid_generation_equals_the_uninterrupted_run(serial_run, tmp_path,
                                                                            fail_at):
     with pytest.raises(Interrupted):

@@ -22,7 +22,7 @@ NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 def expected_images(name: str, n_runs: int) -> int:
     """Figures each notebook must show (a notebook added later must show at least one)."""
     return {
-        "fitness_curves": 3 * n_runs + 1,  # fitness, yardstick, diversity per run + comparison
+        "fitness_curves": 4 * n_runs + 1,  # strength, fitness, yardstick, diversity + comparison
         "weights": 3,  # Reversi: heatmaps, feature bars, weight history
     }.get(name, 1)
 

@@ -177,3 +177,30 @@ def test_breed_caps_the_tournament_at_the_population_size():
     nxt = breed(pop, np.array([0.0, 1.0]), rng, ga, BOUNDS, BLOCKS, generation=0, next_id=2)
     assert list(nxt.parent_a) == list(nxt.parent_b) == [1, 1]
     assert np.array_equal(nxt.genomes[0], pop.genomes[1])
+
+
+def test_elite_copies_and_immigrants_take_their_slots_only_when_asked():
+    from evolve.ga.population import Population, breed
+
+    rng = np.random.default_rng(0)
+    low, high = np.full(6, -1.0), np.full(6, 1.0)
+    genomes = rng.uniform(-0.01, 0.01, (6, 6))
+    pop = Population(genomes, np.arange(6), np.full(6, -1), np.full(6, -1), ["random"] * 6)
+    fitness = np.arange(6.0)
+    ga = GAConfig(population=6, elites=1, elite_copies=2, immigrants=2, immigrant_below=0.05)
+    low_diversity = breed(pop, fitness, np.random.default_rng(1), ga, (low, high), [slice(0, 6)],
+                          0, 6, diversity=0.01)
+    assert low_diversity.operator[:5] == ["elite", "elite_copy", "elite_copy", "immigrant",
+                                          "immigrant"]
+    assert np.array_equal(low_diversity.genomes[0], genomes[5])  # the best, unchanged
+    assert list(low_diversity.parent_a[1:3]) == [5, 5]  # copies of the best
+    assert not np.array_equal(low_diversity.genomes[1], genomes[5])  # ... mutated
+    assert np.all(np.abs(low_diversity.genomes[3:5]) > 0.0)
+    diverse = breed(pop, fitness, np.random.default_rng(1), ga, (low, high), [slice(0, 6)], 0, 6,
+                    diversity=0.5)
+    assert "immigrant" not in diverse.operator and diverse.operator.count("elite_copy") == 2
+    legacy = GAConfig(population=6, elites=1)
+    a = breed(pop, fitness, np.random.default_rng(1), legacy, (low, high), [slice(0, 6)], 0, 6)
+    b = breed(pop, fitness, np.random.default_rng(1), legacy, (low, high), [slice(0, 6)], 0, 6,
+              diversity=0.0)
+    assert np.array_equal(a.genomes, b.genomes)  # off by default: breeding as before

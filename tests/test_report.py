@@ -43,7 +43,8 @@ from tests.smoke_run import ROOT, run_env, smoke_sweep_for  # noqa: E402
 @pytest.fixture(scope="session")
 def smoke_sweep(tmp_path_factory) -> list[Path]:
     return smoke_sweep_for(tmp_path_factory)
-RUN_FIGURES = ("fitness", "yardstick", "diversity", "positional", "features", "weight_history")
+RUN_FIGURES = ("strength", "fitness", "yardstick", "diversity", "positional", "features",
+               "weight_history")
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 
@@ -235,9 +236,17 @@ def test_curves_plot_the_columns_of_generations_csv(smoke_sweep):
     runs = load_runs(smoke_sweep)
     g = pd.read_csv(smoke_sweep[0] / "generations.csv")
     lines = {line.get_label(): line for line in plots.plot_fitness(runs[0]).axes[0].get_lines()}
-    for label, column in (("best", "best_fitness"), ("mean", "mean_fitness"),
-                          ("min", "min_fitness")):
+    for label, column in (("best", "best_fitness"), ("worst", "min_fitness")):
         np.testing.assert_array_equal(lines[label].get_ydata(), g[column])
+    strength = plots.plot_strength(runs[0]).axes[0]
+    champion = next(line for line in strength.get_lines() if line.get_label() == "champion")
+    finite = np.isfinite(g["champion_elo"])
+    np.testing.assert_array_equal(champion.get_ydata()[finite], g["champion_elo"][finite])
+    diversity = {line.get_label(): line for line in plots.plot_diversity(runs[0]).axes[0]
+                 .get_lines()}
+    for column in [c for c in g.columns if c.startswith("diversity_")]:
+        np.testing.assert_array_equal(diversity[column.removeprefix("diversity_")].get_ydata(),
+                                      g[column])
     lines = {line.get_label(): line for line in plots.plot_yardstick(runs[0]).axes[0].get_lines()}
     opponents = [c.removeprefix("yardstick_") for c in g.columns
                  if c.startswith("yardstick_") and c != "yardstick_score"]
@@ -249,7 +258,8 @@ def test_curves_plot_the_columns_of_generations_csv(smoke_sweep):
         drawn = {line.get_label(): line.get_ydata() for line in ax.get_lines()}
         assert set(drawn) == {"seed=1", "seed=2"}
         for run in runs:
-            np.testing.assert_array_equal(drawn[run.label], run.generations[metric])
+            expected = run.generations[metric].replace([np.inf, -np.inf], np.nan)
+            np.testing.assert_array_equal(drawn[run.label], expected)
     plt.close("all")
 
 

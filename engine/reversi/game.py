@@ -282,12 +282,17 @@ def _validated_genome(genome: Mapping) -> dict:
 
 OTHELLO = ReversiGame(
     "othello", Variant.OTHELLO, "Othello: 8x8 Reversi, more discs wins",
-    seed_references=("course", "wpc"), default_panel=("course", "wpc", "greedy", "random"))
+    seed_references=("course", "wpc"),
+    # measured (experiments/results/yardstick_panels.md): a generation-0 champion scores
+    # 70% / 55% / 42% against the literature WPC at the study's depth, +1 and +2 plies
+    default_panel=("wpc", "wpc@d+1", "wpc@d+2", "course"))
 REVERSED_REVERSI = ReversiGame(
     "reversed_reversi", Variant.REVERSED,
     "Reversed Reversi (CS303 course game): 8x8 Reversi, fewer discs wins",
     seed_references=("course", "wpc_negated"),
-    default_panel=("course", "wpc_negated", "greedy", "random"))
+    # measured (experiments/results/yardstick_panels.md): a generation-0 champion scores
+    # 50% / 35% / 24% against the negated WPC at the study's depth, +1 and +2 plies
+    default_panel=("wpc_negated", "wpc_negated@d+1", "wpc_negated@d+2", "course"))
 
 
 def game_of_weights_file(path: str | Path) -> str | None:

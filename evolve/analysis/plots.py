@@ -18,6 +18,7 @@ from matplotlib.figure import Figure
 from evolve.analysis.rundata import RunData
 
 COMPARISON_METRICS = {
+    "champion_elo": "champion Elo vs anchors",
     "best_fitness": "best fitness",
     "yardstick_score": "yardstick score",
     "diversity": "diversity",
@@ -25,19 +26,25 @@ COMPARISON_METRICS = {
 
 
 def plot_fitness(run: RunData) -> Figure:
-    """Best / mean / min fitness per generation, mean +- one standard deviation shaded.
+    """Best and worst round-robin fitness per generation, and the elite's score fraction.
 
-    Round-robin fitness is relative to the current population, so a flat curve here does not
-    mean no progress: the yardstick figure measures against fixed opponents."""
+    Round-robin fitness is zero-sum (its mean is always 0) and relative to the current
+    population, so a falling best fitness can mean a stronger, more even population: absolute
+    progress is the strength figure (Elo against fixed anchors)."""
     g = run.generations
     fig, ax = plt.subplots(figsize=(7, 4), layout="constrained")
     x = g["generation"]
-    ax.fill_between(x, g["mean_fitness"] - g["std_fitness"], g["mean_fitness"] + g["std_fitness"],
-                    alpha=0.25, color="tab:blue", label="mean ± std")
+    ax.fill_between(x, g["min_fitness"], g["best_fitness"], alpha=0.15, color="tab:blue",
+                    label="spread (worst to best)")
     ax.plot(x, g["best_fitness"], "-o", color="tab:green", ms=3, label="best")
-    ax.plot(x, g["mean_fitness"], "-", color="tab:blue", label="mean")
-    ax.plot(x, g["min_fitness"], "-", color="tab:red", lw=1, label="min")
-    _finish(ax, "fitness (population round robin)", "fitness")
+    ax.plot(x, g["min_fitness"], "-", color="tab:red", lw=1, label="worst")
+    if "elite_score" in g:
+        twin = ax.twinx()
+        twin.plot(x, g["elite_score"], ":", color="black", label="elite's score (right)")
+        twin.set_ylim(-0.02, 1.02)
+        twin.set_ylabel("elite's round-robin score fraction")
+        twin.legend(fontsize=8, loc="lower left")
+    _finish(ax, "fitness (population round robin, zero-sum)", "fitness")
     _title(ax, "Fitness per generation", run)
     return fig
 
@@ -62,12 +69,45 @@ def plot_yardstick(run: RunData) -> Figure:
 
 
 def plot_diversity(run: RunData) -> Figure:
+    """All genes, and per block kind and per phase when the run recorded them."""
     g = run.generations
-    fig, ax = plt.subplots(figsize=(7, 3), layout="constrained")
-    ax.plot(g["generation"], g["diversity"], "-o", color="tab:purple", ms=3)
-    _finish(ax, None, "diversity")
+    fig, ax = plt.subplots(figsize=(7, 3.5), layout="constrained")
+    ax.plot(g["generation"], g["diversity"], "-o", color="tab:purple", ms=3, label="all genes")
+    for col in [c for c in g.columns if c.startswith("diversity_")]:
+        ax.plot(g["generation"], g[col], "-", lw=1, label=col.removeprefix("diversity_"))
+    _finish(ax, None, "mean gene std / bound range")
     _title(ax, "Population diversity per generation", run)
     return fig
+
+
+def plot_strength(run: RunData) -> Figure:
+    """The champion's Elo against the fixed anchors with its 95% CI (absolute progress)."""
+    fig, ax = plt.subplots(figsize=(7, 4), layout="constrained")
+    plot_champion_elo(ax, run.generations)
+    _title(ax, "Champion strength per generation", run)
+    return fig
+
+
+def plot_champion_elo(ax, df) -> None:
+    """Champion Elo per generation with its 95% CI band (an unbounded end, from a 0% or 100%
+    score, is drawn at the edge of the plot)."""
+    ax.set(xlabel="generation", ylabel="Elo vs anchors (panel = 0)",
+           title="Champion strength (absolute, 95% CI)")
+    if "champion_elo" not in df or df["champion_elo"].isna().all():
+        ax.text(0.5, 0.5, "no yardstick games", ha="center", transform=ax.transAxes)
+        return
+    finite = df[["champion_elo", "champion_elo_low", "champion_elo_high"]].replace(
+        [np.inf, -np.inf], np.nan)
+    span = np.nanmax(np.abs(finite.to_numpy())) if finite.notna().any().any() else 400.0
+    edge = max(400.0, 1.1 * span)
+    low = df["champion_elo_low"].clip(-edge, edge)
+    high = df["champion_elo_high"].clip(-edge, edge)
+    ax.fill_between(df["generation"], low, high, alpha=0.25, label="95% CI")
+    ax.plot(df["generation"], df["champion_elo"].clip(-edge, edge), "-o", ms=3,
+            label="champion")
+    ax.axhline(0.0, color="gray", lw=0.8)
+    ax.legend(loc="upper left", fontsize="small")
+
 
 
 def plot_comparison(runs: list[RunData], metrics=tuple(COMPARISON_METRICS)) -> Figure:
@@ -81,7 +121,9 @@ def plot_comparison(runs: list[RunData], metrics=tuple(COMPARISON_METRICS)) -> F
     for ax, metric in zip(axes[0], metrics, strict=True):
         for run, colour in zip(runs, colours, strict=True):
             g = run.generations
-            ax.plot(g["generation"], g[metric], "-o", ms=2, color=colour, label=run.label)
+            if metric in g:  # runs made before a column existed lack it
+                ax.plot(g["generation"], g[metric].replace([np.inf, -np.inf], np.nan), "-o",
+                        ms=2, color=colour, label=run.label)
         ax.set_xlabel("generation")
         ax.set_title(COMPARISON_METRICS.get(metric, metric), fontsize=10)
         ax.grid(alpha=0.3)
@@ -93,8 +135,8 @@ def plot_comparison(runs: list[RunData], metrics=tuple(COMPARISON_METRICS)) -> F
 
 def run_figures(run: RunData) -> dict[str, Figure]:
     """All per-run curve figures by file stem (what ``evolve.analysis.report`` writes)."""
-    return {"fitness": plot_fitness(run), "yardstick": plot_yardstick(run),
-            "diversity": plot_diversity(run)}
+    return {"strength": plot_strength(run), "fitness": plot_fitness(run),
+            "yardstick": plot_yardstick(run), "diversity": plot_diversity(run)}
 
 
 def _title(ax, what: str, run: RunData) -> None:

@@ -235,3 +235,36 @@ def fit_elo(score: np.ndarray, games: np.ndarray, prior_draws: float = 1.0, iter
             break
         gamma = new
     return 400.0 * np.log10(gamma)
+
+
+def performance_rating(results: Sequence[tuple[Sequence[int], float]],
+                       z: float = Z95) -> EloEstimate:
+    """Rating (with a CI) of a player whose opponents have known ratings.
+
+    ``results``: per opponent, its (losses, draws, wins) counts from the player's view and the
+    opponent's rating. The rating R is where the expected score ``mean_j score(R - r_j)`` over
+    all games equals the observed mean; the CI maps the pooled score interval (``score_interval``)
+    the same way, so with every opponent at 0 this is ``elo_estimate`` of the pooled counts."""
+    pooled = [0, 0, 0]
+    for counts, _ in results:
+        pooled = [a + int(b) for a, b in zip(pooled, counts, strict=True)]
+    n = sum(pooled)
+    if n == 0:
+        raise ValueError("performance_rating needs at least one game")
+    p, _ = mean_and_variance(pooled)
+    low, high = score_interval(pooled, z)
+    weights = [(sum(counts) / n, rating) for counts, rating in results if sum(counts)]
+
+    def rating_for(score: float) -> float:
+        if score <= 0.0:
+            return -math.inf
+        if score >= 1.0:
+            return math.inf
+        lo, hi = -4000.0, 4000.0
+        for _ in range(100):  # bisection: the expected score is increasing in R
+            mid = (lo + hi) / 2
+            expected = sum(w * score_from_elo(mid - r) for w, r in weights)
+            lo, hi = (mid, hi) if expected < score else (lo, mid)
+        return (lo + hi) / 2
+
+    return EloEstimate(n, p, rating_for(p), rating_for(low), rating_for(high))

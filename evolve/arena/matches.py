@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
+from engine.core import specs
 from engine.core.files import champion_game, resolve_source
 from engine.core.game import SearchSettings
 from evolve.execution.games import configured_game
@@ -69,7 +70,7 @@ class EvalContext:
 
 
 def make_player(game, spec: str, settings: EvalSettings, seed):
-    agent = game.make_panel_agent(spec, settings.search(), seed=seed)
+    agent = specs.make_agent(game, spec, settings.search(), seed=seed)
     if settings.epsilon > 0:
         from engine.core.agents import EpsilonAgent
 
@@ -144,5 +145,5 @@ def check_specs(players: list[str], settings: EvalSettings) -> None:
     """Build each player once so that an unknown spec or a bad file fails before any game."""
     game = EvalContext(settings).game()
     for spec in players:
-        game.check_spec(spec)
+        specs.check_spec(game, spec)
         make_player(game, spec, settings, 0)

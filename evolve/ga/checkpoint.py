@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -39,6 +39,7 @@ class Checkpoint:
     # the population after the last planned generation is bred too (older checkpoints: not), so
     # a finished run can be extended
     next_bred: bool = True
+    hall_of_fame: list = field(default_factory=list)  # ``evolve.ga.progress.Member.as_dict``
 
 
 def _atomic_write(path: Path, data: bytes) -> None:
@@ -71,6 +72,7 @@ def save(run_dir: str | Path, ck: Checkpoint) -> Path:
         "rng_state": ck.rng_state,
         "elapsed": ck.elapsed,
         "next_bred": ck.next_bred,
+        "hall_of_fame": ck.hall_of_fame,
         "population_file": npz_name,
         "population_sha256": hashlib.sha256(npz_path.read_bytes()).hexdigest(),
         "config": ck.config,
@@ -107,7 +109,8 @@ def load(run_dir: str | Path) -> Checkpoint:
     from evolve.ga.config import migrate
 
     return Checkpoint(migrate(state["config"]), state["generation"], state["next_id"], pop,
-                      state["rng_state"], state["elapsed"], state.get("next_bred", False))
+                      state["rng_state"], state["elapsed"], state.get("next_bred", False),
+                      state.get("hall_of_fame", []))
 
 
 def restore_rng(state: dict) -> np.random.Generator:

@@ -16,6 +16,7 @@ from typing import Any
 from omegaconf import DictConfig, OmegaConf
 from omegaconf.errors import OmegaConfBaseException
 
+from engine.core import specs
 from evolve.errors import ConfigError
 from evolve.execution.backends import RayConfig
 
@@ -57,6 +58,11 @@ class GAConfig:
     sigma: float = 0.1  # fraction of each gene's bound range
     sigma_decay: float = 0.93  # per generation
     sigma_min: float = 0.01
+    # diversity keepers: each generation ``elite_copies`` mutated copies of the best individual,
+    # and ``immigrants`` random individuals whenever diversity falls below ``immigrant_below``
+    elite_copies: int = 0
+    immigrants: int = 0
+    immigrant_below: float = 0.05
 
 
 @dataclass
@@ -74,6 +80,20 @@ class YardstickConfig:
     enabled: bool = True
     panel: list[str] | None = None  # None: the game's default panel
     openings: int = 2  # per opponent, each with both colours
+    # anchors beyond the panel: every k-th generation's champion joins a hall of fame (0: never);
+    # the champion plays the newest ``hall_of_fame_size`` members too, for its Elo
+    hall_of_fame_every: int = 5
+    hall_of_fame_size: int = 4
+
+
+@dataclass
+class PlayoffConfig:
+    """The exported champion: a playoff among the last generations' champions (more games, the
+    anchors too) instead of the last round robin's winner."""
+
+    enabled: bool = True
+    generations: int = 5  # champions of this many last generations take part
+    openings: int = 6  # per pairing, each with both colours
 
 
 @dataclass
@@ -88,6 +108,7 @@ class Config:
     ga: GAConfig = field(default_factory=GAConfig)
     games: GamesConfig = field(default_factory=GamesConfig)
     yardstick: YardstickConfig = field(default_factory=YardstickConfig)
+    playoff: PlayoffConfig = field(default_factory=PlayoffConfig)
     ray: RayConfig = field(default_factory=RayConfig)
 
 
@@ -179,6 +200,12 @@ def validate(c: Config) -> None:
     _check(games.win >= games.draw >= games.loss and games.win > games.loss, "games.win",
            games.win, f"win >= draw ({games.draw}) >= loss ({games.loss}) and win > loss")
     _check(c.yardstick.openings >= 1, "yardstick.openings", c.yardstick.openings, "openings >= 1")
+    for key in ("hall_of_fame_every", "hall_of_fame_size"):
+        value = getattr(c.yardstick, key)
+        _check(value >= 0, f"yardstick.{key}", value, f"{key} >= 0")
+    _check(c.playoff.generations >= 1, "playoff.generations", c.playoff.generations,
+           "generations >= 1")
+    _check(c.playoff.openings >= 1, "playoff.openings", c.playoff.openings, "openings >= 1")
     _validate_ray(c)
     _validate_references(c)
     _validate_panel(c)
@@ -200,6 +227,12 @@ def _validate_ga(ga: GAConfig) -> None:
         _check(value >= 0.0, f"ga.{name}", value, "value >= 0")
     _check(0.0 < ga.sigma_decay <= 1.0, "ga.sigma_decay", ga.sigma_decay, "0 < sigma_decay <= 1")
     _check(ga.bound_scale > 0.0, "ga.bound_scale", ga.bound_scale, "bound_scale > 0")
+    _check(0 <= ga.elite_copies + ga.immigrants <= ga.population - ga.elites, "ga.immigrants",
+           ga.immigrants, f"0 <= elite_copies ({ga.elite_copies}) + immigrants <= population - "
+           f"elites ({ga.population - ga.elites})")
+    _check(ga.elite_copies >= 0, "ga.elite_copies", ga.elite_copies, "elite_copies >= 0")
+    _check(0.0 <= ga.immigrant_below <= 1.0, "ga.immigrant_below", ga.immigrant_below,
+           "0 <= value <= 1")
     _check_choice("ga.selection", ga.selection, SELECTIONS)
     _check_choice("ga.crossover", ga.crossover, CROSSOVERS)
     # an upper limit would reject population 2 with the default size 3: the size is capped instead
@@ -210,6 +243,7 @@ def _validate_ga(ga: GAConfig) -> None:
 def _validate_ray(c: Config) -> None:
     _check(c.ray.chunks_per_worker >= 1, "ray.chunks_per_worker", c.ray.chunks_per_worker, ">= 1")
     _check(c.ray.max_retries >= 0, "ray.max_retries", c.ray.max_retries, "max_retries >= 0")
+    _check(c.ray.no_worker_timeout > 0, "ray.no_worker_timeout", c.ray.no_worker_timeout, "> 0")
     for key in ("num_cpus", "workers"):
         value = getattr(c.ray, key)
         _check(value is None or value >= 1, f"ray.{key}", value, "null or >= 1")
@@ -234,7 +268,7 @@ def _validate_panel(c: Config) -> None:
     game = make_game(c)
     for spec in c.yardstick.panel or ():
         try:
-            game.check_spec(spec)
+            specs.check_spec(game, spec)
         except (ValueError, OSError, TypeError, KeyError) as exc:
             first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
             raise ConfigError(f"yardstick.panel: {first}") from None
@@ -257,8 +291,9 @@ def _validate_openings(c: Config) -> None:
 
 
 # the yardstick's openings use generation ``YARDSTICK_GENERATION_OFFSET + g`` so they differ from
-# the round robin's and do not change when ``games.openings`` changes
+# the round robin's and do not change when ``games.openings`` changes; the playoff's likewise
 YARDSTICK_GENERATION_OFFSET = 10**6
+PLAYOFF_GENERATION = 2 * 10**6
 
 
 def openings_error(key: str, n: int, min_plies: int, max_plies: int, exc: Exception) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import csv
 import logging
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -22,6 +22,10 @@ log = logging.getLogger("evolve")
 
 GENERATION_COLUMNS = ["generation", "best_fitness", "mean_fitness", "min_fitness", "std_fitness",
                       "yardstick_score", "diversity", "games", "wall_seconds"]
+# after the yardstick columns: the champion's Elo against the anchors (panel rated 0, hall of
+# fame rated when it was champion) with its 95% CI, the elite's round-robin score, then
+# ``diversity_<group>`` per block kind and per phase
+PROGRESS_COLUMNS = ["champion_elo", "champion_elo_low", "champion_elo_high", "elite_score"]
 INDIVIDUAL_COLUMNS = ["generation", "id", "parent_a", "parent_b", "operator", "fitness", "wins",
                       "draws", "losses"]
 
@@ -56,6 +60,10 @@ class GenerationReport:
     diversity: float
     wall_seconds: float
     elapsed: float  # since the run started, including before a resume
+    diversity_groups: dict = field(default_factory=dict)
+    elite_score: float = math.nan
+    champion_elo: object = None  # evolve.arena.elo.EloEstimate once the yardstick is in
+    anchor_labels: dict = field(default_factory=dict)  # genome index -> label (hall of fame)
 
 
 class CsvTable:
@@ -87,9 +95,13 @@ class CsvTable:
 
 
 class CsvLogger:
-    def __init__(self, run_dir: Path, game: Game, gene_names: list[str], panel: list[str]):
+    def __init__(self, run_dir: Path, game: Game, gene_names: list[str], panel: list[str],
+                 diversity_groups: list[str] = ()):
         self.generations = CsvTable(run_dir / "generations.csv",
-                                    GENERATION_COLUMNS + [f"yardstick_{p}" for p in panel])
+                                    GENERATION_COLUMNS + [f"yardstick_{p}" for p in panel]
+                                    + PROGRESS_COLUMNS
+                                    + [f"diversity_{g}" for g in diversity_groups])
+        self.diversity_groups = list(diversity_groups)
         self.individuals = CsvTable(run_dir / "individuals.csv", INDIVIDUAL_COLUMNS + gene_names)
         self.games = CsvTable(run_dir / "games.csv", game_columns(game))
         self.yardstick_games = CsvTable(run_dir / "yardstick_games.csv", game_columns(game))
@@ -103,19 +115,26 @@ class CsvLogger:
         fit, pop, g = r.standings.fitness, r.population, r.generation
         yard = [r.yardstick.get(p, math.nan) for p in self.panel]
         yard_mean = float(np.mean(yard)) if yard else math.nan
+        elo = r.champion_elo
+        progress = [math.nan] * 3 if elo is None else [elo.elo, elo.elo_low, elo.elo_high]
         self.generations.append([[g, fit.max(), fit.mean(), fit.min(), fit.std(), yard_mean,
                                   r.diversity, len(r.games) + len(r.yardstick_games),
-                                  round(r.wall_seconds, 3), *yard]])
+                                  round(r.wall_seconds, 3), *yard, *progress, r.elite_score,
+                                  *(r.diversity_groups.get(k, math.nan)
+                                    for k in self.diversity_groups)]])
         s = r.standings
         self.individuals.append([
             [g, pop.ids[i], pop.parent_a[i], pop.parent_b[i], pop.operator[i], fit[i], s.wins[i],
              s.draws[i], s.losses[i], *pop.genomes[i].tolist()] for i in range(len(pop))])
-        self.games.append([self._row(g, t, res, pop) for t, res in r.games])
-        self.yardstick_games.append([self._row(g, t, res, pop) for t, res in r.yardstick_games])
+        self.games.append([self._row(g, t, res, pop, {}) for t, res in r.games])
+        self.yardstick_games.append([self._row(g, t, res, pop, r.anchor_labels)
+                                     for t, res in r.yardstick_games])
 
-    def _row(self, g: int, t: GameTask, res: GameResult, pop: Population) -> list:
+    def _row(self, g: int, t: GameTask, res: GameResult, pop: Population, labels: dict) -> list:
         def who(x):
-            return int(pop.ids[x]) if isinstance(x, int | np.integer) else x
+            if not isinstance(x, int | np.integer):
+                return x
+            return labels[int(x)] if int(x) in labels else int(pop.ids[x])
 
         winner = "draw" if res.winner == DRAW else self.game.players[res.winner]
         return [g, t.pairing, t.game, who(t.first), who(t.second),
@@ -139,7 +158,9 @@ class ChampionWriter:
 
 
 class FitnessPlot:
-    """``fitness.png``: best/mean/min fitness with a std band, and the yardstick score."""
+    """``fitness.png``: the champion's Elo against the anchors with its 95% CI (absolute
+    progress), the elite's round-robin score and the fitness spread (relative), the yardstick
+    per opponent, and diversity per block kind and phase."""
 
     def __init__(self, run_dir: Path):
         self.path = run_dir / "fitness.png"
@@ -151,23 +172,39 @@ class FitnessPlot:
         import pandas as pd
         from matplotlib.figure import Figure
 
+        from evolve.analysis.plots import plot_champion_elo
+
         df = pd.read_csv(self.csv)
-        fig = Figure(figsize=(10, 4))
-        fig.subplots_adjust(left=0.07, right=0.98, bottom=0.12, top=0.92, wspace=0.22)
-        ax1, ax2 = fig.subplots(1, 2)
+        fig = Figure(figsize=(12, 7.5))
+        fig.subplots_adjust(left=0.07, right=0.98, bottom=0.08, top=0.95, wspace=0.22,
+                            hspace=0.32)
+        axes = fig.subplots(2, 2)
         x = df["generation"]
-        ax1.fill_between(x, df["mean_fitness"] - df["std_fitness"],
-                         df["mean_fitness"] + df["std_fitness"], alpha=0.2, label="mean ± std")
-        for col in ("best_fitness", "mean_fitness", "min_fitness"):
-            ax1.plot(x, df[col], marker=".", label=col.split("_")[0])
-        ax1.set(xlabel="generation", ylabel="round-robin fitness", title="Population")
-        ax1.legend()
+        plot_champion_elo(axes[0, 0], df)
+        ax = axes[0, 1]
+        if "elite_score" in df:
+            ax.plot(x, df["elite_score"], marker=".", label="elite's round-robin score")
+        ax.set(xlabel="generation", ylabel="score fraction", ylim=(-0.05, 1.05),
+               title="Population (relative: zero-sum round robin)")
+        twin = ax.twinx()
+        twin.plot(x, df["best_fitness"] - df["min_fitness"], "--", color="tab:gray",
+                  label="fitness spread (best - worst)")
+        twin.set_ylabel("fitness spread")
+        ax.legend(loc="upper left", fontsize="small")
+        twin.legend(loc="upper right", fontsize="small")
+        ax = axes[1, 0]
         for col in [c for c in df.columns if c.startswith("yardstick_") and c != "yardstick_score"]:
-            ax2.plot(x, df[col], marker=".", label=col.removeprefix("yardstick_"))
-        ax2.plot(x, df["yardstick_score"], "k-", lw=2, label="mean")
-        ax2.set(xlabel="generation", ylabel="champion score vs panel", ylim=(-0.05, 1.05),
-                title="Yardstick")
-        ax2.legend(fontsize="small")
+            ax.plot(x, df[col], marker=".", label=col.removeprefix("yardstick_"))
+        ax.plot(x, df["yardstick_score"], "k-", lw=2, label="mean")
+        ax.set(xlabel="generation", ylabel="champion score vs panel", ylim=(-0.05, 1.05),
+               title="Yardstick")
+        ax.legend(fontsize="small")
+        ax = axes[1, 1]
+        ax.plot(x, df["diversity"], "k-", lw=2, label="all genes")
+        for col in [c for c in df.columns if c.startswith("diversity_")]:
+            ax.plot(x, df[col], lw=1, label=col.removeprefix("diversity_"))
+        ax.set(xlabel="generation", ylabel="mean gene std / bound range", title="Diversity")
+        ax.legend(fontsize="x-small", ncols=2)
         tmp = self.path.with_name(".fitness.tmp.png")
         fig.savefig(tmp, dpi=80)
         tmp.replace(self.path)
@@ -184,10 +221,12 @@ class ProgressLog:
         per_gen = (r.elapsed - self.elapsed_before) / done
         eta = per_gen * (r.generations - r.generation - 1)
         yard = " ".join(f"{k}={v:.2f}" for k, v in r.yardstick.items())
-        fit = r.standings.fitness
-        log.info("gen %d/%d  best %.0f mean %.1f  yardstick[%s]  %d games %.1fs  "
+        fit, elo = r.standings.fitness, r.champion_elo
+        strength = "" if elo is None else \
+            f"  Elo {elo.elo:+.0f} [{elo.elo_low:+.0f}, {elo.elo_high:+.0f}]"
+        log.info("gen %d/%d  best %.0f%s  yardstick[%s]  diversity %.3f  %d games %.1fs  "
                  "elapsed %s  ETA %s",
-                 r.generation + 1, r.generations, fit.max(), fit.mean(), yard,
+                 r.generation + 1, r.generations, fit.max(), strength, yard, r.diversity,
                  len(r.games) + len(r.yardstick_games), r.wall_seconds, _hms(r.elapsed), _hms(eta))
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 import logging
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -27,6 +27,7 @@ from engine.core.game import SearchSettings
 from evolve.execution.backends import make_backend
 from evolve.ga import checkpoint as ckpt
 from evolve.ga.config import (
+    PLAYOFF_GENERATION,
     YARDSTICK_GENERATION_OFFSET,
     Config,
     ConfigError,
@@ -45,7 +46,17 @@ from evolve.ga.hooks import (
     ProgressLog,
 )
 from evolve.ga.operators import diversity
+from evolve.ga.playoff import candidates, playoff_tasks, standings, winner, write_table
 from evolve.ga.population import Population, breed, gene_bounds, initial_population
+from evolve.ga.progress import (
+    Member,
+    anchors_for,
+    champion_rating,
+    counts_by_opponent,
+    diversity_groups,
+    elite_score,
+    joins,
+)
 from evolve.ga.resume import command_line_keys, merged_config
 from evolve.ga.tournament import (
     Context,
@@ -77,6 +88,7 @@ class State:
     rng: np.random.Generator
     next_id: int
     elapsed: float
+    hall_of_fame: list[Member] = field(default_factory=list)
 
 
 def run(cfg, run_dir: str | Path | None = None, backend=None) -> RunResult:
@@ -127,7 +139,9 @@ def _resume(current: Config) -> tuple[Config, State, Path]:
                           f"version) cannot be extended to ga.generations="
                           f"{config.ga.generations}")
     state = State(saved.generation + 1, saved.population, ckpt.restore_rng(saved.rng_state),
-                  saved.next_id, saved.elapsed)
+                  saved.next_id, saved.elapsed,
+                  [Member(m["generation"], tuple(m["genome"]), m["elo"])
+                   for m in saved.hall_of_fame])
     log.info("resuming %s after generation %d (backend %s)", run_dir, saved.generation + 1,
              config.backend)
     return config, state, run_dir
@@ -146,6 +160,8 @@ class Study:
         self.panel = list(config.yardstick.panel or self.game.default_panel) \
             if config.yardstick.enabled else []
         self.hash = config_hash(config)
+        self.groups = list(diversity_groups(np.zeros((1, self.spec.size)), self.bounds,
+                                            self.spec.blocks))
 
     def initial_state(self) -> State:
         ga = self.config.ga
@@ -157,7 +173,7 @@ class Study:
         return State(0, pop, rng, ga.population, 0.0)
 
     def hooks(self, state: State) -> list:
-        csv = CsvLogger(self.run_dir, self.game, list(self.spec.names), self.panel)
+        csv = CsvLogger(self.run_dir, self.game, list(self.spec.names), self.panel, self.groups)
         csv.resume(state.generation - 1)
         hooks = [csv, ChampionWriter(self.run_dir, self.game)]
         if self.config.plot:
@@ -173,25 +189,57 @@ class Study:
         if state.generation >= c.ga.generations:  # resumed a finished run
             log.info("%s already ran all %d generations (raise ga.generations to continue)",
                      self.run_dir, c.ga.generations)
-            return self.finished_result(state)
+            return self.finished_result(state, backend)
         self._clock, previous = time.perf_counter(), None
         round_robin = self.submit_round_robin(backend, state.generation, state.population)
         for g in range(state.generation, c.ga.generations):
             report = self.score(g, state.population, *round_robin)
             state.population = breed(state.population, report.standings.fitness, state.rng,
-                                     c.ga, self.bounds, self.blocks, g, state.next_id)
+                                     c.ga, self.bounds, self.blocks, g, state.next_id,
+                                     report.diversity)
             state.next_id += c.ga.population - c.ga.elites
             # bred after the last generation too: the checkpoint then always holds the next
             # population, so a finished run can be continued with a larger ga.generations
-            yardstick = self.submit_yardstick(backend, report)
+            yardstick = self.submit_yardstick(backend, report, state.hall_of_fame)
             if g + 1 < c.ga.generations:
                 round_robin = self.submit_round_robin(backend, g + 1, state.population)
             if previous is not None:
                 self.finish(*previous, state, hooks)
             previous = (report, yardstick, self.snapshot(state))
         last = self.finish(*previous, state, hooks)
-        return RunResult(self.run_dir, last.champion, last.generation, last.standings.fitness,
+        champion = self.playoff(backend, last.generation) or last.champion
+        return RunResult(self.run_dir, champion, last.generation, last.standings.fitness,
                          last.yardstick)
+
+    def playoff(self, backend, last_generation: int) -> ChampionRecord | None:
+        """Choose the exported champion among the last generations' champions (see
+        ``evolve.ga.playoff``); rewrites ``champion.json`` and writes ``playoff.csv``."""
+        c = self.config
+        if not c.playoff.enabled:
+            return None
+        pool = candidates(self.run_dir, self.game, last_generation, c.playoff.generations)
+        if not pool:
+            return None
+        genomes = np.vstack([np.asarray(p.champion.genome, np.float64)[None, :] for p in pool])
+        openings = self.openings("playoff.openings", PLAYOFF_GENERATION, c.playoff.openings)
+        tasks = playoff_tasks(len(pool), self.panel, openings, c.seed, PLAYOFF_GENERATION)
+        context = Context(c.game.name, c.game.settings, self.search, genomes)
+        results = backend.submit(context, tasks).result() if tasks else []
+        table = standings(pool, tasks, results)
+        i = winner(table)
+        write_table(self.run_dir / "playoff.csv", table, i)
+        chosen = pool[i].champion
+        metadata = {**chosen.metadata, "selection": {
+            "method": "playoff", "generation": pool[i].generation,
+            "candidates": [p.generation for p in pool], "score": table[i].score,
+            "games": table[i].games, "table": "playoff.csv"}}
+        tmp = self.run_dir / ".champion.json.tmp"
+        self.game.save_champion(tmp, chosen.genome, chosen.name, metadata)
+        tmp.replace(self.run_dir / "champion.json")
+        log.info("playoff among the champions of generations %s: generation %d's wins "
+                 "(score %.3f over %d games)", [p.generation for p in pool],
+                 pool[i].generation, table[i].score, table[i].games)
+        return ChampionRecord(np.asarray(chosen.genome, np.float64), chosen.name, metadata)
 
     def submit_round_robin(self, backend, g: int, pop: Population):
         c = self.config
@@ -200,16 +248,24 @@ class Study:
         tasks = round_robin_tasks(len(pop), openings, c.seed, g)
         return tasks, backend.submit(ctx, tasks)
 
-    def submit_yardstick(self, backend, report: GenerationReport):
-        """The champion of ``report``'s generation against every panel opponent."""
+    def submit_yardstick(self, backend, report: GenerationReport, hall_of_fame: list[Member]):
+        """The champion of ``report``'s generation against every panel opponent and the hall
+        of fame's anchors (their genomes follow the population's in the batch's context)."""
         if not self.panel:
             return None
-        c, g = self.config, report.generation
-        ctx = Context(c.game.name, c.game.settings, self.search, report.population.genomes)
+        c, g, pop = self.config, report.generation, report.population
+        anchors = anchors_for(hall_of_fame, g, c.yardstick.hall_of_fame_size)
+        genomes = np.vstack([pop.genomes, *[np.array(m.genome)[None, :] for m in anchors]])
+        indices = [len(pop) + k for k in range(len(anchors))]
+        report.anchor_labels = {i: f"hof_gen{m.generation:04d}"
+                                for i, m in zip(indices, anchors, strict=True)}
+        ctx = Context(c.game.name, c.game.settings, self.search, genomes)
         openings = self.openings("yardstick.openings", YARDSTICK_GENERATION_OFFSET + g,
                                  c.yardstick.openings)
-        tasks = yardstick_tasks(report.champion_index, self.panel, openings, c.seed, g)
-        return tasks, backend.submit(ctx, tasks)
+        tasks = yardstick_tasks(report.champion_index, [*self.panel, *indices], openings,
+                                c.seed, g)
+        ratings = {i: m.elo for i, m in zip(indices, anchors, strict=True)}
+        return tasks, backend.submit(ctx, tasks), ratings
 
     def snapshot(self, state: State) -> tuple:
         """What the checkpoint of a finished generation holds: the next population, the RNG
@@ -225,7 +281,9 @@ class Study:
         return GenerationReport(g, c.ga.generations, pop, standings,
                                 list(zip(tasks, results, strict=True)), {}, [], best,
                                 self.champion(g, pop, best, standings.fitness[best]),
-                                diversity(pop.genomes, self.bounds), 0.0, 0.0)
+                                diversity(pop.genomes, self.bounds), 0.0, 0.0,
+                                diversity_groups(pop.genomes, self.bounds, self.spec.blocks),
+                                elite_score(standings, c.ga.elites))
 
     def finish(self, report: GenerationReport, yardstick, snapshot: tuple, state: State,
                hooks) -> GenerationReport:
@@ -239,23 +297,32 @@ class Study:
         report.elapsed = state.elapsed
         for hook in hooks:
             hook.on_generation(report)
+        elo = report.champion_elo
+        if elo is not None and joins(report.generation, self.config.yardstick.hall_of_fame_every,
+                                     elo.elo):
+            state.hall_of_fame.append(Member(report.generation,
+                                             tuple(report.champion.genome.tolist()), elo.elo))
         population, rng_state, next_id = snapshot
-        ckpt.save(self.run_dir, ckpt.Checkpoint(to_dict(self.config), report.generation, next_id,
-                                                population, rng_state, state.elapsed))
+        ckpt.save(self.run_dir, ckpt.Checkpoint(
+            to_dict(self.config), report.generation, next_id, population, rng_state,
+            state.elapsed, hall_of_fame=[m.as_dict() for m in state.hall_of_fame]))
         return report
 
     def score_generation(self, g: int, pop: Population, backend) -> GenerationReport:
         """One generation on its own, round robin then yardstick (for benchmarks)."""
         report = self.score(g, pop, *self.submit_round_robin(backend, g, pop))
-        yardstick = self.submit_yardstick(backend, report)
+        yardstick = self.submit_yardstick(backend, report, [])
         if yardstick is not None:
             self.add_yardstick(report, *yardstick)
         return report
 
-    def add_yardstick(self, report: GenerationReport, tasks, future) -> GenerationReport:
+    def add_yardstick(self, report: GenerationReport, tasks, future,
+                      ratings: dict) -> GenerationReport:
         results = future.result()
         report.yardstick = yardstick_scores(self.panel, report.champion_index, tasks, results)
         report.yardstick_games = list(zip(tasks, results, strict=True))
+        counts = counts_by_opponent(report.champion_index, tasks, results)
+        report.champion_elo = champion_rating(counts, ratings)
         return report
 
     def openings(self, key: str, generation: int, n: int) -> list:
@@ -275,11 +342,17 @@ class Study:
                            "seed": c.seed, "config_hash": self.hash, "fitness": float(fitness),
                            "individual_id": int(pop.ids[best])},
             "search": self.search.to_dict(),
+            "selection": {"method": "round_robin", "generation": g},
         }
         return ChampionRecord(pop.genomes[best].copy(),
                               f"{c.game.name}-gen{g:04d}-id{int(pop.ids[best])}", metadata)
 
-    def finished_result(self, state: State) -> RunResult:
+    def finished_result(self, state: State, backend) -> RunResult:
+        """A resumed run that had played every generation: only the playoff may be missing
+        (killed during it)."""
         champion = self.game.load_champion(self.run_dir / "champion.json")
         record = ChampionRecord(champion.genome, champion.name, champion.metadata)
+        if self.config.playoff.enabled and \
+                champion.metadata.get("selection", {}).get("method") != "playoff":
+            record = self.playoff(backend, state.generation - 1) or record
         return RunResult(self.run_dir, record, state.generation - 1, np.array([]), {})

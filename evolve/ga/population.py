@@ -67,9 +67,12 @@ def initial_population(n: int, references: dict[str, np.ndarray], bounds: ops.Bo
 
 
 def breed(pop: Population, fitness: np.ndarray, rng: np.random.Generator, ga, bounds: ops.Bounds,
-          blocks: list[slice], generation: int, next_id: int) -> Population:
-    """Next generation: the ``ga.elites`` best unchanged (ties to the lower index), then children
-    of selected parents by crossover and mutation until the population is full."""
+          blocks: list[slice], generation: int, next_id: int,
+          diversity: float = 1.0) -> Population:
+    """Next generation: the ``ga.elites`` best unchanged (ties to the lower index), then
+    ``ga.elite_copies`` mutated copies of the best, ``ga.immigrants`` random individuals when
+    ``diversity`` is below ``ga.immigrant_below``, then children of selected parents by crossover
+    and mutation until the population is full."""
     n = len(pop)
     order = np.argsort(-np.asarray(fitness), kind="stable")
     genomes = [pop.genomes[i].copy() for i in order[: ga.elites]]
@@ -77,6 +80,20 @@ def breed(pop: Population, fitness: np.ndarray, rng: np.random.Generator, ga, bo
     pb = [-1] * ga.elites
     operator = ["elite"] * ga.elites
     sigma = ops.sigma_at(generation, ga.sigma, ga.sigma_decay, ga.sigma_min)
+    best = order[0]
+    for _ in range(ga.elite_copies):
+        genomes.append(ops.mutate_gaussian(pop.genomes[best], rng, bounds, sigma, prob=1.0))
+        pa.append(int(pop.ids[best]))
+        pb.append(-1)
+        operator.append("elite_copy")
+    if diversity < ga.immigrant_below:
+        low, high = bounds
+        centre, half = (low + high) / 2, (high - low) / 2 * ga.random_scope
+        for _ in range(ga.immigrants):
+            genomes.append(rng.uniform(centre - half, centre + half))
+            pa.append(-1)
+            pb.append(-1)
+            operator.append("immigrant")
     while len(genomes) < n:
         i, j = _select(fitness, 2, rng, ga)
         children, how = _crossover(pop.genomes[i], pop.genomes[j], rng, ga, bounds, blocks)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from engine.core import specs
 from engine.core.game import DRAW, Game, Outcome, SearchSettings, moves_text
 from evolve.execution.games import configured_game
 
@@ -114,7 +115,7 @@ def play_tasks(context: Context, tasks: list[GameTask]) -> list[GameResult]:
 
 def _agent(game: Game, context: Context, who, seed):
     if isinstance(who, str):
-        return game.make_panel_agent(who, context.search, seed=seed)
+        return specs.make_agent(game, who, context.search, seed=seed)
     return game.make_agent(context.genomes[who], context.search, seed=seed, name=f"g{who}")
 
 
@@ -149,7 +150,8 @@ def yardstick_scores(panel, champion: int, tasks, results) -> dict[str, float]:
     for task, res in zip(tasks, results, strict=True):
         champion_first = task.first == champion
         spec = task.second if champion_first else task.first
-        points[spec].append(res.points_for(0 if champion_first else 1))
+        if spec in points:  # the hall of fame plays too, but is no panel column
+            points[spec].append(res.points_for(0 if champion_first else 1))
     return {spec: float(np.mean(p)) for spec, p in points.items()}
 
 

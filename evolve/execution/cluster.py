@@ -1,0 +1,57 @@
+"""Joining Ray: an embedded local Ray, or a cluster named by ``ray.address``."""
+
+from __future__ import annotations
+
+import logging
+import socket
+
+from evolve.errors import ConfigError
+
+
+class ClusterLostError(ConnectionError):
+    """The Ray cluster had no CPU for any game worker within ``ray.no_worker_timeout`` seconds
+    (every node that could play was lost). One line; the run stops where its checkpoint is."""
+
+
+def split_address(address: str) -> tuple[str, str]:
+    """``host:port``, ``ray://host:port`` or ``[ipv6]:port`` -> (host, port)."""
+    host, _, port = address.removeprefix("ray://").rpartition(":")
+    if host.startswith("[") and host.endswith("]"):
+        host = host[1:-1]
+    return host, port
+
+
+def check_reachable(address: str, timeout: float = 5.0) -> None:
+    """Fail in seconds, with one line, when ``ray.address`` names a host:port nobody listens on;
+    ``ray.init`` itself would retry for a minute while printing connection warnings."""
+    if address == "auto":
+        return
+    host, port = split_address(address)
+    if not host or not port.isdigit():
+        raise ConfigError(
+            f"ray.address={address} must be auto, host:port, [ipv6]:port or ray://host:port")
+    try:
+        socket.create_connection((host, int(port)), timeout=timeout).close()
+    except OSError as exc:
+        raise ConfigError(
+            f"ray.address={address}: no Ray cluster reachable there ({exc.strerror or exc}); "
+            "start one with `ray start --head`, or leave ray.address unset for a local Ray"
+        ) from None
+
+
+def init_ray(ray, ray_cfg) -> None:
+    """Connect to ``ray_cfg.address``, or start an embedded Ray with ``ray_cfg.num_cpus``."""
+    if ray_cfg.address:
+        check_reachable(ray_cfg.address)
+        try:
+            ray.init(address=ray_cfg.address, log_to_driver=False, logging_level=logging.WARNING)
+        except ConnectionError as exc:  # e.g. "auto" with no cluster running
+            raise ConfigError(f"ray.address={ray_cfg.address}: {exc}") from None
+    else:
+        ray.init(num_cpus=ray_cfg.num_cpus, include_dashboard=False, log_to_driver=False,
+                 logging_level=logging.WARNING)
+
+
+def cluster_cpus(ray) -> int:
+    """CPUs of the cluster's live nodes (a lost node drops out within about a second)."""
+    return int(ray.cluster_resources().get("CPU", 0))

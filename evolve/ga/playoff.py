@@ -1,0 +1,97 @@
+"""The exported champion, chosen by a playoff: the champions of the last generations play each
+other and the yardstick panel, with more games than a generation's round robin gives them, and
+the best total score wins (ties: the later generation). The last round robin alone ranks
+near-clones partly by noise; this spends a little more CPU once, at the end.
+
+Games are plain tasks like the round robin's, seeded from ``PLAYOFF_GENERATION`` slots, so the
+choice depends only on the config, the seed and the champion files.
+"""
+
+from __future__ import annotations
+
+import csv
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from evolve.arena.elo import elo_estimate
+from evolve.ga.tournament import GameTask, round_robin_tasks, yardstick_tasks
+
+
+@dataclass
+class Candidate:
+    generation: int
+    champion: object  # engine.core.Champion read back from champions/gen_XXXX.json
+
+
+def candidates(run_dir: Path, game, last: int, count: int) -> list[Candidate]:
+    """Distinct champions of generations ``last - count + 1 .. last`` (a genome that stayed
+    champion over several generations takes part once, as its latest generation)."""
+    found: dict[bytes, Candidate] = {}
+    for g in range(max(0, last - count + 1), last + 1):
+        path = run_dir / "champions" / f"gen_{g:04d}.json"
+        if path.is_file():
+            champion = game.load_champion(path)
+            found[np.asarray(champion.genome, np.float64).tobytes()] = Candidate(g, champion)
+    return sorted(found.values(), key=lambda c: c.generation)
+
+
+def playoff_tasks(n: int, panel: list[str], openings, seed: int,
+                  generation: int) -> list[GameTask]:
+    """Every pair of candidates and every candidate against every panel opponent, each opening
+    with both colours; one batch, indexed in order."""
+    tasks = round_robin_tasks(n, openings, seed, generation)
+    for i in range(n):
+        for t in yardstick_tasks(i, panel, openings, seed, generation + 1 + i):
+            tasks.append(GameTask(len(tasks), t.pairing, t.game, t.first, t.second, t.opening,
+                                  t.seed))
+    return tasks
+
+
+@dataclass
+class Standing:
+    generation: int
+    games: int
+    score: float  # fraction of points over all its games
+    panel_elo: float  # against the panel alone
+    panel_elo_ci95: tuple[float, float]
+
+
+def standings(pool: list[Candidate], tasks, results) -> list[Standing]:
+    points = np.zeros(len(pool))
+    games = np.zeros(len(pool), dtype=int)
+    panel_counts = [[0, 0, 0] for _ in pool]  # losses, draws, wins against the panel
+    for task, res in zip(tasks, results, strict=True):
+        for side, who in enumerate((task.first, task.second)):
+            if isinstance(who, str):
+                continue
+            p = res.points_for(side)
+            points[who] += p
+            games[who] += 1
+            if isinstance((task.second, task.first)[side], str):
+                panel_counts[who][int(2 * p)] += 1
+    out = []
+    for i, cand in enumerate(pool):
+        losses, draws, wins = panel_counts[i]
+        est = elo_estimate(wins, draws, losses) if sum(panel_counts[i]) else None
+        out.append(Standing(cand.generation, int(games[i]),
+                            float(points[i] / games[i]) if games[i] else 0.0,
+                            est.elo if est else float("nan"),
+                            (est.elo_low, est.elo_high) if est else (float("nan"),) * 2))
+    return out
+
+
+def winner(table: list[Standing]) -> int:
+    """Index of the best score; ties go to the later generation."""
+    return max(range(len(table)), key=lambda i: (table[i].score, table[i].generation))
+
+
+def write_table(path: Path, table: list[Standing], chosen: int) -> None:
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["generation", "games", "score", "panel_elo", "panel_elo_low",
+                    "panel_elo_high", "chosen"])
+        for i, s in enumerate(table):
+            w.writerow([s.generation, s.games, s.score, s.panel_elo, *s.panel_elo_ci95,
+                        int(i == chosen)])
