@@ -3,6 +3,7 @@ a logged JSON 500; the command line refuses bad arguments in one line."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import warnings
@@ -91,6 +92,15 @@ def test_a_bad_new_game_request_is_a_400_naming_the_problem(client, body, messag
         response = client.post("/api/sessions", json=body)
     assert response.status_code in (400, 404), response.text
     assert message in response.json()["error"]
+
+
+def test_a_body_that_is_not_sent_as_json_is_refused(client):
+    body = json.dumps(play([HUMAN, {"type": "agent", "spec": "random"}]))
+    for media_type in ("text/plain", "application/x-www-form-urlencoded", ""):
+        response = client.post("/api/sessions", content=body.encode(),
+                               headers={"content-type": media_type})
+        assert response.status_code == 415
+        assert "content-type: expected application/json" in response.json()["error"]
 
 
 BAD_REQUESTS = [

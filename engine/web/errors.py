@@ -62,9 +62,15 @@ EXCEPTION_HANDLERS = {ApiError: api_error, HTTPException: http_error, Exception:
 
 
 async def json_body(request: Request) -> dict:
-    """The request's JSON object (400 if the body is not one)."""
+    """The request's JSON object (400 if the body is not one). A body must be sent as
+    ``application/json``: other pages cannot send that without the browser asking this server
+    first (a CORS preflight it never grants), so no form elsewhere can start games here."""
+    raw = await request.body()
+    media_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if raw and media_type != "application/json":
+        raise ApiError(415, f"content-type: expected application/json, got {media_type!r}")
     try:
-        body = json.loads(await request.body() or b"{}")
+        body = json.loads(raw or b"{}")
     except (json.JSONDecodeError, UnicodeDecodeError) as err:
         raise ApiError(400, f"request body: not valid JSON ({err})") from None
     if not isinstance(body, dict):
