@@ -74,6 +74,8 @@ def test_a_person_plays_a_whole_game_and_the_result_matches_the_contract(client,
     outcome = game.outcome(final, moves)
     assert session["result"]["winner"] == (None if outcome.winner < 0 else outcome.winner)
     assert session["legal"] == [] and session["to_move"] is None
+    late = client.post(f"/api/sessions/{session['id']}/move", json={"move": moves[-1]})
+    assert late.status_code == 409 and late.json()["error"] == "the game is over"
 
 
 @pytest.mark.parametrize("game_name", GAMES)

@@ -158,7 +158,9 @@ def create_app(runs: list[Path] | None = None, store: SessionStore | None = None
         if not session.lock.acquire(blocking=False):
             raise ApiError(409, "the agent is still thinking")
         try:
-            if not session.view()["human_to_move"]:
+            if session.game.is_terminal(session.state):
+                raise ApiError(409, "the game is over")
+            if session.mode != "play" or session.agent_to_move() is not None:
                 raise ApiError(409, "it is not your move")
             session.push(_requested_move(session, body))
             return NumpyJSONResponse(session.view())
