@@ -192,6 +192,9 @@ def test_a_recorded_game_replays_ply_by_ply_to_the_recorded_result(client, game_
         assert view["view"] == json.loads(json.dumps(game.state_view(expected), default=int))
     assert view["terminal"]
     assert winner_name(game, game.outcome(expected, moves).winner) == row["winner"]
+    for action, body in (("move", {"move": moves[0]}), ("agent-move", None), ("undo", None)):
+        refused = client.post(f"/api/sessions/{session['id']}/{action}", json=body)
+        assert refused.status_code == 409, action
 
 
 @pytest.mark.parametrize("game_name", GAMES)

@@ -158,6 +158,8 @@ def create_app(runs: list[Path] | None = None, store: SessionStore | None = None
         if not session.lock.acquire(blocking=False):
             raise ApiError(409, "the agent is still thinking")
         try:
+            if session.mode == "replay":
+                raise ApiError(409, "a replay is not played on; start a game to play")
             if session.game.is_terminal(session.state):
                 raise ApiError(409, "the game is over")
             if session.mode != "play" or session.agent_to_move() is not None:
@@ -172,6 +174,8 @@ def create_app(runs: list[Path] | None = None, store: SessionStore | None = None
         if not session.lock.acquire(blocking=False):
             raise ApiError(409, "the agent is already thinking")
         try:
+            if session.mode == "replay":
+                raise ApiError(409, "a replay is not played on; start a game to play")
             if session.game.is_terminal(session.state):
                 raise ApiError(409, "the game is over")
             agent = session.agent_to_move()
