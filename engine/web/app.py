@@ -158,10 +158,7 @@ def create_app(runs: list[Path] | None = None, store: SessionStore | None = None
         if not session.lock.acquire(blocking=False):
             raise ApiError(409, "the agent is still thinking")
         try:
-            if session.mode == "replay":
-                raise ApiError(409, "a replay is not played on; start a game to play")
-            if session.game.is_terminal(session.state):
-                raise ApiError(409, "the game is over")
+            session.check_open()
             if session.mode != "play" or session.agent_to_move() is not None:
                 raise ApiError(409, "it is not your move")
             session.push(_requested_move(session, body))
@@ -174,10 +171,7 @@ def create_app(runs: list[Path] | None = None, store: SessionStore | None = None
         if not session.lock.acquire(blocking=False):
             raise ApiError(409, "the agent is already thinking")
         try:
-            if session.mode == "replay":
-                raise ApiError(409, "a replay is not played on; start a game to play")
-            if session.game.is_terminal(session.state):
-                raise ApiError(409, "the game is over")
+            session.check_open()
             agent = session.agent_to_move()
             if agent is None:
                 raise ApiError(409, "a person is to move, not an agent")

@@ -39,6 +39,13 @@ class GameSession:
     def agent_to_move(self):
         return self.agents[self.game.to_move(self.state)]
 
+    def check_open(self) -> None:
+        """409 unless a move can be made: not a replay, not a finished game."""
+        if self.mode == "replay":
+            raise ApiError(409, "a replay is not played on; start a game to play")
+        if self.game.is_terminal(self.state):
+            raise ApiError(409, "the game is over")
+
     def push(self, move: int, info: dict | None = None) -> None:
         """Apply ``move`` (400 with the game's reason if it is illegal)."""
         if self.game.is_terminal(self.state):
