@@ -16,6 +16,7 @@ GAMES: dict[str, str] = {
     "reversed_reversi": "engine.reversi.game:REVERSED_REVERSI",
     "othello": "engine.reversi.game:OTHELLO",
     "pentago_twist": "engine.pentago.game:GAME",
+    "hexifence": "engine.hexifence.game:GAME",
 }
 
 _loaded: dict[str, Game] = {}

@@ -105,8 +105,8 @@ def capture_candidates(words, deg, edge_cells, cell_edges, out):
     A capturable cell c (one string left, to d) whose d is the ground or a coin of degree other
     than 2 is always worth taking at once: that is the one move. Otherwise take the first
     capturable cell c: the candidates are capturing it and cutting d's other string
-    (declining: leaving c-d as a domino, the all-but-two double-deal). Returns how many moves were written to ``out`` (0: none
-    capturable, so every undrawn edge is a candidate)."""
+    (declining: leaving c-d as a domino, the all-but-two double-deal). Returns how many moves
+    were written to ``out`` (0: none capturable, so every undrawn edge is a candidate)."""
     first = -1
     for c in range(deg.shape[0]):
         if deg[c] == 1:

@@ -156,8 +156,8 @@ def _order(u, dg, ply, n_edges, edge_cells, cell_edges, hint, m_edge, m_key):
 
 @njit(cache=True)
 def negamax(words0, margin0, depth, exact, weights, edge_cells, cell_edges, n_edges, zob1, zob2,
-            zg1, zg2, zmar1, zmar2, sym, inv_sym, sym_cell, tt_k1, tt_k2, tt_value, tt_depth, tt_bound, tt_move,
-            tt_gen, gen, max_nodes, alpha0, beta0):
+            zg1, zg2, zmar1, zmar2, sym, inv_sym, sym_cell, tt_k1, tt_k2, tt_value, tt_depth,
+            tt_bound, tt_move, tt_gen, gen, max_nodes, alpha0, beta0):
     """Search the position in the window (alpha0, beta0) (fail-soft); returns (best edge,
     value, nodes, aborted)."""
     n_cells = cell_edges.shape[0]
