@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import pytest
 
@@ -51,8 +53,6 @@ def test_timed_mcts_and_alphabeta_stay_near_their_budget():
     for spec in ("mcts", "reference"):
         agent = GAME.make_panel_agent(spec, timed, seed=1)
         agent.select_move(state)  # compile / warm up
-        import time
-
         start = time.perf_counter()
         assert agent.select_move(state) in state.legal_moves()
         assert time.perf_counter() - start < 0.5

@@ -45,21 +45,15 @@ def move_rank(nP, nO):
 
 @njit(cache=True)
 def ranked_children(P, O, c_P, c_O, c_move, rank):
-    """Distinct children with their ranks; returns n (arrays need room for 288)."""
+    """Distinct children with their ranks; returns n (arrays need room for 288). A winning
+    child ends the search: it is reported alone, as entry 0."""
     n = bb.distinct_children(P, O, c_P, c_O, c_move)
     for i in range(n):
-        if bb.result(c_P[i], c_O[i]) == bb.TO_MOVE_LOSES:  # a win: stop looking further
-            rank[i] = WIN
-            return i + 1 if i == 0 else _keep_last(c_P, c_O, c_move, rank, i)
         rank[i] = move_rank(c_P[i], c_O[i])
+        if rank[i] == WIN:
+            c_P[0], c_O[0], c_move[0], rank[0] = c_P[i], c_O[i], c_move[i], WIN
+            return 1
     return n
-
-
-@njit(cache=True)
-def _keep_last(c_P, c_O, c_move, rank, i):
-    """Move entry ``i`` (a win) to the front and report one child: the win."""
-    c_P[0], c_O[0], c_move[0], rank[0] = c_P[i], c_O[i], c_move[i], rank[i]
-    return 1
 
 
 def best_ranked_moves(P, O) -> tuple[int, list[int]]:
