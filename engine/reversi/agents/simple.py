@@ -13,7 +13,8 @@ import os
 import numpy as np
 from numba import njit
 
-from engine.core.agent import Seed, child_seeds, make_rng
+from engine.core.agent import Seed, make_rng
+from engine.core.agents import EpsilonAgent as CoreEpsilonAgent
 from engine.reversi import bitboard as bb
 from engine.reversi.evaluation import positional_sum
 from engine.reversi.position import PASS, Position, Variant
@@ -159,30 +160,11 @@ class WeightedPieceCounterAgent:
         return pick_best(scores, self._rng)
 
 
-class EpsilonAgent:
-    """With probability ``epsilon`` a uniformly random legal move, otherwise ``inner``'s move.
-
-    The Othello League protocol plays its opponents this way with epsilon = 0.1 so that
-    deterministic players do not replay one game.
+class EpsilonAgent(CoreEpsilonAgent):
+    """With probability ``epsilon`` a uniformly random legal move, otherwise ``inner``'s move
+    (the game-neutral wrapper over Reversi positions). The Othello League protocol plays its
+    opponents this way with epsilon = 0.1 so that deterministic players do not replay one game.
     """
 
     def __init__(self, inner, epsilon: float = 0.1, seed: Seed = None, name: str | None = None):
-        if not 0.0 <= epsilon <= 1.0:
-            raise ValueError(f"epsilon must be in [0, 1], got {epsilon}")
-        self.inner = inner
-        self.epsilon = float(epsilon)
-        self.name = name or f"eps{epsilon:g}:{inner.name}"
-        self.reset(seed)
-
-    def reset(self, seed: Seed = None) -> None:
-        own, inner = child_seeds(seed, 2) if seed is not None else (None, None)
-        self._rng = make_rng(own)
-        self.inner.reset(inner)
-
-    def select_move(self, position: Position) -> int:
-        moves = legal_list(position)
-        if moves == [PASS]:
-            return PASS
-        if self._rng.random() < self.epsilon:
-            return moves[int(self._rng.integers(len(moves)))]
-        return self.inner.select_move(position)
+        super().__init__(inner, epsilon, legal_list, seed=seed, name=name)

@@ -1,0 +1,92 @@
+"""Does strength grow over a run? Champions of several generations of one run, against each
+other and against the fixed anchors, in one round robin (``python -m evolve.evaluate
+--round-robin``), written as a Markdown table with Elo and 95% CIs.
+
+    python experiments/progress_evidence.py experiments/runs/reversed_reversi \
+        --generations 0 10 20 29 --depth 4 --endgame-empties 10 --games 40 \
+        --out experiments/results/progress_reversed_reversi.md
+
+The anchors default to the run game's yardstick panel.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from engine.core.files import champion_game  # noqa: E402
+from engine.core.registry import get_game  # noqa: E402
+from evolve.arena.elo import elo_estimate  # noqa: E402
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("run_dir", type=Path)
+    p.add_argument("--generations", type=int, nargs="+", required=True)
+    p.add_argument("--anchors", nargs="+", default=None)
+    p.add_argument("--depth", type=int, default=4)
+    p.add_argument("--endgame-empties", type=int, default=10)
+    p.add_argument("--games", type=int, default=40, help="per pairing")
+    p.add_argument("--out", type=Path, required=True)
+    args = p.parse_args()
+    files = [args.run_dir / "champions" / f"gen_{g:04d}.json" for g in args.generations]
+    game = get_game(champion_game(files[0]))
+    anchors = args.anchors or list(game.default_panel)
+    raw = args.out.with_suffix(".json")
+    cmd = [sys.executable, "-m", "evolve.evaluate", "--round-robin", *map(str, files), *anchors,
+           "--games", str(args.games), "--depth", str(args.depth), "--endgame-empties",
+           str(args.endgame_empties), "--json", str(raw)]
+    subprocess.run(cmd, cwd=ROOT, check=True)
+    args.out.write_text(render(json.loads(raw.read_text()), files, anchors, args, cmd))
+    print(args.out.read_text())
+
+
+def render(data: dict, files, anchors, args, cmd) -> str:
+    names = {str(f): f"gen {g}" for f, g in zip(files, args.generations, strict=True)}
+    rr = data["round_robin"]
+    lines = [f"# Strength over generations: `{args.run_dir}`", "",
+             "Command: `" + " ".join(["python", "experiments/progress_evidence.py",
+                                      *sys.argv[1:]]) + "`", "",
+             f"Underlying evaluation: `{' '.join(['python', *cmd[1:]])}`", "",
+             "## Round-robin Elo (all players, mean 0)", "",
+             "| player | Elo | score | games |", "|---|---|---|---|"]
+    order = sorted(range(len(rr["players"])), key=lambda i: -rr["elo"][i])
+    for i in order:
+        who = names.get(rr["players"][i], rr["players"][i])
+        score, games = sum(rr["score"][i]), sum(rr["games"][i])
+        lines.append(f"| {who} | {rr['elo'][i]:+.0f} | {score / games:.3f} | {games:.0f} |")
+    lines += ["", "## Each champion against the anchors pooled (Elo difference, 95% CI)", "",
+              f"Anchors: {', '.join(anchors)}.", "", "| champion | W/D/L | Elo [95% CI] |",
+              "|---|---|---|"]
+    for f in files:
+        w = d = losses = 0
+        for m in data["matches"]:
+            if m["player"] == str(f) and m["opponent"] in anchors:
+                w, d, losses = w + m["wins"], d + m["draws"], losses + m["losses"]
+            elif m["opponent"] == str(f) and m["player"] in anchors:
+                w, d, losses = w + m["losses"], d + m["draws"], losses + m["wins"]
+        est = elo_estimate(w, d, losses)
+        lines.append(f"| {names[str(f)]} | {w}/{d}/{losses} | {est.elo:+.0f} "
+                     f"[{est.elo_low:+.0f}, {est.elo_high:+.0f}] |")
+    lines += ["", "## Champions head to head (row player's view)", "",
+              "| player | opponent | W/D/L | Elo [95% CI] |", "|---|---|---|---|"]
+    for m in data["matches"]:
+        if m["player"] in names and m["opponent"] in names:
+            lo, hi = m["elo_ci95"]
+            lines.append(f"| {names[m['player']]} | {names[m['opponent']]} | {m['wins']}/"
+                         f"{m['draws']}/{m['losses']} | {_f(m['elo'])} [{_f(lo)}, {_f(hi)}] |")
+    return "\n".join(lines) + "\n"
+
+
+def _f(x) -> str:
+    return "inf" if x is None else f"{x:+.0f}"
+
+
+if __name__ == "__main__":
+    main()
