@@ -18,7 +18,7 @@ from engine.core.match import replay
 from engine.web.app import create_app
 from engine.web.recorded import parse_recorded_moves
 from tests.web import driver
-from tests.web.runs import make_run_dir
+from tests.web.runs import make_run_dir, play_random_games
 from tests.web.server import chromium_available, chromium_page, serve
 
 pytestmark = [
@@ -107,16 +107,26 @@ def test_undo_takes_the_position_back_to_the_persons_turn(site):
     assert driver.session(page)["view"] == start["view"]
 
 
-def test_two_agents_are_watched_to_the_end(site):
+def test_two_agents_are_watched_pausing_and_resuming_to_the_end(site):
     _, page = site
+    # the game whose random games are shortest keeps this test quick
+    name = min(GAMES, key=lambda g: play_random_games(get_game(g), 1, seed=0)[0].plies)
     driver.select_tab(page, "watch")
-    driver.choose_game(page, GAMES[0])
-    page.select_option("#watch-0", fast_agent(GAMES[0]))
-    page.select_option("#watch-1", fast_agent(GAMES[0]))
-    page.fill("#speed", "0")
+    driver.choose_game(page, name)
+    page.select_option("#watch-0", fast_agent(name))
+    page.select_option("#watch-1", fast_agent(name))
+    page.fill("#speed", "50")
     page.click("#watch-start")
-    page.wait_for_function("() => page.session && page.session.mode === 'watch' && "
-                           "page.session.terminal")
+    page.wait_for_function(f"() => page.session && page.session.mode === 'watch' && "
+                           f"page.session.game === '{name}' && page.session.ply >= 2")
+    page.click("#watch-pause")
+    paused = driver.session(page)["ply"]
+    page.wait_for_timeout(300)  # six moves' worth at this speed: none may come
+    assert driver.session(page)["ply"] <= paused + 1  # at most the one already asked for
+    assert page.inner_text("#watch-pause") == "Resume"
+    page.fill("#speed", "0")
+    page.click("#watch-pause")
+    page.wait_for_function("() => page.session.terminal")
     assert page.inner_text("#result").startswith("Result: ")
 
 
