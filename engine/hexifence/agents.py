@@ -112,11 +112,8 @@ class AlphaBetaAgent:
         return result.move
 
 
-PERFECT_MAX_EMPTIES = 30  # the empty N=2 board; bigger positions take far too long
-
-
 class PerfectAgent:
-    """The exact solver as a player (N=2, or any position with at most 30 undrawn edges).
+    """The exact solver as a player, N=2 only (the empty N=3 board would take far too long).
     Exact table entries are kept across games: they are the same truth every time."""
 
     name = "perfect"
