@@ -163,3 +163,14 @@ def test_clis_refuse_bad_input_with_exit_two(tmp_path, capsys):
     bad.write_text("7\n")
     assert dispatch("solve", ["--game", "hexifence", "--file", str(bad)]) == 2
     assert capsys.readouterr().err.startswith("error:")
+
+
+def test_alphabeta_deepens_within_a_time_limit_and_reports_its_eval():
+    game = GAME.with_settings({"size": 3})
+    agent = game.make_panel_agent("reference", SearchSettings(depth=1, endgame_empties=4,
+                                                              time_limit=0.05))
+    state = game.initial_state()
+    agent.select_move(state)  # first call loads the compiled kernel
+    result = agent.searcher.search(state, time_limit=0.2)
+    assert result.depth >= 2 and result.move in state.legal_moves()
+    assert agent.select_move(state) in state.legal_moves() and "eval" in agent.last_info
