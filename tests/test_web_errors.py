@@ -180,7 +180,7 @@ def test_the_command_line_refuses_bad_arguments_in_one_line(capsys, argv, messag
     assert err.startswith(f"error: {message}") and err.count("\n") == 1
 
 
-def test_the_server_prints_its_url_and_answers_on_it(tmp_path):
+def test_the_server_prints_its_url_answers_on_it_and_agents_think_in_a_worker(tmp_path):
     process = subprocess.Popen([sys.executable, "-m", "engine.web", "--port", "0"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
@@ -193,6 +193,10 @@ def test_the_server_prints_its_url_and_answers_on_it(tmp_path):
         assert "<title>board-evolve</title>" in httpx.get(url, timeout=10).text
         rebound = httpx.get(url + "api/health", headers={"host": "evil.example"}, timeout=10)
         assert rebound.status_code == 400
+        watch = httpx.post(url + "api/sessions", timeout=30, json={
+            "game": GAME, "mode": "watch", "players": [{"type": "agent", "spec": "random"}] * 2})
+        moved = httpx.post(f"{url}api/sessions/{watch.json()['id']}/agent-move", timeout=60)
+        assert moved.json()["last_move"]["info"]["worker"] != process.pid  # a worker process
     finally:
         process.terminate()
         process.wait(timeout=10)

@@ -19,12 +19,17 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--runs", nargs="*", default=[], metavar="DIR",
                         help="run directories (or folders of runs) whose champions and recorded "
                              "games the page may load")
+    parser.add_argument("--agent-workers", type=int, default=1, metavar="N",
+                        help="processes agents think in (one search each at a time; 0: threads "
+                             "of the server, which numba's search slows while it runs)")
     return parser.parse_args(argv)
 
 
 def check_args(args: argparse.Namespace) -> None:
     if not 0 <= args.port <= 65535:
         raise ValueError(f"--port must be in 0..65535, got {args.port}")
+    if not 0 <= args.agent_workers <= 64:
+        raise ValueError(f"--agent-workers must be in 0..64, got {args.agent_workers}")
     for directory in args.runs:
         if not Path(directory).is_dir():
             raise ValueError(f"--runs: {directory} is not a directory")
@@ -41,8 +46,11 @@ def main(argv: list[str] | None = None) -> int:
 
     from engine.web.app import create_app
     from engine.web.hosts import is_loopback
+    from engine.web.thinking import ProcessThinker
 
-    app = create_app([Path(d) for d in args.runs], local_only=is_loopback(args.host))
+    thinker = ProcessThinker(args.agent_workers) if args.agent_workers else None
+    app = create_app([Path(d) for d in args.runs], local_only=is_loopback(args.host),
+                     thinker=thinker)
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning")
     server = uvicorn.Server(config)
     _announce_url(server, args.host)

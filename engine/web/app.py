@@ -8,7 +8,7 @@ never blocks another tab's requests.
 
 from __future__ import annotations
 
-import time
+import contextlib
 from pathlib import Path
 
 import numpy as np
@@ -41,6 +41,7 @@ from engine.web.players import (
 from engine.web.recorded import list_recorded, parse_recorded_moves, recorded_row
 from engine.web.runs import RunCatalogue
 from engine.web.sessions import GameSession, SessionStore
+from engine.web.thinking import ThreadThinker
 
 STATIC = Path(__file__).parent / "static"
 # game name -> renderer in static/renderers/<renderer>.js (others get the generic renderer)
@@ -75,11 +76,19 @@ def available_games() -> list[dict]:
 
 
 def create_app(runs: list[Path] | None = None, store: SessionStore | None = None,
-               local_only: bool = False) -> Starlette:
+               local_only: bool = False, thinker=None) -> Starlette:
     """The app reading the ``runs`` directories; ``local_only``: refuse requests whose ``Host``
-    is not a loopback name (what ``python -m engine.web`` does when it binds to localhost)."""
+    is not a loopback name (what ``python -m engine.web`` does when it binds to localhost);
+    ``thinker``: where agents think (default: the thread pool; the command line uses worker
+    processes, see ``engine.web.thinking``)."""
     catalogue = RunCatalogue([Path(p) for p in runs or []])
     store = store or SessionStore()
+    thinker = thinker or ThreadThinker()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app):
+        yield
+        thinker.close()
 
     async def index(_request: Request):
         return FileResponse(STATIC / "index.html")
@@ -116,9 +125,10 @@ def create_app(runs: list[Path] | None = None, store: SessionStore | None = None
             configured_game(game, choices)
         search = parse_search(body.get("search"))
         seed = field_int(body, "seed", 0, 2**63 - 1, int(np.random.SeedSequence().entropy) % 2**63)
-        agents = await run_in_threadpool(_build_agents, game, choices, search, child_seeds(seed, 2))
+        seeds = tuple(child_seeds(seed, 2))
+        agents = await run_in_threadpool(_build_agents, game, choices, search, seeds)
         session = GameSession(store.new_id(), game, mode, choices, agents,
-                              states=[game.initial_state()])
+                              states=[game.initial_state()], search=search, seeds=seeds)
         store.add(session)
         return NumpyJSONResponse(session.view(), status_code=201)
 
@@ -172,10 +182,9 @@ def create_app(runs: list[Path] | None = None, store: SessionStore | None = None
             raise ApiError(409, "the agent is already thinking")
         try:
             session.check_open()
-            agent = session.agent_to_move()
-            if agent is None:
+            if session.agent_to_move() is None:
                 raise ApiError(409, "a person is to move, not an agent")
-            move, info = await run_in_threadpool(_think, session.game, agent, session.state)
+            move, info = await thinker.move(session, session.game.to_move(session.state))
             session.push(move, info)
             return NumpyJSONResponse(session.view())
         finally:
@@ -210,7 +219,8 @@ def create_app(runs: list[Path] | None = None, store: SessionStore | None = None
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     middleware = [Middleware(LocalHostsOnly)] if local_only else []
-    return Starlette(routes=routes, exception_handlers=EXCEPTION_HANDLERS, middleware=middleware)
+    return Starlette(routes=routes, exception_handlers=EXCEPTION_HANDLERS, middleware=middleware,
+                     lifespan=lifespan)
 
 
 def _requested_move(session: GameSession, body: dict) -> int:
@@ -240,15 +250,3 @@ def _build_agents(game, choices, search, seeds) -> tuple:
     """The agents of a session (None for a person); loading may compile or read a file."""
     return tuple(None if c.type == "human" else build_agent(game, c, search, s)
                  for c, s in zip(choices, seeds, strict=True))
-
-
-def _think(game, agent, state) -> tuple[int, dict | None]:
-    """The agent's move (a forced move is played without asking, as the match runner does)."""
-    legal = game.legal_moves(state)
-    if len(legal) == 1:
-        return int(legal[0]), {"forced": True}
-    start = time.perf_counter()
-    move = int(agent.select_move(state))
-    info = getattr(agent, "last_info", None)
-    info = dict(info) if isinstance(info, dict) else {}
-    return move, dict(info, seconds=round(time.perf_counter() - start, 3))

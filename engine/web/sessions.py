@@ -12,7 +12,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
-from engine.core import DRAW, Outcome
+from engine.core import DRAW, Outcome, SearchSettings
 from engine.web.errors import ApiError
 from engine.web.players import PlayerChoice
 
@@ -30,6 +30,8 @@ class GameSession:
     moves: list[int] = field(default_factory=list)
     infos: list[dict | None] = field(default_factory=list)  # the agent's last_info per ply
     source: dict | None = None  # a replay's run, table and row
+    search: SearchSettings | None = None  # how its agents search
+    seeds: tuple = (None, None)  # each player's agent seed
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
