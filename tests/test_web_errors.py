@@ -3,11 +3,13 @@ a logged JSON 500; the command line refuses bad arguments in one line."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import subprocess
 import sys
 import warnings
 
+import httpx
 import pytest
 
 from engine.core import game_names
@@ -180,23 +182,32 @@ def test_the_command_line_refuses_bad_arguments_in_one_line(capsys, argv, messag
     assert err.startswith(f"error: {message}") and err.count("\n") == 1
 
 
-def test_the_server_prints_its_url_answers_on_it_and_agents_think_in_a_worker(tmp_path):
-    process = subprocess.Popen([sys.executable, "-m", "engine.web", "--port", "0"],
+@contextlib.contextmanager
+def command_line_server(*argv: str):
+    """``python -m engine.web --port 0 ...`` in a subprocess; yields the URL it printed."""
+    process = subprocess.Popen([sys.executable, "-m", "engine.web", "--port", "0", *argv],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         line = process.stdout.readline().strip()
-        assert line.startswith("board-evolve web: http://127.0.0.1:")
-        import httpx
+        assert line.startswith("board-evolve web: http://127.0.0.1:"), line
+        yield line.split(": ", 1)[1], process.pid
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
 
-        url = line.split(": ", 1)[1]
+
+def test_the_server_prints_its_url_and_answers_only_for_this_machine():
+    with command_line_server() as (url, _):
         assert httpx.get(url + "api/health", timeout=10).json() == {"ok": True}
         assert "<title>board-evolve</title>" in httpx.get(url, timeout=10).text
         rebound = httpx.get(url + "api/health", headers={"host": "evil.example"}, timeout=10)
         assert rebound.status_code == 400
+
+
+@pytest.mark.slow
+def test_the_command_lines_agents_think_in_a_worker_process():
+    with command_line_server("--agent-workers", "1") as (url, server_pid):
         watch = httpx.post(url + "api/sessions", timeout=30, json={
             "game": GAME, "mode": "watch", "players": [{"type": "agent", "spec": "random"}] * 2})
-        moved = httpx.post(f"{url}api/sessions/{watch.json()['id']}/agent-move", timeout=60)
-        assert moved.json()["last_move"]["info"]["worker"] != process.pid  # a worker process
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
+        moved = httpx.post(f"{url}api/sessions/{watch.json()['id']}/agent-move", timeout=120)
+        assert moved.json()["last_move"]["info"]["worker"] != server_pid

@@ -80,6 +80,7 @@ class ProcessThinker:
             worker.terminate()
         for worker in workers:
             worker.join(timeout=10)
+        self.pool.shutdown(wait=True)  # the pool's own thread and queues, now that none works
 
 
 _worker_agents: OrderedDict = OrderedDict()
