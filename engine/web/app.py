@@ -2,8 +2,9 @@
 
 Everything about a game goes through ``engine.core`` (``get_game`` and the ``Game`` contract);
 the only per-game knowledge here is which board renderer (a small JS file) draws its
-``state_view``. Agent moves and agent construction run in a worker thread, so one tab's search
-never blocks another tab's requests.
+``state_view``. Agents think off the event loop (``engine.web.thinking``: a worker process from
+the command line, the thread pool by default) and are built in the thread pool, so one tab's
+search does not hold up another tab's requests.
 """
 
 from __future__ import annotations
