@@ -107,7 +107,9 @@ def create_app(runs: list[Path] | None = None, store: SessionStore | None = None
         return NumpyJSONResponse({"runs": [r.to_json() for r in catalogue.runs()]})
 
     async def recorded(request: Request):
-        return NumpyJSONResponse(list_recorded(catalogue, request.query_params))
+        # a large table takes a second to parse the first time: not on the event loop
+        listing = await run_in_threadpool(list_recorded, catalogue, request.query_params)
+        return NumpyJSONResponse(listing)
 
     async def new_session(request: Request):
         body = await json_body(request)
@@ -137,7 +139,7 @@ def create_app(runs: list[Path] | None = None, store: SessionStore | None = None
         body = await json_body(request)
         run = catalogue.run(body.get("run"))
         table = field_str(body, "table", "games")
-        row = recorded_row(run, table, field_int(body, "row", 0, 10**9))
+        row = await run_in_threadpool(recorded_row, run, table, field_int(body, "row", 0, 10**9))
         game = load_game(run.game)
         try:
             game = get_game(run.game, run.settings) if run.settings else game
