@@ -47,9 +47,9 @@ def init_ray(ray, ray_cfg) -> None:
             ray.init(address=ray_cfg.address, log_to_driver=False, logging_level=logging.WARNING)
         except ConnectionError as exc:  # e.g. "auto" with no cluster running
             raise ConfigError(f"ray.address={ray_cfg.address}: {exc}") from None
-    else:
-        ray.init(num_cpus=ray_cfg.num_cpus, include_dashboard=False, log_to_driver=False,
-                 logging_level=logging.WARNING)
+    else:  # "local": a new Ray even when `ray start` left a cluster on this machine
+        ray.init(address="local", num_cpus=ray_cfg.num_cpus, include_dashboard=False,
+                 log_to_driver=False, logging_level=logging.WARNING)
 
 
 def cluster_cpus(ray) -> int:

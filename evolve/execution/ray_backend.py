@@ -54,6 +54,7 @@ class RayBackend:
             self.pool.resize()
             while self.pool.starting:  # the first actors warm before the first batch (timings)
                 self._step()
+            self.pool.warm = True  # from now on, a new actor is a node that joined: logged
         except BaseException:
             self.close()
             raise
