@@ -160,3 +160,18 @@ def test_a_recorded_game_is_replayed_step_by_step(site, runs_root, game_name):
     page.wait_for_function("() => page.session.ply === 4")
     page.keyboard.press("Home")
     page.wait_for_function("() => page.session.ply === 0")
+
+
+def test_an_agents_turn_interrupted_by_a_tab_switch_is_taken_on_return(site):
+    _, page = site
+    driver.select_tab(page, "play")
+    driver.choose_game(page, GAMES[0])
+    # a game whose agent has not moved yet, as when a tab switch cut its turn short
+    page.evaluate("""async ([game, spec]) => {
+        page.session = await api("POST", "/api/sessions", {game, mode: "play",
+            players: [{type: "agent", spec}, {type: "human"}]});
+    }""", [GAMES[0], fast_agent(GAMES[0]).split(":", 1)[1]])
+    assert driver.session(page)["ply"] == 0
+    driver.select_tab(page, "replay")
+    driver.select_tab(page, "play")
+    page.wait_for_function("() => page.session.ply === 1 && page.session.human_to_move")

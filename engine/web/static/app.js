@@ -62,6 +62,14 @@ function selectTab(tab) {
   document.querySelectorAll(".player-select").forEach(toggleCustom);
   $("replay-nav").hidden = tab !== "replay" || !page.session || page.session.mode !== "replay";
   if (tab === "replay") run(loadRuns);
+  const s = page.session;
+  if (!s || s.terminal) return;
+  // back to a game the switch interrupted: the agent takes its turn; a watched game waits
+  if (tab === "play" && s.mode === "play" && !s.human_to_move) run(agentTurns);
+  if (tab === "watch" && s.mode === "watch") {
+    $("watch-pause").disabled = false;
+    $("watch-pause").textContent = "Resume";
+  }
 }
 
 async function onGameChange() {
