@@ -41,7 +41,9 @@ def run_study(setting: str, seed: int, runs: Path) -> tuple[Path, float]:
     if not (run_dir / "champion.json").is_file():
         cmd = [sys.executable, "-m", "evolve", *STUDY, *SETTINGS[setting], f"seed={seed}",
                f"hydra.run.dir={run_dir}"]
-        subprocess.run(cmd, cwd=ROOT, check=True, capture_output=True)
+        done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+        if done.returncode != 0:
+            raise SystemExit(f"{' '.join(cmd)} failed:\n{done.stderr[-2000:]}")
     return run_dir, time.perf_counter() - start
 
 

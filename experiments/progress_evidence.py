@@ -80,12 +80,16 @@ def render(data: dict, files, anchors, args, cmd) -> str:
         if m["player"] in names and m["opponent"] in names:
             lo, hi = m["elo_ci95"]
             lines.append(f"| {names[m['player']]} | {names[m['opponent']]} | {m['wins']}/"
-                         f"{m['draws']}/{m['losses']} | {_f(m['elo'])} [{_f(lo)}, {_f(hi)}] |")
+                         f"{m['draws']}/{m['losses']} | {_f(m['elo'], m['score'])} "
+                         f"[{_f(lo, 0.0)}, {_f(hi, 1.0)}] |")
     return "\n".join(lines) + "\n"
 
 
-def _f(x) -> str:
-    return "inf" if x is None else f"{x:+.0f}"
+def _f(x, score_when_unbounded: float) -> str:
+    """JSON writes an unbounded Elo as null: -inf at a 0 score end, +inf at 1."""
+    if x is None:
+        return "-inf" if score_when_unbounded < 0.5 else "+inf"
+    return f"{x:+.0f}"
 
 
 if __name__ == "__main__":
