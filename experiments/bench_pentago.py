@@ -129,7 +129,9 @@ def main() -> None:
     lines = ["# Pentago Twist benchmark", "", f"Command: `{command}`", "",
              f"Machine: {platform.machine()}, {os.cpu_count()} cores (shared with other jobs), "
              f"Python {platform.python_version()}, single thread. Date: "
-             f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}.", "",
+             f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}. Load averages (1/5/15 min) "
+             f"at the start: {', '.join(f'{x:.1f}' for x in os.getloadavg())} (other jobs "
+             "share the cores: numbers on an idle machine are higher).", "",
              f"- import of the engine modules: {import_s:.2f} s",
              f"- first random-game call, empty numba cache (compile): {cold:.2f} s",
              f"- first random-game call, numba cache filled (every later run): {cached:.3f} s"]

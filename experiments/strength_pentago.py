@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import subprocess
 import sys
 import time
@@ -130,7 +131,11 @@ def write_report(args, log, evaluation, fpa, timing, provenance) -> None:
           f"exact from {args.endgame_empties} empty cells. Openings: seeded random, "
           f"{args.opening_plies} plies, each played with both colours. Elo: logistic; CIs as "
           "printed by `evolve.evaluate` (normal approximation over games, and over "
-          "colour-swapped pairs).", "", *table_lines(evaluation), "",
+          "colour-swapped pairs).", "",
+          "Machine load (1/5/15-minute load averages on the 2 shared cores) when the "
+          f"evaluations started: {args.load[0]}, when they ended: {args.load[1]}; time per move "
+          "is wall-clock time, so a busy machine gives both sides fewer nodes / play-outs.", "",
+          *table_lines(evaluation), "",
           f"Goal (>= {100 * GOAL_VS_MCTS:.0f}% against MCTS at equal time): {goal}.", "",
           "## Time really used per move", "",
           f"Measured on {args.timing_games} champion-vs-MCTS games at {args.time} s:", ""]
@@ -151,6 +156,37 @@ def write_report(args, log, evaluation, fpa, timing, provenance) -> None:
                                                          encoding="utf-8")
 
 
+def evaluate(args, log: list[str]) -> dict:
+    """``evolve.evaluate`` against each opponent, ``--parallel`` of them at a time (separate
+    processes, serial backend: a second Ray on one machine may join the first's cluster and
+    die with it); the matches merged into one report."""
+    pending, running, reports = list(args.vs), [], []
+    while pending or running:
+        while pending and len(running) < args.parallel:
+            opponent = pending.pop(0)
+            out = RESULTS / f"strength_pentago_twist_vs_{opponent.replace(':', '_')}.json"
+            cmd = ["python", "-m", "evolve.evaluate", rel(CHAMPION), "--game", "pentago_twist",
+                   "--vs", opponent, "--games", str(args.games), "--time", str(args.time),
+                   "--endgame-empties", str(args.endgame_empties), "--backend", args.backend,
+                   "--seed", str(args.seed), "--json", rel(out)]
+            print("$ " + " ".join(cmd), flush=True)
+            log.append(" ".join(cmd))
+            proc = subprocess.Popen([sys.executable, *cmd[1:]], cwd=ROOT, text=True,
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            running.append((proc, out, " ".join(cmd)))
+        proc, out, text = running.pop(0)
+        stdout, stderr = proc.communicate()
+        print(stdout, end="", flush=True)
+        if proc.returncode != 0:
+            sys.exit(f"command failed ({proc.returncode}): {text}\n{stderr.strip()[-2000:]}")
+        reports.append(json.loads(out.read_text(encoding="utf-8")))
+        out.unlink()
+    merged = dict(reports[0])
+    merged["matches"] = [m for r in reports for m in r["matches"]]
+    merged["commands"] = [r.get("command") for r in reports]
+    return merged
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--train", action="store_true", help="run the study first")
@@ -158,26 +194,23 @@ def main() -> None:
     parser.add_argument("--time", type=float, default=0.5, help="seconds per move, both sides")
     parser.add_argument("--endgame-empties", type=int, default=8)
     parser.add_argument("--opening-plies", type=int, default=2)
-    parser.add_argument("--vs", nargs="+", default=["random", "greedy", "mcts"])
+    parser.add_argument("--vs", nargs="+", default=["mcts", "greedy", "random"])
     parser.add_argument("--timing-games", type=int, default=4)
     parser.add_argument("--random-games", type=int, default=100_000)
-    parser.add_argument("--backend", default="ray")
+    parser.add_argument("--backend", default="serial")
+    parser.add_argument("--parallel", type=int, default=2, help="evaluations run at once")
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
     log: list[str] = []
+    args.load = [os.getloadavg()]
     if args.train:
         sh(["python", "-m", "evolve", "+experiment=pentago_twist",
             f"hydra.run.dir={rel(RUN_DIR)}"], log)
     CHAMPION.parent.mkdir(parents=True, exist_ok=True)
     sh(["python", "-m", "evolve.export", rel(RUN_DIR), "--format", "json", "--out",
         rel(CHAMPION)], log)
-    matches = RESULTS / "strength_pentago_twist_matches.json"
-    sh(["python", "-m", "evolve.evaluate", rel(CHAMPION), "--game", "pentago_twist", "--vs",
-        *args.vs, "--games", str(args.games), "--time", str(args.time), "--endgame-empties",
-        str(args.endgame_empties), "--backend", args.backend, "--seed", str(args.seed),
-        "--json", rel(matches)], log)
-    evaluation = json.loads(matches.read_text(encoding="utf-8"))
-    matches.unlink()
+    evaluation = evaluate(args, log)
+    args.load.append(os.getloadavg())
     timing = time_per_move(CHAMPION, args.time, args.endgame_empties, args.timing_games)
     fpa = first_player_advantage(args.random_games, args.seed)
     provenance = json.loads(CHAMPION.read_text(encoding="utf-8")).get("metadata", {})
