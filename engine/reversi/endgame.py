@@ -1,0 +1,355 @@
+"""Exact endgame solver: the final disc difference under perfect play (numba).
+
+Above ``SHALLOW_MAX`` empties, ``deep`` is an Edax-style principal-variation search:
+
+- **transposition table** (``engine.reversi.endgame_table``): lower and upper bounds of the
+  exact value per position, the best move first in the ordering, and before searching, each
+  child is looked up (enhanced transposition cut-off, from ``ETC_MIN`` empties);
+- **stability cut-off**: the side to move cannot score more than ``64 - 2 x`` the opponent's
+  stable discs; tried only when ``alpha`` is high enough for that to cut (``STABILITY_FROM``);
+- **fastest-first ordering**: fewest opponent replies (corners counted twice), then own
+  corner-anchored edge discs, fewest empty squares next to own discs, a small square bonus, and
+  with few empties the parity of the square's quadrant;
+- **null windows**: after the first move of a PV node the others are only tested against the
+  best so far and searched with the full window when they beat it.
+
+Values are exact: each shortcut is either a sound bound or an exact sub-solver, and the tests
+check each against brute force. Recursion is fine in numba's cache here as long as each function
+is compiled for one type signature only (the tests assert it; numba issue #6061).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from engine.reversi.bitboard import legal_moves, lowest_bit_index, neighbours, popcount
+from engine.reversi.endgame_shallow import (
+    SQUARE_CLASSES,
+    final_score,
+    odd_quadrants,
+    solve_small,
+)
+from engine.reversi.endgame_table import NO_SQUARE, probe, store
+from engine.reversi.flips import flips
+from engine.reversi.stability import corner_stability, stable_discs
+
+U64 = np.uint64
+ZERO = U64(0)
+ONE = U64(1)
+CORNERS = U64(0x8100000000000081)
+PASS = 64
+NO_MOVE = -1
+MAX_MOVES = 36  # more than the most legal moves of any reachable Othello position (33)
+SMALL_MAX = 5  # positions with this few empties go to ``solve_small`` (no stack frame)
+SHALLOW_MAX = 7  # up to this many empties: cheap parity ordering, no table
+ETC_MIN = 14  # enhanced transposition cut-offs from this many empties
+PARITY_MAX = 12  # below this many empties, moves in odd quadrants get the parity bonus
+# Stability cut-off only when alpha is at least this (index: empties): below it the bound
+# almost never cuts and computing stable discs costs more than it saves (Edax's table).
+STABILITY_FROM = np.array(
+    [99, 99, 99, 99, 6, 8, 10, 12, 14, 16, 20, 22, 24, 26, 28, 30, 32, 34, 36, 38, 40, 42, 44,
+     46, 48, 48, 50, 50, 52, 52, 54, 54, 56, 56, 58, 58, 60, 60, 62, 62, 64, 64, 64, 64, 64, 64,
+     64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64],
+    dtype=np.int64,
+)
+# Static square bonus for ordering ties: corners best, next-to-corner squares worst.
+SQUARE_BONUS = np.array(
+    [9, 2, 8, 6, 6, 8, 2, 9,
+     2, 0, 3, 4, 4, 3, 0, 2,
+     8, 3, 7, 5, 5, 7, 3, 8,
+     6, 4, 5, 1, 1, 5, 4, 6,
+     6, 4, 5, 1, 1, 5, 4, 6,
+     8, 3, 7, 5, 5, 7, 3, 8,
+     2, 0, 3, 4, 4, 3, 0, 2,
+     9, 2, 8, 6, 6, 8, 2, 9],
+    dtype=np.int64,
+)
+W_HASH_MOVE = 1 << 30
+W_MOBILITY = 1 << 15
+W_CORNER_STABILITY = 1 << 11
+W_POTENTIAL_MOBILITY = 1 << 5
+W_PARITY = 1 << 4
+
+
+@njit(cache=True, inline="always")
+def stability_bound(P, O, sign):
+    """Highest score the side to move can still reach, from the stable discs that bind it."""
+    binding = stable_discs(O, P) if sign > 0 else stable_discs(P, O)
+    return 64 - 2 * popcount(binding)
+
+
+@njit(cache=True)
+def move_key(P, O, x, f, odd, n_empty):
+    """Ordering key of playing ``x`` (flipping ``f``): higher is tried first."""
+    nP = O ^ f  # the opponent, to move next
+    nO = P ^ f ^ (ONE << U64(x))
+    replies = legal_moves(nP, nO)
+    empty = ~(nP | nO)
+    key = (36 - popcount(replies) - popcount(replies & CORNERS)) * W_MOBILITY
+    key += corner_stability(nO) * W_CORNER_STABILITY
+    key += (36 - popcount(neighbours(nO) & empty)) * W_POTENTIAL_MOBILITY
+    key += SQUARE_BONUS[x]
+    if n_empty < PARITY_MAX and odd & (ONE << U64(x)):
+        key += W_PARITY
+    return key
+
+
+@njit(cache=True)
+def order_moves(P, O, moves, hash_move, keys, squares, flipped):
+    """Fill the move list (square, flips, key); returns its length. Sorted lazily by the caller."""
+    empty = ~(P | O)
+    odd = odd_quadrants(empty)
+    n_empty = popcount(empty)
+    n = 0
+    while moves:
+        x = lowest_bit_index(moves)
+        moves &= moves - ONE
+        f = flips(P, O, x)
+        squares[n] = x
+        flipped[n] = f
+        keys[n] = W_HASH_MOVE if x == hash_move else move_key(P, O, x, f, odd, n_empty)
+        n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def pick_next(keys, squares, flipped, i, n):
+    """Move the best-keyed of moves ``i..n-1`` to ``i`` (the first of equal keys: stable)."""
+    b = i
+    for j in range(i + 1, n):
+        if keys[j] > keys[b]:
+            b = j
+    if b != i:
+        k, s, f = keys[b], squares[b], flipped[b]
+        for j in range(b, i, -1):
+            keys[j], squares[j], flipped[j] = keys[j - 1], squares[j - 1], flipped[j - 1]
+        keys[i], squares[i], flipped[i] = k, s, f
+
+
+@njit(cache=True)
+def shallow_order(P, O, moves, squares):
+    """Fill the move list in parity then square-class order (cheap: no keys); returns its length."""
+    odd = odd_quadrants(~(P | O))
+    n = 0
+    for parity in (odd, ~odd):
+        for cls in SQUARE_CLASSES:
+            group = moves & parity & cls
+            while group:
+                squares[n] = lowest_bit_index(group)
+                group &= group - ONE
+                n += 1
+    return n
+
+
+ENTER, NEXT, RETURN, VALUE = 0, 1, 2, 3
+MOVE_NODE, PASS_NODE = 0, 1
+
+
+@njit(cache=True)
+def search(P0, O0, alpha0, beta0, sign, table, gen, stats, passed0):
+    """Exact fail-soft value of ``(P0, O0)`` over ``(alpha0, beta0)`` (explicit stack).
+
+    Numba's cache cannot hold recursive functions (issue #6061: a process loading one
+    segfaults), so the recursion is a loop over frames indexed by ply and four states:
+    ENTER a node, try its NEXT move, RETURN a node's value to its parent, and take a child's
+    VALUE. Children with at most ``SMALL_MAX`` empties are solved by ``solve_small`` in place.
+    """
+    cap = 2 * 64 + 2
+    sP = np.empty(cap, np.uint64)
+    sO = np.empty(cap, np.uint64)
+    s_alpha = np.empty(cap, np.int64)
+    s_beta = np.empty(cap, np.int64)
+    s_alpha0 = np.empty(cap, np.int64)
+    s_best = np.empty(cap, np.int64)
+    s_best_move = np.empty(cap, np.int64)
+    s_n = np.empty(cap, np.int64)
+    s_i = np.empty(cap, np.int64)
+    s_kind = np.empty(cap, np.int64)
+    s_passed = np.empty(cap, np.bool_)
+    s_null = np.empty(cap, np.bool_)
+    s_deep = np.empty(cap, np.bool_)
+    m_sq = np.empty((cap, MAX_MOVES), np.int64)
+    m_f = np.empty((cap, MAX_MOVES), np.uint64)
+    m_key = np.empty((cap, MAX_MOVES), np.int64)
+    sP[0], sO[0], s_alpha[0], s_beta[0], s_passed[0] = P0, O0, alpha0, beta0, passed0
+    ply = 0
+    state = ENTER
+    ret = 0
+    v = 0
+    while True:
+        if state == ENTER:
+            P, O, alpha, beta = sP[ply], sO[ply], s_alpha[ply], s_beta[ply]
+            n_empty = popcount(~(P | O))
+            state = RETURN
+            if n_empty <= SMALL_MAX:
+                ret = solve_small(P, O, alpha, beta, sign, stats)
+                continue
+            stats[0] += 1
+            if stats[0] > stats[1]:
+                return 0  # over the node budget: the caller discards the result
+            moves = legal_moves(P, O)
+            if moves == ZERO:
+                if s_passed[ply]:
+                    ret = final_score(P, O, sign)
+                    continue
+                s_kind[ply] = PASS_NODE
+                ply += 1
+                sP[ply], sO[ply], s_alpha[ply], s_beta[ply] = O, P, -beta, -alpha
+                s_passed[ply] = True
+                state = ENTER
+                continue
+            s_kind[ply] = MOVE_NODE
+            if alpha >= STABILITY_FROM[n_empty]:
+                bound = stability_bound(P, O, sign)
+                if bound <= alpha:
+                    ret = bound
+                    continue
+            deep = n_empty > SHALLOW_MAX
+            s_deep[ply] = deep
+            if deep:
+                lower, upper, hash_move = probe(table, P, O, gen)
+                if lower >= beta:
+                    ret = lower
+                    continue
+                if upper <= alpha or lower == upper:
+                    ret = upper
+                    continue
+                alpha = max(alpha, lower)
+                beta = min(beta, upper)
+                n = order_moves(P, O, moves, hash_move, m_key[ply], m_sq[ply], m_f[ply])
+                if n_empty >= ETC_MIN:
+                    ret = etc_cut(P, O, beta, table, gen, m_sq[ply], m_f[ply], n)
+                    if ret > -100:
+                        store(table, P, O, gen, alpha, beta, ret, NO_SQUARE, n_empty)
+                        continue
+            else:
+                n = shallow_order(P, O, moves, m_sq[ply])
+            s_alpha[ply], s_beta[ply], s_alpha0[ply] = alpha, beta, alpha
+            s_best[ply], s_best_move[ply], s_n[ply], s_i[ply] = -100, NO_SQUARE, n, -1
+            state = NEXT
+        if state == NEXT:
+            i = s_i[ply] + 1
+            if i == s_n[ply]:
+                ret = finish(ply, sP, sO, s_alpha0, s_beta, s_best, s_best_move, s_deep, table,
+                             gen, stats)
+                state = RETURN
+                continue
+            s_i[ply] = i
+            P, O = sP[ply], sO[ply]
+            if s_deep[ply]:
+                pick_next(m_key[ply], m_sq[ply], m_f[ply], i, s_n[ply])
+                f = m_f[ply, i]
+            else:
+                f = flips(P, O, m_sq[ply, i])
+                m_f[ply, i] = f
+            a, b = s_alpha[ply], s_beta[ply]
+            null = i > 0 and b - a > 1  # principal variation search: test with a null window
+            s_null[ply] = null
+            nP, nO = O ^ f, P ^ f ^ (ONE << U64(m_sq[ply, i]))
+            child_beta = -a if null else -a
+            child_alpha = -a - 1 if null else -b
+            if popcount(~(nP | nO)) <= SMALL_MAX:
+                v = -solve_small(nP, nO, child_alpha, child_beta, sign, stats)
+                state = VALUE
+            else:
+                ply += 1
+                sP[ply], sO[ply], s_alpha[ply], s_beta[ply] = nP, nO, child_alpha, child_beta
+                s_passed[ply] = False
+                state = ENTER
+                continue
+        if state == RETURN:
+            if ply == 0:
+                return ret
+            ply -= 1
+            if s_kind[ply] == PASS_NODE:
+                ret = -ret
+                continue
+            v = -ret
+            state = VALUE
+        if state == VALUE:  # the value `v` of move s_i[ply] of the node at `ply`
+            a, b = s_alpha[ply], s_beta[ply]
+            i = s_i[ply]
+            if s_null[ply] and a < v < b:  # it beats the best so far: search it fully
+                s_null[ply] = False
+                P, O, f = sP[ply], sO[ply], m_f[ply, i]
+                nP, nO = O ^ f, P ^ f ^ (ONE << U64(m_sq[ply, i]))
+                if popcount(~(nP | nO)) <= SMALL_MAX:
+                    v = -solve_small(nP, nO, -b, -a, sign, stats)
+                else:
+                    ply += 1
+                    sP[ply], sO[ply], s_alpha[ply], s_beta[ply] = nP, nO, -b, -a
+                    s_passed[ply] = False
+                    state = ENTER
+                    continue
+            state = NEXT
+            if v > s_best[ply]:
+                s_best[ply], s_best_move[ply] = v, m_sq[ply, i]
+                if v > a:
+                    s_alpha[ply] = v
+                    if v >= b:
+                        ret = finish(ply, sP, sO, s_alpha0, s_beta, s_best, s_best_move, s_deep,
+                                     table, gen, stats)
+                        state = RETURN
+
+
+@njit(cache=True, inline="always")
+def finish(ply, sP, sO, s_alpha0, s_beta, s_best, s_best_move, s_deep, table, gen, stats):
+    """A node's search is over: record its result in the table (deep nodes) and return it."""
+    best = s_best[ply]
+    if s_deep[ply] and stats[0] <= stats[1]:
+        P, O = sP[ply], sO[ply]
+        store(table, P, O, gen, s_alpha0[ply], s_beta[ply], best, s_best_move[ply],
+              popcount(~(P | O)))
+    return best
+
+
+@njit(cache=True)
+def etc_cut(P, O, beta, table, gen, squares, flipped, n):
+    """Enhanced transposition cut-off: a value >= ``beta`` proven by a child's table entry."""
+    for i in range(n):
+        _, child_upper, _ = probe(table, O ^ flipped[i], P ^ flipped[i] ^ (ONE << U64(squares[i])),
+                                  gen)
+        if -child_upper >= beta:
+            return -child_upper
+    return -100
+
+
+@njit(cache=True)
+def solve_root(P, O, sign, table, gen, stats):
+    """(best move, exact score) for the side to move; ``stats = [nodes, node budget]``.
+
+    The root's moves are fully sorted by their ordering key (no table move, so the order, and
+    with it the move chosen among equally scored ones, depends on the position alone): the first
+    move is searched with a full window, each other one first with a null window against the
+    best so far. The best move is the first in that order reaching the best score. Returns
+    ``PASS`` when the side to move must pass and ``NO_MOVE`` when the game is over (or when
+    the node budget ran out: the caller checks ``stats``).
+    """
+    moves = legal_moves(P, O)
+    if moves == ZERO:
+        if legal_moves(O, P) == ZERO:
+            stats[0] += 1
+            return NO_MOVE, final_score(P, O, sign)
+        return PASS, search(P, O, -65, 65, sign, table, gen, stats, False)
+    stats[0] += 1
+    keys = np.empty(MAX_MOVES, np.int64)
+    squares = np.empty(MAX_MOVES, np.int64)
+    flipped = np.empty(MAX_MOVES, np.uint64)
+    n = order_moves(P, O, moves, NO_SQUARE, keys, squares, flipped)
+    for i in range(n):
+        pick_next(keys, squares, flipped, i, n)
+    best, best_move = -100, NO_MOVE
+    for i in range(n):
+        nP, nO = O ^ flipped[i], P ^ flipped[i] ^ (ONE << U64(squares[i]))
+        if i == 0:
+            v = -search(nP, nO, -65, 65, sign, table, gen, stats, False)
+        else:
+            v = -search(nP, nO, -best - 1, -best, sign, table, gen, stats, False)
+            if v > best:
+                v = -search(nP, nO, -65, -best, sign, table, gen, stats, False)
+        if stats[0] > stats[1]:
+            return NO_MOVE, 0
+        if v > best:
+            best, best_move = v, squares[i]
+    return best_move, best
