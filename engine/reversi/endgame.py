@@ -353,3 +353,16 @@ def solve_root(P, O, sign, table, gen, stats):
         if v > best:
             best, best_move = v, squares[i]
     return best_move, best
+
+
+def solve_exact(P, O, reversed_rules: bool, table, generation: int, max_nodes: int = 2**62):
+    """(best move, exact score, nodes, aborted) for boards ``P`` (to move) and ``O``.
+
+    ``aborted`` is True when more than ``max_nodes`` nodes were needed (move and score are then
+    meaningless). Everything the table holds stays sound after an abort: nothing is stored
+    once the budget is exceeded.
+    """
+    stats = np.array([0, max_nodes], dtype=np.int64)
+    sign = -1 if reversed_rules else 1
+    move, score = solve_root(U64(P), U64(O), sign, table, U64(generation), stats)
+    return int(move), int(score), int(stats[0]), bool(stats[0] > max_nodes)

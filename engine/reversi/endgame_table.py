@@ -82,3 +82,13 @@ def store(table, P, O, gen, alpha, beta, value, move, n_empty):
     table[victim, 0] = P
     table[victim, 1] = O
     table[victim, 2] = _pack(lower, upper, move, n_empty, gen)
+
+
+_SHARED_TABLES: dict[int, np.ndarray] = {}
+
+
+def shared_table(bits: int) -> np.ndarray:
+    """One table per size per process, for every solver that asks (entries carry generations)."""
+    if bits not in _SHARED_TABLES:
+        _SHARED_TABLES[bits] = new_table(bits)
+    return _SHARED_TABLES[bits]

@@ -62,7 +62,7 @@ UP_LINES = _lines(UP_STEPS)  # [square, direction]
 DOWN_LINES = _lines(DOWN_STEPS)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def flips(P, O, sq):
     """Opponent discs flipped by ``P`` playing the empty square ``sq`` (0: not a legal move)."""
     flipped = ZERO
