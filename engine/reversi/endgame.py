@@ -183,7 +183,8 @@ def search(P0, O0, alpha0, beta0, sign, table, gen, stats, passed0):
             n_empty = popcount(~(P | O))
             state = RETURN
             if n_empty <= SMALL_MAX:
-                ret = solve_small(P, O, alpha, beta, sign, stats)
+                ret, nodes = solve_small(P, O, alpha, beta, sign)
+                stats[0] += nodes
                 continue
             stats[0] += 1
             if stats[0] > stats[1]:
@@ -250,7 +251,9 @@ def search(P0, O0, alpha0, beta0, sign, table, gen, stats, passed0):
             child_beta = -a if null else -a
             child_alpha = -a - 1 if null else -b
             if popcount(~(nP | nO)) <= SMALL_MAX:
-                v = -solve_small(nP, nO, child_alpha, child_beta, sign, stats)
+                v, nodes = solve_small(nP, nO, child_alpha, child_beta, sign)
+                v = -v
+                stats[0] += nodes
                 state = VALUE
             else:
                 ply += 1
@@ -275,7 +278,9 @@ def search(P0, O0, alpha0, beta0, sign, table, gen, stats, passed0):
                 P, O, f = sP[ply], sO[ply], m_f[ply, i]
                 nP, nO = O ^ f, P ^ f ^ (ONE << U64(m_sq[ply, i]))
                 if popcount(~(nP | nO)) <= SMALL_MAX:
-                    v = -solve_small(nP, nO, -b, -a, sign, stats)
+                    v, nodes = solve_small(nP, nO, -b, -a, sign)
+                    v = -v
+                    stats[0] += nodes
                 else:
                     ply += 1
                     sP[ply], sO[ply], s_alpha[ply], s_beta[ply] = nP, nO, -b, -a

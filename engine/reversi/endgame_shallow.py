@@ -1,18 +1,21 @@
-"""The exact solver's shallow end: positions with at most ``SHALLOW_MAX`` empty squares (numba).
+"""The exact solver's last five empty squares (numba): most of a solve's nodes are here.
 
-Most of an exact search's nodes sit here, so these functions avoid everything the deep search
-needs: no transposition table, no move list, no sorting.
+These functions avoid everything the deep search needs: no transposition table, no move list,
+no sorting, no arrays (passing an array to a numba function costs two atomic reference-count
+updates per call, which at this depth took most of the time).
 
 - ``solve_1``: the last empty square is scored by counting flips, without making the move.
 - ``solve_2`` .. ``solve_4``: the empty squares are passed (or extracted once) as square indexes
   and tried directly: a square that flips nothing is not a move, so no move generation at all.
-- ``shallow``: 5..``SHALLOW_MAX`` empties, moves tried odd quadrants first (parity: the last
-  move in a region is worth having), each group in a fixed square-priority order.
+  ``solve_4`` tries squares in odd quadrants first (parity: having the last move in a region
+  is worth it).
+- ``solve_5``: legal moves by parity, then by square class (corners first, squares next to a
+  corner last).
 
-Every function is a fail-soft alpha-beta over the window ``(alpha, beta)`` and returns the final
-disc difference for the side to move times ``sign`` (+1 Othello, -1 Reversed Reversi, whose score
-is the negated Othello score). ``passed`` is True when the previous player had to pass, so that
-a second pass ends the game. ``stats[0]`` counts the positions entered (nodes), leaves included.
+Each is a fail-soft alpha-beta over ``(alpha, beta)`` returning ``(value, nodes)``: the final
+disc difference for the side to move times ``sign`` (+1 Othello, -1 Reversed Reversi, whose
+score is the negated Othello score) and the number of positions entered, leaves included. A
+side without a move passes (inline, no recursion: numba's cache cannot hold recursive code).
 """
 
 from __future__ import annotations
@@ -67,9 +70,8 @@ def odd_quadrants(empty):
 
 
 @njit(cache=True)
-def solve_1(P, O, sq, sign, stats):
+def solve_1(P, O, sq, sign):
     """Exact score with one empty square ``sq``: whoever can play it does, and the game ends."""
-    stats[0] += 1
     p = popcount(P)
     n = count_flips(P, O, sq)
     if n:
@@ -82,94 +84,100 @@ def solve_1(P, O, sq, sign, stats):
 
 
 @njit(cache=True, inline="always")
-def _play_2(P, O, x, y, sign, stats):
+def _play_2(P, O, x, y, sign):
     """Value of playing ``x`` with ``y`` left empty; -100 if ``x`` flips nothing."""
     f = flips(P, O, x)
     if f == ZERO:
         return -100
-    return -solve_1(O ^ f, P ^ f ^ (ONE << U64(x)), y, sign, stats)
+    return -solve_1(O ^ f, P ^ f ^ (ONE << U64(x)), y, sign)
 
 
 @njit(cache=True, inline="always")
-def _moves_2(P, O, beta, sign, x1, x2, stats):
-    """Best value over the side to move's moves, -100 if it has none."""
-    best = _play_2(P, O, x1, x2, sign, stats)
+def _moves_2(P, O, beta, sign, x1, x2):
+    """(best value over the side to move's moves or -100 if none, nodes below)."""
+    best = _play_2(P, O, x1, x2, sign)
     if best >= beta:
-        return best
-    return max(best, _play_2(P, O, x2, x1, sign, stats))
+        return best, 1
+    v = _play_2(P, O, x2, x1, sign)
+    return max(best, v), (best > -100) + (v > -100)
 
 
 @njit(cache=True)
-def solve_2(P, O, alpha, beta, sign, x1, x2, stats):
-    stats[0] += 1
-    v = _moves_2(P, O, beta, sign, x1, x2, stats)
+def solve_2(P, O, alpha, beta, sign, x1, x2):
+    v, n = _moves_2(P, O, beta, sign, x1, x2)
     if v > -100:
-        return v
-    v = _moves_2(O, P, -alpha, sign, x1, x2, stats)  # pass
+        return v, n + 1
+    v, n = _moves_2(O, P, -alpha, sign, x1, x2)  # pass
     if v > -100:
-        return -v
-    return final_score(P, O, sign)
+        return -v, n + 2
+    return final_score(P, O, sign), 2
 
 
 @njit(cache=True, inline="always")
-def _play_3(P, O, alpha, beta, sign, x, y, z, stats):
-    """Value of playing ``x`` (``y``, ``z`` left empty); -100 if ``x`` flips nothing."""
+def _play_3(P, O, alpha, beta, sign, x, y, z):
+    """(value of playing ``x``, ``y`` and ``z`` left empty, nodes); -100 if ``x`` flips nothing."""
     f = flips(P, O, x)
     if f == ZERO:
-        return -100
-    return -solve_2(O ^ f, P ^ f ^ (ONE << U64(x)), -beta, -alpha, sign, y, z, stats)
+        return -100, 0
+    v, n = solve_2(O ^ f, P ^ f ^ (ONE << U64(x)), -beta, -alpha, sign, y, z)
+    return -v, n
 
 
 @njit(cache=True)
-def _moves_3(P, O, alpha, beta, sign, x1, x2, x3, stats):
-    best = _play_3(P, O, alpha, beta, sign, x1, x2, x3, stats)
+def _moves_3(P, O, alpha, beta, sign, x1, x2, x3):
+    best, nodes = _play_3(P, O, alpha, beta, sign, x1, x2, x3)
     if best >= beta:
-        return best
-    v = _play_3(P, O, max(alpha, best), beta, sign, x2, x1, x3, stats)
+        return best, nodes
+    v, n = _play_3(P, O, max(alpha, best), beta, sign, x2, x1, x3)
+    nodes += n
     if v > best:
         best = v
         if best >= beta:
-            return best
-    return max(best, _play_3(P, O, max(alpha, best), beta, sign, x3, x1, x2, stats))
+            return best, nodes
+    v, n = _play_3(P, O, max(alpha, best), beta, sign, x3, x1, x2)
+    return max(best, v), nodes + n
 
 
 @njit(cache=True)
-def solve_3(P, O, alpha, beta, sign, x1, x2, x3, stats):
-    stats[0] += 1
-    v = _moves_3(P, O, alpha, beta, sign, x1, x2, x3, stats)
+def solve_3(P, O, alpha, beta, sign, x1, x2, x3):
+    v, n = _moves_3(P, O, alpha, beta, sign, x1, x2, x3)
     if v > -100:
-        return v
-    v = _moves_3(O, P, -beta, -alpha, sign, x1, x2, x3, stats)
+        return v, n + 1
+    v, n = _moves_3(O, P, -beta, -alpha, sign, x1, x2, x3)
     if v > -100:
-        return -v
-    return final_score(P, O, sign)
+        return -v, n + 2
+    return final_score(P, O, sign), 2
 
 
 @njit(cache=True, inline="always")
-def _play_4(P, O, alpha, beta, sign, x, y, z, w, stats):
-    """Value of playing ``x`` (``y``, ``z``, ``w`` left); -100 if ``x`` flips nothing."""
+def _play_4(P, O, alpha, beta, sign, x, y, z, w):
+    """(value of playing ``x``, three squares left, nodes); -100 if ``x`` flips nothing."""
     f = flips(P, O, x)
     if f == ZERO:
-        return -100
-    return -solve_3(O ^ f, P ^ f ^ (ONE << U64(x)), -beta, -alpha, sign, y, z, w, stats)
+        return -100, 0
+    v, n = solve_3(O ^ f, P ^ f ^ (ONE << U64(x)), -beta, -alpha, sign, y, z, w)
+    return -v, n
 
 
 @njit(cache=True)
-def _moves_4(P, O, alpha, beta, sign, x1, x2, x3, x4, stats):
-    best = _play_4(P, O, alpha, beta, sign, x1, x2, x3, x4, stats)
+def _moves_4(P, O, alpha, beta, sign, x1, x2, x3, x4):
+    best, nodes = _play_4(P, O, alpha, beta, sign, x1, x2, x3, x4)
     if best >= beta:
-        return best
-    v = _play_4(P, O, max(alpha, best), beta, sign, x2, x1, x3, x4, stats)
+        return best, nodes
+    v, n = _play_4(P, O, max(alpha, best), beta, sign, x2, x1, x3, x4)
+    nodes += n
     if v > best:
         best = v
         if best >= beta:
-            return best
-    v = _play_4(P, O, max(alpha, best), beta, sign, x3, x1, x2, x4, stats)
+            return best, nodes
+    v, n = _play_4(P, O, max(alpha, best), beta, sign, x3, x1, x2, x4)
+    nodes += n
     if v > best:
         best = v
         if best >= beta:
-            return best
-    return max(best, _play_4(P, O, max(alpha, best), beta, sign, x4, x1, x2, x3, stats))
+            return best, nodes
+    v, n = _play_4(P, O, max(alpha, best), beta, sign, x4, x1, x2, x3)
+    return max(best, v), nodes + n
 
 
 @njit(cache=True, inline="always")
@@ -181,9 +189,8 @@ def _take_square(a, b):
 
 
 @njit(cache=True)
-def solve_4(P, O, alpha, beta, sign, stats):
+def solve_4(P, O, alpha, beta, sign):
     """Four empty squares, tried odd quadrants first (then by square index)."""
-    stats[0] += 1
     empty = ~(P | O)
     odd = odd_quadrants(empty)
     a, b = empty & odd, empty & ~odd
@@ -191,23 +198,24 @@ def solve_4(P, O, alpha, beta, sign, stats):
     x2, a, b = _take_square(a, b)
     x3, a, b = _take_square(a, b)
     x4, a, b = _take_square(a, b)
-    v = _moves_4(P, O, alpha, beta, sign, x1, x2, x3, x4, stats)
+    v, n = _moves_4(P, O, alpha, beta, sign, x1, x2, x3, x4)
     if v > -100:
-        return v
-    v = _moves_4(O, P, -beta, -alpha, sign, x1, x2, x3, x4, stats)
+        return v, n + 1
+    v, n = _moves_4(O, P, -beta, -alpha, sign, x1, x2, x3, x4)
     if v > -100:
-        return -v
-    return final_score(P, O, sign)
+        return -v, n + 2
+    return final_score(P, O, sign), 2
 
 
 @njit(cache=True)
-def _moves_5(P, O, alpha, beta, sign, stats):
+def _moves_5(P, O, alpha, beta, sign):
     """Best value over the side to move's moves with 5 empties (parity, then square class)."""
     moves = legal_moves(P, O)
     if moves == ZERO:
-        return -100
+        return -100, 0
     odd = odd_quadrants(~(P | O))
     best = -100
+    nodes = 0
     for parity in (odd, ~odd):
         for cls in SQUARE_CLASSES:
             group = moves & parity & cls
@@ -215,44 +223,43 @@ def _moves_5(P, O, alpha, beta, sign, stats):
                 x = lowest_bit_index(group)
                 group &= group - ONE
                 f = flips(P, O, x)
-                v = -solve_4(O ^ f, P ^ f ^ (ONE << U64(x)), -beta, -max(alpha, best), sign, stats)
-                if v > best:
-                    best = v
-                    if v >= beta:
-                        return v
-    return best
+                v, n = solve_4(O ^ f, P ^ f ^ (ONE << U64(x)), -beta, -max(alpha, best), sign)
+                nodes += n
+                if -v > best:
+                    best = -v
+                    if best >= beta:
+                        return best, nodes
+    return best, nodes
 
 
 @njit(cache=True)
-def solve_5(P, O, alpha, beta, sign, stats):
-    stats[0] += 1
-    v = _moves_5(P, O, alpha, beta, sign, stats)
+def solve_5(P, O, alpha, beta, sign):
+    v, n = _moves_5(P, O, alpha, beta, sign)
     if v > -100:
-        return v
-    v = _moves_5(O, P, -beta, -alpha, sign, stats)
+        return v, n + 1
+    v, n = _moves_5(O, P, -beta, -alpha, sign)
     if v > -100:
-        return -v
-    return final_score(P, O, sign)
+        return -v, n + 2
+    return final_score(P, O, sign), 2
 
 
 @njit(cache=True)
-def solve_small(P, O, alpha, beta, sign, stats):
-    """Exact fail-soft value with at most 5 empty squares."""
+def solve_small(P, O, alpha, beta, sign):
+    """(exact fail-soft value, nodes) with at most 5 empty squares."""
     empty = ~(P | O)
     n = popcount(empty)
     if n == 5:
-        return solve_5(P, O, alpha, beta, sign, stats)
+        return solve_5(P, O, alpha, beta, sign)
     if n == 4:
-        return solve_4(P, O, alpha, beta, sign, stats)
+        return solve_4(P, O, alpha, beta, sign)
     if n == 0:
-        stats[0] += 1
-        return final_score(P, O, sign)
+        return final_score(P, O, sign), 1
     x1 = lowest_bit_index(empty)
     empty &= empty - ONE
     if n == 1:
-        return solve_1(P, O, x1, sign, stats)
+        return solve_1(P, O, x1, sign), 1
     x2 = lowest_bit_index(empty)
     empty &= empty - ONE
     if n == 2:
-        return solve_2(P, O, alpha, beta, sign, x1, x2, stats)
-    return solve_3(P, O, alpha, beta, sign, x1, x2, lowest_bit_index(empty), stats)
+        return solve_2(P, O, alpha, beta, sign, x1, x2)
+    return solve_3(P, O, alpha, beta, sign, x1, x2, lowest_bit_index(empty))

@@ -18,6 +18,8 @@ keeps the bound).
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 from numba import njit
 
@@ -46,28 +48,34 @@ def _edge_move(p, o, x):
 
 
 @njit(cache=True)
-def _edge_table():
+def _edge_table(patterns):
     """``table[p << 8 | o]`` = discs of ``p`` that stay ``p`` whatever is played on the edge.
 
-    Filled from full edges down to empty ones: every child of a pattern has one disc more.
+    ``patterns`` lists every ``(p, o)`` from full edges down to empty ones, so each pattern's
+    children (one disc more) are done before it.
     """
     table = np.zeros(1 << 16, np.uint8)
-    for empties in range(9):
-        for p in range(256):
-            for o in range(256):
-                if p & o or 8 - popcount(np.uint64(p | o)) != empties:
-                    continue
-                stable = p
-                for i in range(8):
-                    x = 1 << i
-                    if (p | o) & x:
-                        continue
-                    np_, no = _edge_move(p, o, x)  # p plays x
-                    stable &= table[np_ << 8 | no]
-                    no2, np2 = _edge_move(o, p, x)  # o plays x
-                    stable &= table[np2 << 8 | no2]
-                table[p << 8 | o] = stable
+    for k in range(patterns.shape[0]):
+        p, o = patterns[k, 0], patterns[k, 1]
+        stable = p
+        for i in range(8):
+            x = 1 << i
+            if (p | o) & x:
+                continue
+            np_, no = _edge_move(p, o, x)  # p plays x
+            stable &= table[np_ << 8 | no]
+            no2, np2 = _edge_move(o, p, x)  # o plays x
+            stable &= table[np2 << 8 | no2]
+        table[p << 8 | o] = stable
     return table
+
+
+def _edge_patterns() -> np.ndarray:
+    """Every edge as (p, o) bytes, the fullest first (3**8 = 6561 of them)."""
+    cells = np.array(list(itertools.product((0, 1, 2), repeat=8)))
+    weights = 1 << np.arange(8)
+    patterns = np.stack([(cells == 1) @ weights, (cells == 2) @ weights], axis=1)
+    return patterns[np.argsort(-(cells > 0).sum(axis=1), kind="stable")].astype(np.int64)
 
 
 def _file_unpack() -> np.ndarray:
@@ -87,10 +95,9 @@ def _full_line_masks() -> np.ndarray:
     return np.array(ranks + files + diag9 + diag7, dtype=np.uint64)
 
 
-EDGE_STABLE = _edge_table()
+EDGE_STABLE = _edge_table(_edge_patterns())
 FILE_UNPACK = _file_unpack()
 LINES = _full_line_masks()
-AXIS_BOUNDS = np.array([0, 8, 16, 31, 46], dtype=np.int64)  # LINES[a:b] per axis
 
 
 @njit(cache=True, inline="always")
@@ -110,25 +117,28 @@ def stable_edges(P, O):
     return s
 
 
+@njit(cache=True, inline="always")
+def _full_along(discs, first, last):
+    """Union of the lines ``LINES[first:last]`` that ``discs`` fills completely."""
+    full = U64(0)
+    for k in range(first, last):
+        m = LINES[k]
+        if discs & m == m:
+            full |= m
+    return full
+
+
 @njit(cache=True)
 def full_lines(discs):
-    """Per axis, the squares whose whole line along that axis is filled."""
-    out = np.zeros(4, np.uint64)
-    for axis in range(4):
-        full = U64(0)
-        for k in range(AXIS_BOUNDS[axis], AXIS_BOUNDS[axis + 1]):
-            m = LINES[k]
-            if discs & m == m:
-                full |= m
-        out[axis] = full
-    return out
+    """Per axis (horizontal, vertical, two diagonals), the squares on a completely full line."""
+    return (_full_along(discs, 0, 8), _full_along(discs, 8, 16), _full_along(discs, 16, 31),
+            _full_along(discs, 31, 46))
 
 
 @njit(cache=True)
 def stable_discs(P, O):
     """A set of stable discs of ``P`` (see the module docstring)."""
-    full = full_lines(P | O)
-    fh, fv, f9, f7 = full[0], full[1], full[2], full[3]
+    fh, fv, f9, f7 = full_lines(P | O)
     central = P & INTERIOR
     stable = stable_edges(P, O) | (fh & fv & f9 & f7 & central)
     while True:
