@@ -25,14 +25,15 @@ from numba import njit
 
 from engine.reversi.bitboard import legal_moves, lowest_bit_index, neighbours, popcount
 from engine.reversi.endgame_shallow import (
-    SQUARE_CLASSES,
+    STABILITY_FROM,
     final_score,
     odd_quadrants,
     solve_small,
+    stability_bound,
 )
 from engine.reversi.endgame_table import NO_SQUARE, probe, store
 from engine.reversi.flips import flips
-from engine.reversi.stability import corner_stability, stable_discs
+from engine.reversi.stability import corner_stability
 
 U64 = np.uint64
 ZERO = U64(0)
@@ -41,18 +42,9 @@ CORNERS = U64(0x8100000000000081)
 PASS = 64
 NO_MOVE = -1
 MAX_MOVES = 36  # more than the most legal moves of any reachable Othello position (33)
-SMALL_MAX = 5  # positions with this few empties go to ``solve_small`` (no stack frame)
-SHALLOW_MAX = 7  # up to this many empties: cheap parity ordering, no table
+SMALL_MAX = 7  # positions with this few empties go to ``solve_small`` (no stack frame)
 ETC_MIN = 14  # enhanced transposition cut-offs from this many empties
 PARITY_MAX = 12  # below this many empties, moves in odd quadrants get the parity bonus
-# Stability cut-off only when alpha is at least this (index: empties): below it the bound
-# almost never cuts and computing stable discs costs more than it saves (Edax's table).
-STABILITY_FROM = np.array(
-    [99, 99, 99, 99, 6, 8, 10, 12, 14, 16, 20, 22, 24, 26, 28, 30, 32, 34, 36, 38, 40, 42, 44,
-     46, 48, 48, 50, 50, 52, 52, 54, 54, 56, 56, 58, 58, 60, 60, 62, 62, 64, 64, 64, 64, 64, 64,
-     64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64],
-    dtype=np.int64,
-)
 # Static square bonus for ordering ties: corners best, next-to-corner squares worst.
 SQUARE_BONUS = np.array(
     [9, 2, 8, 6, 6, 8, 2, 9,
@@ -72,13 +64,6 @@ W_POTENTIAL_MOBILITY = 1 << 5
 W_PARITY = 1 << 4
 
 
-@njit(cache=True, inline="always")
-def stability_bound(P, O, sign):
-    """Highest score the side to move can still reach, from the stable discs that bind it."""
-    binding = stable_discs(O, P) if sign > 0 else stable_discs(P, O)
-    return 64 - 2 * popcount(binding)
-
-
 @njit(cache=True)
 def move_key(P, O, x, f, odd, n_empty):
     """Ordering key of playing ``x`` (flipping ``f``): higher is tried first."""
@@ -95,9 +80,12 @@ def move_key(P, O, x, f, odd, n_empty):
     return key
 
 
-@njit(cache=True)
-def order_moves(P, O, moves, hash_move, keys, squares, flipped):
-    """Fill the move list (square, flips, key); returns its length. Sorted lazily by the caller."""
+@njit(cache=True, inline="always")
+def order_moves(P, O, moves, hash_move, keys, squares, flipped, row):
+    """Fill row ``row`` of the move lists (square, flips, key); returns its length.
+
+    The caller sorts lazily (``pick_next``). Rows of 2-D arrays, not views, and inlined: each
+    array passed to a compiled call costs atomic reference counting."""
     empty = ~(P | O)
     odd = odd_quadrants(empty)
     n_empty = popcount(empty)
@@ -106,40 +94,27 @@ def order_moves(P, O, moves, hash_move, keys, squares, flipped):
         x = lowest_bit_index(moves)
         moves &= moves - ONE
         f = flips(P, O, x)
-        squares[n] = x
-        flipped[n] = f
-        keys[n] = W_HASH_MOVE if x == hash_move else move_key(P, O, x, f, odd, n_empty)
+        squares[row, n] = x
+        flipped[row, n] = f
+        keys[row, n] = W_HASH_MOVE if x == hash_move else move_key(P, O, x, f, odd, n_empty)
         n += 1
     return n
 
 
 @njit(cache=True, inline="always")
-def pick_next(keys, squares, flipped, i, n):
-    """Move the best-keyed of moves ``i..n-1`` to ``i`` (the first of equal keys: stable)."""
+def pick_next(keys, squares, flipped, row, i, n):
+    """Move the best-keyed of moves ``i..n-1`` of ``row`` to ``i`` (first of equal keys: stable)."""
     b = i
     for j in range(i + 1, n):
-        if keys[j] > keys[b]:
+        if keys[row, j] > keys[row, b]:
             b = j
     if b != i:
-        k, s, f = keys[b], squares[b], flipped[b]
+        k, s, f = keys[row, b], squares[row, b], flipped[row, b]
         for j in range(b, i, -1):
-            keys[j], squares[j], flipped[j] = keys[j - 1], squares[j - 1], flipped[j - 1]
-        keys[i], squares[i], flipped[i] = k, s, f
-
-
-@njit(cache=True)
-def shallow_order(P, O, moves, squares):
-    """Fill the move list in parity then square-class order (cheap: no keys); returns its length."""
-    odd = odd_quadrants(~(P | O))
-    n = 0
-    for parity in (odd, ~odd):
-        for cls in SQUARE_CLASSES:
-            group = moves & parity & cls
-            while group:
-                squares[n] = lowest_bit_index(group)
-                group &= group - ONE
-                n += 1
-    return n
+            keys[row, j] = keys[row, j - 1]
+            squares[row, j] = squares[row, j - 1]
+            flipped[row, j] = flipped[row, j - 1]
+        keys[row, i], squares[row, i], flipped[row, i] = k, s, f
 
 
 ENTER, NEXT, RETURN, VALUE = 0, 1, 2, 3
@@ -168,7 +143,6 @@ def search(P0, O0, alpha0, beta0, sign, table, gen, stats, passed0):
     s_kind = np.empty(cap, np.int64)
     s_passed = np.empty(cap, np.bool_)
     s_null = np.empty(cap, np.bool_)
-    s_deep = np.empty(cap, np.bool_)
     m_sq = np.empty((cap, MAX_MOVES), np.int64)
     m_f = np.empty((cap, MAX_MOVES), np.uint64)
     m_key = np.empty((cap, MAX_MOVES), np.int64)
@@ -206,50 +180,42 @@ def search(P0, O0, alpha0, beta0, sign, table, gen, stats, passed0):
                 if bound <= alpha:
                     ret = bound
                     continue
-            deep = n_empty > SHALLOW_MAX
-            s_deep[ply] = deep
-            if deep:
-                lower, upper, hash_move = probe(table, P, O, gen)
-                if lower >= beta:
-                    ret = lower
+            lower, upper, hash_move = probe(table, P, O, gen)
+            if lower >= beta:
+                ret = lower
+                continue
+            if upper <= alpha or lower == upper:
+                ret = upper
+                continue
+            alpha = max(alpha, lower)
+            beta = min(beta, upper)
+            n = order_moves(P, O, moves, hash_move, m_key, m_sq, m_f, ply)
+            if n_empty >= ETC_MIN:
+                ret = etc_cut(P, O, beta, table, gen, m_sq, m_f, ply, n)
+                if ret > -100:
+                    store(table, P, O, gen, alpha, beta, ret, NO_SQUARE, n_empty)
                     continue
-                if upper <= alpha or lower == upper:
-                    ret = upper
-                    continue
-                alpha = max(alpha, lower)
-                beta = min(beta, upper)
-                n = order_moves(P, O, moves, hash_move, m_key[ply], m_sq[ply], m_f[ply])
-                if n_empty >= ETC_MIN:
-                    ret = etc_cut(P, O, beta, table, gen, m_sq[ply], m_f[ply], n)
-                    if ret > -100:
-                        store(table, P, O, gen, alpha, beta, ret, NO_SQUARE, n_empty)
-                        continue
-            else:
-                n = shallow_order(P, O, moves, m_sq[ply])
             s_alpha[ply], s_beta[ply], s_alpha0[ply] = alpha, beta, alpha
             s_best[ply], s_best_move[ply], s_n[ply], s_i[ply] = -100, NO_SQUARE, n, -1
             state = NEXT
         if state == NEXT:
             i = s_i[ply] + 1
             if i == s_n[ply]:
-                ret = finish(ply, sP, sO, s_alpha0, s_beta, s_best, s_best_move, s_deep, table,
-                             gen, stats)
+                ret = s_best[ply]
                 state = RETURN
+                if stats[0] <= stats[1]:  # (helpers taking arrays cost atomic refcounts)
+                    store(table, sP[ply], sO[ply], gen, s_alpha0[ply], s_beta[ply], ret,
+                          s_best_move[ply], popcount(~(sP[ply] | sO[ply])))
                 continue
             s_i[ply] = i
             P, O = sP[ply], sO[ply]
-            if s_deep[ply]:
-                pick_next(m_key[ply], m_sq[ply], m_f[ply], i, s_n[ply])
-                f = m_f[ply, i]
-            else:
-                f = flips(P, O, m_sq[ply, i])
-                m_f[ply, i] = f
+            pick_next(m_key, m_sq, m_f, ply, i, s_n[ply])
+            f = m_f[ply, i]
             a, b = s_alpha[ply], s_beta[ply]
             null = i > 0 and b - a > 1  # principal variation search: test with a null window
             s_null[ply] = null
             nP, nO = O ^ f, P ^ f ^ (ONE << U64(m_sq[ply, i]))
-            child_beta = -a if null else -a
-            child_alpha = -a - 1 if null else -b
+            child_alpha, child_beta = (-a - 1 if null else -b), -a
             if popcount(~(nP | nO)) <= SMALL_MAX:
                 v, nodes = solve_small(nP, nO, child_alpha, child_beta, sign)
                 v = -v
@@ -293,28 +259,19 @@ def search(P0, O0, alpha0, beta0, sign, table, gen, stats, passed0):
                 if v > a:
                     s_alpha[ply] = v
                     if v >= b:
-                        ret = finish(ply, sP, sO, s_alpha0, s_beta, s_best, s_best_move, s_deep,
-                                     table, gen, stats)
+                        ret = v
                         state = RETURN
+                        if stats[0] <= stats[1]:
+                            store(table, sP[ply], sO[ply], gen, s_alpha0[ply], b, v, m_sq[ply, i],
+                                  popcount(~(sP[ply] | sO[ply])))
 
 
 @njit(cache=True, inline="always")
-def finish(ply, sP, sO, s_alpha0, s_beta, s_best, s_best_move, s_deep, table, gen, stats):
-    """A node's search is over: record its result in the table (deep nodes) and return it."""
-    best = s_best[ply]
-    if s_deep[ply] and stats[0] <= stats[1]:
-        P, O = sP[ply], sO[ply]
-        store(table, P, O, gen, s_alpha0[ply], s_beta[ply], best, s_best_move[ply],
-              popcount(~(P | O)))
-    return best
-
-
-@njit(cache=True)
-def etc_cut(P, O, beta, table, gen, squares, flipped, n):
+def etc_cut(P, O, beta, table, gen, squares, flipped, row, n):
     """Enhanced transposition cut-off: a value >= ``beta`` proven by a child's table entry."""
     for i in range(n):
-        _, child_upper, _ = probe(table, O ^ flipped[i], P ^ flipped[i] ^ (ONE << U64(squares[i])),
-                                  gen)
+        f = flipped[row, i]
+        _, child_upper, _ = probe(table, O ^ f, P ^ f ^ (ONE << U64(squares[row, i])), gen)
         if -child_upper >= beta:
             return -child_upper
     return -100
@@ -338,15 +295,15 @@ def solve_root(P, O, sign, table, gen, stats):
             return NO_MOVE, final_score(P, O, sign)
         return PASS, search(P, O, -65, 65, sign, table, gen, stats, False)
     stats[0] += 1
-    keys = np.empty(MAX_MOVES, np.int64)
-    squares = np.empty(MAX_MOVES, np.int64)
-    flipped = np.empty(MAX_MOVES, np.uint64)
-    n = order_moves(P, O, moves, NO_SQUARE, keys, squares, flipped)
+    keys = np.empty((1, MAX_MOVES), np.int64)
+    squares = np.empty((1, MAX_MOVES), np.int64)
+    flipped = np.empty((1, MAX_MOVES), np.uint64)
+    n = order_moves(P, O, moves, NO_SQUARE, keys, squares, flipped, 0)
     for i in range(n):
-        pick_next(keys, squares, flipped, i, n)
+        pick_next(keys, squares, flipped, 0, i, n)
     best, best_move = -100, NO_MOVE
     for i in range(n):
-        nP, nO = O ^ flipped[i], P ^ flipped[i] ^ (ONE << U64(squares[i]))
+        nP, nO = O ^ flipped[0, i], P ^ flipped[0, i] ^ (ONE << U64(squares[0, i]))
         if i == 0:
             v = -search(nP, nO, -65, 65, sign, table, gen, stats, False)
         else:
@@ -356,7 +313,7 @@ def solve_root(P, O, sign, table, gen, stats):
         if stats[0] > stats[1]:
             return NO_MOVE, 0
         if v > best:
-            best, best_move = v, squares[i]
+            best, best_move = v, squares[0, i]
     return best_move, best
 
 

@@ -1,4 +1,4 @@
-"""The exact solver's last five empty squares (numba): most of a solve's nodes are here.
+"""The exact solver's last seven empty squares (numba): most of a solve's nodes are here.
 
 These functions avoid everything the deep search needs: no transposition table, no move list,
 no sorting, no arrays (passing an array to a numba function costs two atomic reference-count
@@ -9,8 +9,8 @@ updates per call, which at this depth took most of the time).
   and tried directly: a square that flips nothing is not a move, so no move generation at all.
   ``solve_4`` tries squares in odd quadrants first (parity: having the last move in a region
   is worth it).
-- ``solve_5``: legal moves by parity, then by square class (corners first, squares next to a
-  corner last).
+- ``solve_5`` .. ``solve_7``: legal moves by parity, then by square class (corners first,
+  squares next to a corner last); from 6 empties a stability cut-off when alpha is high.
 
 Each is a fail-soft alpha-beta over ``(alpha, beta)`` returning ``(value, nodes)``: the final
 disc difference for the side to move times ``sign`` (+1 Othello, -1 Reversed Reversi, whose
@@ -25,11 +25,11 @@ from numba import njit
 
 from engine.reversi.bitboard import legal_moves, lowest_bit_index, popcount
 from engine.reversi.flips import count_flips, flips
+from engine.reversi.stability import stable_discs
 
 U64 = np.uint64
 ZERO = U64(0)
 ONE = U64(1)
-SHALLOW_MAX = 7  # most empties handled here; the deep search (table, ordering) above it
 QUADRANTS = (
     U64(0x000000000F0F0F0F),
     U64(0x00000000F0F0F0F0),
@@ -57,6 +57,24 @@ def final_score(P, O, sign):
     elif diff < 0:
         diff -= 64 - p - o
     return sign * diff
+
+
+# Stability cut-off only when alpha is at least this (index: empties): below it the bound
+# almost never cuts and computing stable discs costs more than it saves (Edax's table).
+STABILITY_FROM = np.array(
+    [99, 99, 99, 99, 6, 8, 10, 12, 14, 16, 20, 22, 24, 26, 28, 30, 32, 34, 36, 38, 40, 42, 44,
+     46, 48, 48, 50, 50, 52, 52, 54, 54, 56, 56, 58, 58, 60, 60, 62, 62, 64, 64, 64, 64, 64, 64,
+     64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64],
+    dtype=np.int64,
+)
+
+
+@njit(cache=True)
+def stability_bound(P, O, sign):
+    """Highest score the side to move can still reach, given the stable discs that bind it:
+    the opponent's in Othello, its own in Reversed Reversi (they stay its discs)."""
+    binding = stable_discs(O, P) if sign > 0 else stable_discs(P, O)
+    return 64 - 2 * popcount(binding)
 
 
 @njit(cache=True, inline="always")
@@ -207,9 +225,13 @@ def solve_4(P, O, alpha, beta, sign):
     return final_score(P, O, sign), 2
 
 
+# solve_5, solve_6 and solve_7 share one shape; they are written out three times because a
+# numba function cannot take the child solver as a parameter without recursion in its type.
+
+
 @njit(cache=True)
 def _moves_5(P, O, alpha, beta, sign):
-    """Best value over the side to move's moves with 5 empties (parity, then square class)."""
+    """(best value over the moves, -100 if none; nodes), by parity then square class."""
     moves = legal_moves(P, O)
     if moves == ZERO:
         return -100, 0
@@ -244,10 +266,92 @@ def solve_5(P, O, alpha, beta, sign):
 
 
 @njit(cache=True)
+def _moves_6(P, O, alpha, beta, sign):
+    moves = legal_moves(P, O)
+    if moves == ZERO:
+        return -100, 0
+    odd = odd_quadrants(~(P | O))
+    best = -100
+    nodes = 0
+    for parity in (odd, ~odd):
+        for cls in SQUARE_CLASSES:
+            group = moves & parity & cls
+            while group:
+                x = lowest_bit_index(group)
+                group &= group - ONE
+                f = flips(P, O, x)
+                v, n = solve_5(O ^ f, P ^ f ^ (ONE << U64(x)), -beta, -max(alpha, best), sign)
+                nodes += n
+                if -v > best:
+                    best = -v
+                    if best >= beta:
+                        return best, nodes
+    return best, nodes
+
+
+@njit(cache=True)
+def solve_6(P, O, alpha, beta, sign):
+    if alpha >= STABILITY_FROM[6]:
+        bound = stability_bound(P, O, sign)
+        if bound <= alpha:
+            return bound, 1
+    v, n = _moves_6(P, O, alpha, beta, sign)
+    if v > -100:
+        return v, n + 1
+    v, n = _moves_6(O, P, -beta, -alpha, sign)
+    if v > -100:
+        return -v, n + 2
+    return final_score(P, O, sign), 2
+
+
+@njit(cache=True)
+def _moves_7(P, O, alpha, beta, sign):
+    moves = legal_moves(P, O)
+    if moves == ZERO:
+        return -100, 0
+    odd = odd_quadrants(~(P | O))
+    best = -100
+    nodes = 0
+    for parity in (odd, ~odd):
+        for cls in SQUARE_CLASSES:
+            group = moves & parity & cls
+            while group:
+                x = lowest_bit_index(group)
+                group &= group - ONE
+                f = flips(P, O, x)
+                v, n = solve_6(O ^ f, P ^ f ^ (ONE << U64(x)), -beta, -max(alpha, best), sign)
+                nodes += n
+                if -v > best:
+                    best = -v
+                    if best >= beta:
+                        return best, nodes
+    return best, nodes
+
+
+@njit(cache=True)
+def solve_7(P, O, alpha, beta, sign):
+    if alpha >= STABILITY_FROM[7]:
+        bound = stability_bound(P, O, sign)
+        if bound <= alpha:
+            return bound, 1
+    v, n = _moves_7(P, O, alpha, beta, sign)
+    if v > -100:
+        return v, n + 1
+    v, n = _moves_7(O, P, -beta, -alpha, sign)
+    if v > -100:
+        return -v, n + 2
+    return final_score(P, O, sign), 2
+
+
+@njit(cache=True)
 def solve_small(P, O, alpha, beta, sign):
-    """(exact fail-soft value, nodes) with at most 5 empty squares."""
+    """(exact fail-soft value, nodes) with at most 7 empty squares."""
     empty = ~(P | O)
     n = popcount(empty)
+    if n == 7:
+        return solve_7(P, O, alpha, beta, sign)
+    if n == 6:
+        return solve_6(P, O, alpha, beta, sign)
     if n == 5:
         return solve_5(P, O, alpha, beta, sign)
     if n == 4:

@@ -45,7 +45,7 @@ def _pack(lower, upper, move, n_empty, gen):
             | (U64(n_empty) << U64(24)) | (U64(gen) << U64(32)))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def probe(table, P, O, gen):
     """(lower, upper, best move) stored for the position, or (-100, 100, NO_SQUARE)."""
     b = _bucket(table, P, O)
@@ -58,7 +58,7 @@ def probe(table, P, O, gen):
     return UNKNOWN_LOWER, UNKNOWN_UPPER, NO_SQUARE
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def store(table, P, O, gen, alpha, beta, value, move, n_empty):
     """Record what a fail-soft search over ``(alpha, beta)`` that returned ``value`` proves."""
     lower, upper = -64, 64
