@@ -43,7 +43,7 @@ PASS = 64
 NO_MOVE = -1
 MAX_MOVES = 36  # more than the most legal moves of any reachable Othello position (33)
 SMALL_MAX = 7  # positions with this few empties go to ``solve_small`` (no stack frame)
-ETC_MIN = 14  # enhanced transposition cut-offs from this many empties
+ETC_MIN = 10  # enhanced transposition cut-offs from this many empties
 PARITY_MAX = 12  # below this many empties, moves in odd quadrants get the parity bonus
 # Static square bonus for ordering ties: corners best, next-to-corner squares worst.
 SQUARE_BONUS = np.array(
