@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine.reversi import endgame_shallow as shallow
+from engine.reversi import endgame_small as small
 from engine.reversi.endgame import solve_exact
 from engine.reversi.endgame_table import new_table
 from engine.reversi.flips import flips
@@ -60,7 +60,7 @@ def test_last_1_to_7_solvers_equal_brute_force_for_any_window(variant):
         for _ in range(4):
             alpha = int(rng.integers(-66, 64))
             beta = alpha + int(rng.choice([1, 2, 10, 130]))
-            v, nodes = shallow.solve_small(*p.boards, alpha, beta, SIGNS[variant])
+            v, nodes = small.solve_small(*p.boards, alpha, beta, SIGNS[variant])
             assert nodes >= 1
             if v <= alpha:
                 assert want <= v, (p.to_string(), alpha, beta)

@@ -1,21 +1,19 @@
 """Exact endgame solver: the final disc difference under perfect play (numba).
 
-Above ``SHALLOW_MAX`` empties, ``deep`` is an Edax-style principal-variation search:
+From 8 empties, ``search`` is an Edax-style principal-variation search (explicit stack):
 
 - **transposition table** (``engine.reversi.endgame_table``): lower and upper bounds of the
   exact value per position, the best move first in the ordering, and before searching, each
   child is looked up (enhanced transposition cut-off, from ``ETC_MIN`` empties);
 - **stability cut-off**: the side to move cannot score more than ``64 - 2 x`` the opponent's
   stable discs; tried only when ``alpha`` is high enough for that to cut (``STABILITY_FROM``);
-- **fastest-first ordering**: fewest opponent replies (corners counted twice), then own
-  corner-anchored edge discs, fewest empty squares next to own discs, a small square bonus, and
-  with few empties the parity of the square's quadrant;
+- **fastest-first ordering** (``engine.reversi.endgame_order``);
 - **null windows**: after the first move of a PV node the others are only tested against the
   best so far and searched with the full window when they beat it.
 
-Values are exact: each shortcut is either a sound bound or an exact sub-solver, and the tests
-check each against brute force. Recursion is fine in numba's cache here as long as each function
-is compiled for one type signature only (the tests assert it; numba issue #6061).
+At most 7 empties go to ``engine.reversi.endgame_small.solve_small`` (no table, no arrays).
+Values are exact: each shortcut is either a sound bound or an exact sub-solver, and
+``tests/test_endgame.py`` checks each against brute force.
 """
 
 from __future__ import annotations
@@ -23,100 +21,20 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from engine.reversi.bitboard import legal_moves, lowest_bit_index, neighbours, popcount
-from engine.reversi.endgame_shallow import (
-    STABILITY_FROM,
-    final_score,
-    odd_quadrants,
-    solve_small,
-    stability_bound,
-)
+from engine.reversi.bitboard import legal_moves, popcount
+from engine.reversi.endgame_order import order_moves, pick_next
+from engine.reversi.endgame_shallow import final_score
+from engine.reversi.endgame_small import STABILITY_FROM, solve_small, stability_bound
 from engine.reversi.endgame_table import NO_SQUARE, probe, store
-from engine.reversi.flips import flips
-from engine.reversi.stability import corner_stability
 
 U64 = np.uint64
 ZERO = U64(0)
 ONE = U64(1)
-CORNERS = U64(0x8100000000000081)
 PASS = 64
 NO_MOVE = -1
 MAX_MOVES = 36  # more than the most legal moves of any reachable Othello position (33)
 SMALL_MAX = 7  # positions with this few empties go to ``solve_small`` (no stack frame)
 ETC_MIN = 10  # enhanced transposition cut-offs from this many empties
-PARITY_MAX = 12  # below this many empties, moves in odd quadrants get the parity bonus
-# Static square bonus for ordering ties: corners best, next-to-corner squares worst.
-SQUARE_BONUS = np.array(
-    [9, 2, 8, 6, 6, 8, 2, 9,
-     2, 0, 3, 4, 4, 3, 0, 2,
-     8, 3, 7, 5, 5, 7, 3, 8,
-     6, 4, 5, 1, 1, 5, 4, 6,
-     6, 4, 5, 1, 1, 5, 4, 6,
-     8, 3, 7, 5, 5, 7, 3, 8,
-     2, 0, 3, 4, 4, 3, 0, 2,
-     9, 2, 8, 6, 6, 8, 2, 9],
-    dtype=np.int64,
-)
-W_HASH_MOVE = 1 << 30
-W_MOBILITY = 1 << 15
-W_CORNER_STABILITY = 1 << 11
-W_POTENTIAL_MOBILITY = 1 << 5
-W_PARITY = 1 << 4
-
-
-@njit(cache=True)
-def move_key(P, O, x, f, odd, n_empty):
-    """Ordering key of playing ``x`` (flipping ``f``): higher is tried first."""
-    nP = O ^ f  # the opponent, to move next
-    nO = P ^ f ^ (ONE << U64(x))
-    replies = legal_moves(nP, nO)
-    empty = ~(nP | nO)
-    key = (36 - popcount(replies) - popcount(replies & CORNERS)) * W_MOBILITY
-    key += corner_stability(nO) * W_CORNER_STABILITY
-    key += (36 - popcount(neighbours(nO) & empty)) * W_POTENTIAL_MOBILITY
-    key += SQUARE_BONUS[x]
-    if n_empty < PARITY_MAX and odd & (ONE << U64(x)):
-        key += W_PARITY
-    return key
-
-
-@njit(cache=True, inline="always")
-def order_moves(P, O, moves, hash_move, keys, squares, flipped, row):
-    """Fill row ``row`` of the move lists (square, flips, key); returns its length.
-
-    The caller sorts lazily (``pick_next``). Rows of 2-D arrays, not views, and inlined: each
-    array passed to a compiled call costs atomic reference counting."""
-    empty = ~(P | O)
-    odd = odd_quadrants(empty)
-    n_empty = popcount(empty)
-    n = 0
-    while moves:
-        x = lowest_bit_index(moves)
-        moves &= moves - ONE
-        f = flips(P, O, x)
-        squares[row, n] = x
-        flipped[row, n] = f
-        keys[row, n] = W_HASH_MOVE if x == hash_move else move_key(P, O, x, f, odd, n_empty)
-        n += 1
-    return n
-
-
-@njit(cache=True, inline="always")
-def pick_next(keys, squares, flipped, row, i, n):
-    """Move the best-keyed of moves ``i..n-1`` of ``row`` to ``i`` (first of equal keys: stable)."""
-    b = i
-    for j in range(i + 1, n):
-        if keys[row, j] > keys[row, b]:
-            b = j
-    if b != i:
-        k, s, f = keys[row, b], squares[row, b], flipped[row, b]
-        for j in range(b, i, -1):
-            keys[row, j] = keys[row, j - 1]
-            squares[row, j] = squares[row, j - 1]
-            flipped[row, j] = flipped[row, j - 1]
-        keys[row, i], squares[row, i], flipped[row, i] = k, s, f
-
-
 ENTER, NEXT, RETURN, VALUE = 0, 1, 2, 3
 MOVE_NODE, PASS_NODE = 0, 1
 
