@@ -9,7 +9,8 @@ From 8 empties, ``search`` is an Edax-style principal-variation search (explicit
   stable discs; tried only when ``alpha`` is high enough for that to cut (``STABILITY_FROM``);
 - **fastest-first ordering** (``engine.reversi.endgame_order``);
 - **null windows**: after the first move of a PV node the others are only tested against the
-  best so far and searched with the full window when they beat it.
+  best so far and searched with the full window when they beat it; the root value itself comes
+  from null-window searches only (MTD(f), ``root_value``).
 
 At most 7 empties go to ``engine.reversi.endgame_small.solve_small`` (no table, no arrays).
 Values are exact: each shortcut is either a sound bound or an exact sub-solver, and
@@ -196,43 +197,54 @@ def etc_cut(P, O, beta, table, gen, squares, flipped, row, n):
 
 
 @njit(cache=True)
+def root_value(P, O, guess, sign, table, gen, stats):
+    """Exact value by MTD(f): null-window searches from ``guess`` until the bounds meet.
+
+    Null windows cut far more than open ones, and each search leaves bounds and best moves in
+    the table for the next, so a few of them cost less than one open-window search.
+    """
+    lower, upper, g = -64, 64, guess
+    while lower < upper:
+        b = g + 1 if g == lower else g  # test: value >= b ?
+        g = search(P, O, b - 1, b, sign, table, gen, stats, False)
+        if stats[0] > stats[1]:
+            return 0
+        if g < b:
+            upper = g
+        else:
+            lower = g
+    return lower
+
+
+@njit(cache=True)
 def solve_root(P, O, sign, table, gen, stats):
     """(best move, exact score) for the side to move; ``stats = [nodes, node budget]``.
 
-    The root's moves are fully sorted by their ordering key (no table move, so the order, and
-    with it the move chosen among equally scored ones, depends on the position alone): the first
-    move is searched with a full window, each other one first with a null window against the
-    best so far. The best move is the first in that order reaching the best score. Returns
-    ``PASS`` when the side to move must pass and ``NO_MOVE`` when the game is over (or when
-    the node budget ran out: the caller checks ``stats``).
+    The score comes from ``root_value``. The best move is then the first move, in the order
+    of the ordering key without the table's move (so it depends on the position alone), whose
+    null-window test reaches the score: what it returns never depends on what the table held.
+    Returns ``PASS`` when the side to move must pass and ``NO_MOVE`` when the game is over (or
+    when the node budget ran out: the caller checks ``stats``).
     """
     moves = legal_moves(P, O)
     if moves == ZERO:
         if legal_moves(O, P) == ZERO:
             stats[0] += 1
             return NO_MOVE, final_score(P, O, sign)
-        return PASS, search(P, O, -65, 65, sign, table, gen, stats, False)
-    stats[0] += 1
+        return PASS, root_value(P, O, 0, sign, table, gen, stats)
+    value = root_value(P, O, 0, sign, table, gen, stats)
     keys = np.empty((1, MAX_MOVES), np.int64)
     squares = np.empty((1, MAX_MOVES), np.int64)
     flipped = np.empty((1, MAX_MOVES), np.uint64)
     n = order_moves(P, O, moves, NO_SQUARE, keys, squares, flipped, 0)
     for i in range(n):
         pick_next(keys, squares, flipped, 0, i, n)
-    best, best_move = -100, NO_MOVE
-    for i in range(n):
         nP, nO = O ^ flipped[0, i], P ^ flipped[0, i] ^ (ONE << U64(squares[0, i]))
-        if i == 0:
-            v = -search(nP, nO, -65, 65, sign, table, gen, stats, False)
-        else:
-            v = -search(nP, nO, -best - 1, -best, sign, table, gen, stats, False)
-            if v > best:
-                v = -search(nP, nO, -65, -best, sign, table, gen, stats, False)
+        if -search(nP, nO, -value, -value + 1, sign, table, gen, stats, False) >= value:
+            return squares[0, i], value
         if stats[0] > stats[1]:
-            return NO_MOVE, 0
-        if v > best:
-            best, best_move = v, squares[0, i]
-    return best_move, best
+            break
+    return NO_MOVE, 0  # only when over budget: some move always reaches the value
 
 
 def solve_exact(P, O, reversed_rules: bool, table, generation: int, max_nodes: int = 2**62):
