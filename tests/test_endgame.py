@@ -14,7 +14,7 @@ from engine.reversi import endgame_small as small
 from engine.reversi.endgame import solve_exact
 from engine.reversi.endgame_table import new_table
 from engine.reversi.flips import flips
-from engine.reversi.position import Position
+from engine.reversi.position import PASS, Position
 from engine.reversi.stability import stable_discs
 from tests import reference_rules as ref
 from tests.conftest import random_reachable
@@ -110,19 +110,31 @@ def test_whole_board_is_stable_and_a_lone_corner_is():
     assert int(stable_discs(corner.opponent, corner.player)) & 1  # a1 is black's for good
 
 
-@pytest.mark.parametrize("variant", ["othello", "reversed"])
-@pytest.mark.parametrize("bits", [4, 16])
-def test_solver_equals_brute_force_up_to_9_empties(variant, bits):
-    """bits=4: a 16-entry table, so nearly every store evicts another position."""
+def check_against_brute_force(positions, variant, bits):
     table = new_table(bits)
     rev = variant == "reversed"
-    positions = [p for e in (6, 7, 8, 9) for p in positions_with_empties(4, e, seed=e)]
-    positions += [p for p in with_passes(20, seed=11) if 6 <= p.empties <= 9][:4]
     for gen, p in enumerate(positions, start=1):
         move, score, nodes, aborted = solve_exact(*p.boards, rev, table, gen)
         want = exact_score(p, rev)
         assert (score, aborted) == (want, False), p.to_string()
         assert -exact_score(p.play(move), rev) == want  # the move really reaches the score
+
+
+@pytest.mark.parametrize("variant", ["othello", "reversed"])
+@pytest.mark.parametrize("bits", [4, 16])
+def test_solver_equals_brute_force_at_8_empties(variant, bits):
+    """8 empties: one table level above the 7-empties solver. bits=4: a 16-entry table, so
+    nearly every store evicts another position."""
+    positions = positions_with_empties(5, 8, seed=8)
+    positions += [p for p in with_passes(30, seed=11) if 6 <= p.empties <= 8][:3]
+    check_against_brute_force(positions, variant, bits)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", ["othello", "reversed"])
+def test_solver_equals_brute_force_at_9_and_10_empties(variant):
+    positions = positions_with_empties(4, 9, seed=9) + positions_with_empties(2, 10, seed=10)
+    check_against_brute_force(positions, variant, 4)
 
 
 @pytest.mark.slow
@@ -161,3 +173,24 @@ def test_an_aborted_solve_leaves_the_table_sound():
         assert aborted
         _, score, _, aborted = solve_exact(*p.boards, False, table, 1)  # same generation
         assert not aborted and score == solve_exact(*p.boards, False, new_table(12), 1)[1]
+
+
+def passes_at(empties: range, n: int, seed: int) -> list[Position]:
+    """Positions whose side to move must pass, with a number of empties in ``empties``."""
+    rng = np.random.default_rng(seed)
+    found = []
+    while len(found) < n:
+        p = Position.start()
+        while p.legal_moves() and p.empties >= empties.start:
+            moves = p.legal_moves()
+            if moves == [PASS] and p.empties in empties:
+                found.append(p)
+                break
+            p = p.play(moves[rng.integers(len(moves))])
+    return found
+
+
+@pytest.mark.parametrize("variant", ["othello", "reversed"])
+def test_solver_passes_correctly_above_7_empties(variant):
+    """A pass at a table node (8+ empties) and at the root."""
+    check_against_brute_force(passes_at(range(8, 10), 3, seed=1), variant, 8)
