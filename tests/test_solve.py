@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from engine.reversi.position import Position, Variant, move_name, parse_move
-from engine.reversi.solve import main, solve_position
+from engine.reversi.solve import main, read_obf, solve_position
 from tests.helpers_search import exact_score, positions_with_empties
 
 REPO = Path(__file__).resolve().parents[1]
@@ -105,3 +105,38 @@ def test_bad_input_is_one_line_error_exit_2(args, message, capsys):
     assert main(args) == 2
     err = capsys.readouterr().err.strip()
     assert message in err and "\n" not in err and "Traceback" not in err
+
+
+FFO_20_39 = REPO / "tests" / "data" / "ffo_20_39.obf"
+
+
+def test_file_mode_checks_every_position(tmp_path, capsys):
+    lines = FFO_FILE.read_text().splitlines()
+    good = tmp_path / "good.obf"
+    good.write_text("\n".join(lines[4:7]) + "\n")
+    assert main(["--file", str(good), "--first", "5"]) == 0
+    out = capsys.readouterr().out
+    assert "#5 " in out and "#7 " in out and "total: 3 positions, 0 wrong" in out
+    bad = tmp_path / "bad.obf"
+    position, rest = lines[4].split(";", 1)
+    bad.write_text(f"{position}; G8:+30;\n")  # the true score is +32
+    assert main(["--file", str(bad)]) == 1
+    assert "WRONG (file: +30)" in capsys.readouterr().out
+
+
+def test_file_mode_bad_input_is_one_line_error(tmp_path, capsys):
+    broken = tmp_path / "broken.obf"
+    broken.write_text("XO X; A1:+2;\n")
+    for args in (["--file", str(broken)], ["--file", str(tmp_path / "missing.obf")], []):
+        assert main(args) == 2
+        err = capsys.readouterr().err.strip()
+        assert err.startswith("error: ") and "\n" not in err
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("number", range(20, 40))
+def test_ffo_20_to_39(number):
+    position, scores = read_obf(FFO_20_39)[number - 20]
+    result = solve_position(position, Variant.OTHELLO)
+    assert result["score"] == max(scores.values())
+    assert scores.get(result["best_move"], result["score"]) == result["score"]

@@ -5,6 +5,8 @@ One kernel, ``_negamax``, serves both modes:
 - heuristic: fixed depth; a node at depth 0 is scored by ``engine.reversi.evaluation.evaluate``;
 - exact: no depth limit; only finished games are scored, by the final disc difference under
   the variant (``bb.final_score``), so the root value is the exact result of perfect play.
+  ``Searcher.solve`` uses the much faster dedicated solver of ``engine.reversi.endgame``; this
+  exact mode stays as an independent cross-check for its tests.
 
 It is a plain fail-soft negamax written with an explicit stack (numba's on-disk cache crashes
 on self-recursive functions; see ``engine/perft.py``): frame arrays indexed by ply hold each
@@ -29,6 +31,7 @@ import numpy as np
 from numba import njit
 
 from engine.reversi import bitboard as bb
+from engine.reversi import endgame, endgame_table
 from engine.reversi.bitboard import NO_MOVE, PASS
 from engine.reversi.evaluation import evaluate, terminal_score
 
@@ -336,6 +339,7 @@ from engine.reversi.position import Position, Variant  # noqa: E402
 
 _GENERATIONS = itertools.count(1)  # process-wide: searchers sharing a table never collide
 MIN_RATE = 200_000.0  # floor of the measured speed (nodes/s)
+START_SOLVE_RATE = 5_000_000.0  # exact-solver speed assumed before anything is measured
 START_RATE = 1_000_000.0  # speed assumed before anything is measured (a few M nodes/s warm)
 SAFETY = 0.8  # fraction of the remaining time an iteration's node budget may use
 
@@ -372,6 +376,10 @@ class Searcher:
         self.endgame_empties = int(endgame_empties)
         self.arrays = weights.numba_arrays()
         self.table = shared_table(tt_bits) if shared else new_table(tt_bits)
+        self.tt_bits = tt_bits
+        self.shared = shared
+        self._endgame_table = None  # made on the first exact solve (GA agents may never solve)
+        self.solve_rate = START_SOLVE_RATE
         self.generation = 0
         self.clear()
         self.rate = START_RATE
@@ -404,11 +412,23 @@ class Searcher:
 
         With ``time_limit``, returns None if the solve did not finish in about that time.
         """
-        budget = 2**62 if time_limit is None else max(1000, int(time_limit * self.rate))
-        move, value, nodes, aborted, seconds = self._run(position, EXACT_DEPTH, True, budget)
+        budget = 2**62 if time_limit is None else max(1000, int(time_limit * self.solve_rate))
+        if self._endgame_table is None:
+            bits = self.tt_bits
+            self._endgame_table = (
+                endgame_table.shared_table(bits) if self.shared else endgame_table.new_table(bits)
+            )
+        P, O = position.boards
+        t0 = time.perf_counter()
+        move, score, nodes, aborted = endgame.solve_exact(
+            P, O, self.variant.is_reversed, self._endgame_table, self.generation, budget
+        )
+        seconds = time.perf_counter() - t0
+        if nodes > 100_000 and seconds > 0:
+            self.solve_rate = max(MIN_RATE, 0.5 * self.solve_rate + 0.5 * nodes / seconds)
         if aborted:
             return None
-        return SearchResult(move, value, position.empties, nodes, seconds, True)
+        return SearchResult(move, float(score), position.empties, nodes, seconds, True)
 
     def search(
         self, position: Position, depth: int | None = None, time_limit: float | None = None

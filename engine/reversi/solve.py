@@ -3,6 +3,7 @@
     python -m engine.solve "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X"
     python -m engine.solve "<64 squares> <X|O>" --variant reversed --json
     python -m engine.solve "<64 squares> <X|O>" --all      # exact score of every legal move
+    python -m engine.solve --file ffo_20_39.obf --first 20  # a file of positions, checked
 
 Scores follow the FFO/Edax convention: empty squares left at the end go to the winner (to the
 loser in Reversed Reversi, whose score is the negated Othello score).
@@ -14,16 +15,21 @@ import argparse
 import json
 import sys
 import time
+from pathlib import Path
 
-from engine.reversi.position import Position, Variant, move_name
+from engine.reversi.position import Position, Variant, move_name, parse_move
 from engine.reversi.search import NO_MOVE, Searcher
 from engine.reversi.weights_io import reference_weights
 
+TT_BITS = 21  # 2M entries (48 MB): the FFO #20-#39 benchmark runs faster than with 2**20
 
-def solve_position(position: Position, variant: Variant, all_moves: bool = False) -> dict:
+
+def solve_position(
+    position: Position, variant: Variant, all_moves: bool = False, searcher: Searcher | None = None
+) -> dict:
     """Exact score (side to move) and a best move; with ``all_moves`` every move's score too."""
-    # Weights only order moves in exact mode they never score; any set will do.
-    searcher = Searcher(reference_weights("wpc"), variant, endgame_empties=64, tt_bits=20)
+    # The exact solver never uses the evaluation weights: any set will do.
+    searcher = searcher or Searcher(reference_weights("wpc"), variant, 64, tt_bits=TT_BITS)
     start = time.perf_counter()
     result = searcher.solve(position)
     out = {
@@ -46,6 +52,55 @@ def solve_position(position: Position, variant: Variant, all_moves: bool = False
     return out
 
 
+def read_obf(path: Path) -> list[tuple[Position, dict[str, int]]]:
+    """Lines ``<position> <side>; MOVE:SCORE; ...`` (Edax's .obf): positions and known scores."""
+    out = []
+    for number, line in enumerate(Path(path).read_text().splitlines(), start=1):
+        fields = [f.strip() for f in line.split(";") if f.strip()]
+        if not fields or fields[0].startswith("%"):
+            continue
+        try:
+            scores = {}
+            for pair in fields[1:]:
+                move, score = pair.split(":")
+                scores[move_name(parse_move(move))] = int(score)
+            out.append((Position.parse(fields[0]), scores))
+        except ValueError as e:
+            raise ValueError(f"{path} line {number}: {e}") from None
+    return out
+
+
+def solve_file(path: Path, variant: Variant, first: int = 1, echo=None) -> list[dict]:
+    """Solve every position of an .obf file; each result says whether it matches the file.
+
+    A result matches when its score equals the best listed score and its best move, if listed,
+    has that score. One table serves the whole file (cleared between positions).
+    """
+    searcher = Searcher(reference_weights("wpc"), variant, 64, tt_bits=TT_BITS)
+    rows = []
+    for number, (position, scores) in enumerate(read_obf(path), start=first):
+        searcher.clear()
+        t0 = time.process_time()
+        r = solve_position(position, variant, searcher=searcher)
+        r["cpu_seconds"] = round(time.process_time() - t0, 4)
+        r["number"] = number
+        r["expected"] = max(scores.values()) if scores else None
+        r["matches"] = not scores or (
+            r["score"] == r["expected"] and scores.get(r["best_move"], r["score"]) == r["score"]
+        )
+        rows.append(r)
+        if echo:
+            echo(format_row(r))
+    return rows
+
+
+def format_row(r: dict) -> str:
+    rate = r["nodes"] / r["seconds"] / 1e6 if r["seconds"] else 0.0
+    check = "ok" if r["matches"] else f"WRONG (file: {r['expected']:+d})"
+    return (f"#{r['number']:<3} empties {r['empties']:2d}  {r['best_move']:>4} {r['score']:+3d}  "
+            f"{check}  nodes {r['nodes']:>13,}  {r['seconds']:8.3f} s  {rate:5.1f} M nodes/s")
+
+
 def format_text(r: dict) -> str:
     side = "X (black)" if r["side_to_move"] == "X" else "O (white)"
     s = r["score"]
@@ -61,11 +116,31 @@ def format_text(r: dict) -> str:
     return "\n".join(lines)
 
 
+def run_file(args) -> int:
+    """``--file``: one line per position and a total; exit 1 if any score disagrees."""
+    echo = None if args.json else print
+    rows = solve_file(args.file, Variant.parse(args.variant), args.first, echo)
+    wrong = [r["number"] for r in rows if not r["matches"]]
+    seconds = sum(r["seconds"] for r in rows)
+    nodes = sum(r["nodes"] for r in rows)
+    if args.json:
+        print(json.dumps({"positions": rows, "seconds": round(seconds, 3), "nodes": nodes}))
+    else:
+        print(f"total: {len(rows)} positions, {len(wrong)} wrong, nodes {nodes:,}, "
+              f"{seconds:.2f} s, {nodes / max(seconds, 1e-9) / 1e6:.1f} M nodes/s")
+    return 1 if wrong else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m engine.solve", description=__doc__.split("\n")[0]
     )
-    parser.add_argument("position", help='"<64 squares a1..h8: X O -> <side to move X|O>"')
+    parser.add_argument("position", nargs="?",
+                        help='"<64 squares a1..h8: X O -> <side to move X|O>"')
+    parser.add_argument("--file", type=Path, help="solve every position of an .obf file and "
+                        "check the scores it lists (exit 1 if one differs)")
+    parser.add_argument("--first", type=int, default=1,
+                        help="number of the file's first position in the output (default 1)")
     parser.add_argument("--variant", default="othello", help="othello (default) or reversed")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--all", action="store_true", help="also solve every legal move")
@@ -78,17 +153,27 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     try:
-        position = Position.parse(args.position)
         variant = Variant.parse(args.variant)
-        if position.empties > args.max_empties:
-            raise ValueError(
-                f"position has {position.empties} empty squares, more than "
-                f"--max-empties {args.max_empties}"
-            )
+        if (args.position is None) == (args.file is None):
+            raise ValueError("give either a position or --file FILE.obf")
+        if args.file is not None:
+            if not args.file.is_file():
+                raise ValueError(f"--file {args.file}: no such file")
+            positions = [p for p, _ in read_obf(args.file)]
+        else:
+            positions = [Position.parse(args.position)]
+        for position in positions:
+            if position.empties > args.max_empties:
+                raise ValueError(
+                    f"position has {position.empties} empty squares, more than "
+                    f"--max-empties {args.max_empties}"
+                )
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    result = solve_position(position, variant, args.all)
+    if args.file is not None:
+        return run_file(args)
+    result = solve_position(positions[0], variant, args.all)
     print(json.dumps(result) if args.json else format_text(result))
     return 0
 

@@ -1,0 +1,148 @@
+"""Speed of the exact endgame solver on FFO #20-#39 (one thread), against Edax's figures.
+
+    python experiments/bench_solve.py --out experiments/results/bench_solve.md
+
+Measures:
+- the first call in a fresh process: numba compiling everything (empty cache) and loading it
+  from a filled cache, import included;
+- per position: exact score and best move (checked against the file), nodes, wall-clock and
+  CPU seconds (CPU time is what this process got: on a shared machine wall time also counts
+  the other jobs), nodes per second;
+- the load average before and after, since the machine is shared.
+
+Reference (``shared/data/ffo/README.md``, same machine kind, one thread): Edax 4.6 with an
+all-zero evaluation solves #20-#39 in 24.5 s and 792 M nodes; the goal is <= 75 s (3x).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from engine.reversi.endgame import solve_exact  # noqa: E402
+from engine.reversi.endgame_table import new_table  # noqa: E402
+from engine.reversi.position import move_name  # noqa: E402
+from engine.reversi.solve import TT_BITS, read_obf  # noqa: E402
+
+EDAX_SECONDS, EDAX_NODES = 24.5, 792e6
+GOAL_SECONDS = 75.0
+FIRST_CALL = (
+    "import time; t=time.perf_counter(); from engine.reversi.endgame import solve_exact; "
+    "from engine.reversi.endgame_table import new_table; from engine.reversi.position import "
+    "Position; t1=time.perf_counter(); p=Position.parse('{pos}'); "
+    "solve_exact(*p.boards, False, new_table(16), 1); print(t1-t, time.perf_counter()-t1)"
+)
+
+
+def first_call_seconds(cache_dir: str, position: str) -> tuple[float, float]:
+    """(import seconds, first solve seconds) in a fresh process using ``cache_dir``."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir, PYTHONPATH=str(ROOT))
+    out = subprocess.run([sys.executable, "-c", FIRST_CALL.format(pos=position)], env=env,
+                         cwd=ROOT, check=True, capture_output=True, text=True).stdout.split()
+    return float(out[0]), float(out[1])
+
+
+def load_average() -> str:
+    return " / ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def solve_rows(path: Path, first: int, numbers: set[int] | None, bits: int) -> list[dict]:
+    table = new_table(bits)
+    rows = []
+    for number, (position, scores) in enumerate(read_obf(path), start=first):
+        if numbers and number not in numbers:
+            continue
+        wall, cpu = time.perf_counter(), time.process_time()
+        move, score, nodes, _ = solve_exact(*position.boards, False, table, number)
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        expected = max(scores.values())
+        ok = score == expected and scores.get(move_name(move), score) == score
+        rows.append(dict(number=number, empties=position.empties, move=move_name(move),
+                         score=score, ok=ok, nodes=nodes, wall=wall, cpu=cpu))
+        print(f"#{number} {score:+d} {'ok' if ok else 'WRONG'} {nodes:,} nodes {wall:.2f} s "
+              f"(cpu {cpu:.2f} s)", flush=True)
+    return rows
+
+
+def table_lines(rows: list[dict]) -> list[str]:
+    lines = ["| # | empties | move | score | matches file | nodes | wall s | CPU s | "
+             "M nodes/s (CPU) |", "|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        lines.append(f"| {r['number']} | {r['empties']} | {r['move']} | {r['score']:+d} | "
+                     f"{'yes' if r['ok'] else '**NO**'} | {r['nodes']:,} | {r['wall']:.3f} | "
+                     f"{r['cpu']:.3f} | {r['nodes'] / max(r['cpu'], 1e-9) / 1e6:.1f} |")
+    nodes = sum(r["nodes"] for r in rows)
+    wall, cpu = sum(r["wall"] for r in rows), sum(r["cpu"] for r in rows)
+    lines.append(f"| **total** | | | | {sum(r['ok'] for r in rows)}/{len(rows)} | "
+                 f"**{nodes:,}** | **{wall:.2f}** | **{cpu:.2f}** | {nodes / cpu / 1e6:.1f} |")
+    return lines
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--file", type=Path, default=ROOT / "tests" / "data" / "ffo_20_39.obf")
+    parser.add_argument("--first", type=int, default=20, help="number of the file's first line")
+    parser.add_argument("--numbers", default="", help="comma-separated subset, e.g. 36,37")
+    parser.add_argument("--tt-bits", type=int, default=TT_BITS)
+    parser.add_argument("--out", type=Path, help="write the markdown report here")
+    args = parser.parse_args()
+    numbers = {int(x) for x in args.numbers.split(",") if x}
+    small = read_obf(args.file)[0][0].to_string()
+    with tempfile.TemporaryDirectory() as empty_cache:
+        compile_import, compile_first = first_call_seconds(empty_cache, small)
+        cached_import, cached_first = first_call_seconds(empty_cache, small)
+    solve_exact(*read_obf(args.file)[0][0].boards, False, new_table(8), 1)  # load in this process
+    load_before = load_average()
+    rows = solve_rows(args.file, args.first, numbers, args.tt_bits)
+    load_after = load_average()
+    wall, cpu = sum(r["wall"] for r in rows), sum(r["cpu"] for r in rows)
+    nodes = sum(r["nodes"] for r in rows)
+    command = "python experiments/bench_solve.py" + (f" --numbers {args.numbers}" if numbers
+                                                     else "") + f" --out {args.out or '-'}"
+    report = [
+        "# Exact solver benchmark: FFO #20-#39",
+        "",
+        f"Command: `{command}` (table 2^{args.tt_bits} entries, one thread, one process).",
+        "",
+        f"Machine: {platform.machine()}, {os.cpu_count()} CPUs shared with other jobs, "
+        f"Python {platform.python_version()}. Load average (1/5/15 min) before: {load_before}; "
+        f"after: {load_after}. Wall time includes waiting for the CPU when the load exceeds "
+        "the core count; CPU time is the time this process actually ran.",
+        "",
+        "## First call (fresh process)",
+        "",
+        "| numba cache | import (s) | first solve (s) |",
+        "|---|---|---|",
+        f"| empty (compile) | {compile_import:.2f} | {compile_first:.2f} |",
+        f"| filled | {cached_import:.2f} | {cached_first:.2f} |",
+        "",
+        "## Positions (table cleared between positions)",
+        "",
+        *table_lines(rows),
+        "",
+        "## Against Edax 4.6 with an all-zero evaluation (24.5 s, 792 M nodes)",
+        "",
+        f"- nodes: {nodes / 1e6:.0f} M = {nodes / EDAX_NODES:.2f} x Edax's",
+        f"- wall time {wall:.1f} s = {wall / EDAX_SECONDS:.2f} x Edax; CPU time {cpu:.1f} s = "
+        f"{cpu / EDAX_SECONDS:.2f} x Edax",
+        f"- goal <= {GOAL_SECONDS:.0f} s: wall {'met' if wall <= GOAL_SECONDS else 'NOT met'}, "
+        f"CPU {'met' if cpu <= GOAL_SECONDS else 'NOT met'}",
+    ]
+    text = "\n".join(report) + "\n"
+    print(text)
+    if args.out:
+        args.out.write_text(text)
+    return 0 if all(r["ok"] for r in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
