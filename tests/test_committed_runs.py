@@ -35,6 +35,7 @@ def champion(path: Path) -> dict:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(3600)  # a whole default study, serial
 @pytest.mark.parametrize("study", ["reversed_reversi", "othello", "othello_league"])
 def test_a_committed_run_reproduces(study, tmp_path):
     committed = RUNS / study
@@ -43,7 +44,7 @@ def test_a_committed_run_reproduces(study, tmp_path):
     panel = "[course,wpc,greedy,random]" if "othello" in study else \
         "[course,wpc_negated,greedy,random]"
     overrides += ["yardstick.hall_of_fame_every=0", "playoff.enabled=false",  # what they did
-                  f"yardstick.panel={panel}"]
+                  f"yardstick.panel={panel}", "game.endgame_solver=negamax"]
     with initialize_config_dir(config_dir=str(ROOT / "conf"), version_base="1.3"):
         cfg = compose("config", overrides=[*overrides, "backend=serial", "plot=false"])
     run(cfg, run_dir=tmp_path)

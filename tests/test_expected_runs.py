@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 EXPECTED = ROOT / "tests" / "data" / "expected_runs"
 OLD_COLUMNS = 10  # games.csv columns before the refactor
 LEGACY = ["yardstick.hall_of_fame_every=0", "playoff.enabled=false", "ga.elite_copies=0",
-          "ga.immigrants=0"]
+          "ga.immigrants=0", "game.endgame_solver=negamax"]
 PANELS = {"rr": "[course,wpc_negated,greedy,random]", "oth": "[course,wpc,greedy,random]"}
 
 

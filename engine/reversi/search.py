@@ -340,6 +340,8 @@ from engine.reversi.position import Position, Variant  # noqa: E402
 _GENERATIONS = itertools.count(1)  # process-wide: searchers sharing a table never collide
 MIN_RATE = 200_000.0  # floor of the measured speed (nodes/s)
 START_SOLVE_RATE = 5_000_000.0  # exact-solver speed assumed before anything is measured
+from engine.reversi.search_settings import EXACT_SOLVERS  # noqa: E402
+
 START_RATE = 1_000_000.0  # speed assumed before anything is measured (a few M nodes/s warm)
 SAFETY = 0.8  # fraction of the remaining time an iteration's node budget may use
 
@@ -370,7 +372,12 @@ class Searcher:
         endgame_empties: int = 10,
         tt_bits: int = 20,
         shared: bool = False,
+        exact_solver: str = "pvs",
     ):
+        if exact_solver not in EXACT_SOLVERS:
+            raise ValueError(f"exact_solver={exact_solver!r} must be one of: "
+                             f"{', '.join(EXACT_SOLVERS)}")
+        self.exact_solver = exact_solver
         self.weights = weights
         self.variant = Variant.parse(variant)
         self.endgame_empties = int(endgame_empties)
@@ -412,6 +419,11 @@ class Searcher:
 
         With ``time_limit``, returns None if the solve did not finish in about that time.
         """
+        if self.exact_solver == "negamax":  # the solver before issue 15 (old runs replay)
+            budget = 2**62 if time_limit is None else max(1000, int(time_limit * self.rate))
+            move, value, nodes, aborted, seconds = self._run(position, EXACT_DEPTH, True, budget)
+            return None if aborted else SearchResult(move, value, position.empties, nodes,
+                                                     seconds, True)
         budget = 2**62 if time_limit is None else max(1000, int(time_limit * self.solve_rate))
         if self._endgame_table is None:
             bits = self.tt_bits

@@ -24,7 +24,8 @@ def merged_config(saved: dict, current: Config, set_keys: set[str] | None) -> Co
     chosen = set(now) if set_keys is None else _expand(set_keys, now)
     merged, conflicts = dict(before), []
     for key in sorted(chosen - {"resume"}):
-        if key.split(".")[0] in RUNTIME_KEYS:
+        if key.split(".")[0] in RUNTIME_KEYS or key not in before:
+            # a setting the saved run did not know (it predates it): the command line says
             merged[key] = now[key]
         elif key == GROWABLE and now[key] >= before[key]:
             merged[key] = now[key]

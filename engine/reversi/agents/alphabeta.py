@@ -31,6 +31,7 @@ class AlphaBetaAgent:
         seed: Seed = None,
         name: str | None = None,
         tt_bits: int = 20,
+        exact_solver: str = "pvs",
     ):
         if not isinstance(weights, Weights):
             weights = load_weights(weights)
@@ -42,7 +43,8 @@ class AlphaBetaAgent:
         self.variant = Variant.parse(variant)
         self.depth = int(depth)
         self.time_limit = time_limit
-        self.searcher = Searcher(weights, self.variant, endgame_empties, tt_bits, shared=True)
+        self.searcher = Searcher(weights, self.variant, endgame_empties, tt_bits, shared=True,
+                                 exact_solver=exact_solver)
         budget = f"{time_limit}s" if time_limit is not None else f"d{depth}"
         self.name = name or f"alphabeta[{weights.name or 'weights'}]@{budget}"
         self.nodes = 0  # nodes searched since the last reset

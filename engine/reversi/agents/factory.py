@@ -129,16 +129,17 @@ def load_spec_weights(source: str) -> Weights:
 
 def make_agent(spec: str, variant: Variant | str = "othello", depth: int = 4,
                time_limit: float | None = None, seed: Seed = None,
-               endgame_empties: int = 10) -> Agent:
+               endgame_empties: int = 10, exact_solver: str = "pvs") -> Agent:
     """The agent named by ``spec``; ``ValueError`` naming the allowed specs if it is unknown."""
     variant = Variant.parse(variant)
     parsed = parse_spec(spec)
     inner = AgentSpec(parsed.kind, parsed.budget, parsed.weights)
-    agent = _build(inner, variant, depth, time_limit, seed, endgame_empties)
+    agent = _build(inner, variant, depth, time_limit, seed, endgame_empties, exact_solver)
     return agent if parsed.epsilon is None else EpsilonAgent(agent, parsed.epsilon, seed=seed)
 
 
-def _build(spec: AgentSpec, variant: Variant, depth, time_limit, seed, endgame_empties) -> Agent:
+def _build(spec: AgentSpec, variant: Variant, depth, time_limit, seed, endgame_empties,
+           exact_solver: str = "pvs") -> Agent:
     weights = load_spec_weights(spec.weights) if spec.weights is not None else None
     name = str(spec)
     if spec.kind == "random":
@@ -162,4 +163,5 @@ def _build(spec: AgentSpec, variant: Variant, depth, time_limit, seed, endgame_e
     label = spec.weights if spec.weights in REFERENCE_NAMES else \
         weights.name or Path(spec.weights).stem
     return AlphaBetaAgent(weights, variant=variant.value, depth=depth, time_limit=time_limit,
-                          endgame_empties=endgame_empties, seed=seed, name=label)
+                          endgame_empties=endgame_empties, seed=seed, name=label,
+                          exact_solver=exact_solver)
