@@ -24,6 +24,7 @@ from engine.core.game import (
     SearchSettings,
 )
 from engine.reversi.position import PASS, Position, Variant, move_name, parse_move
+from engine.reversi.search_settings import EXACT_SOLVERS
 from engine.reversi.weights_io import save_json
 
 GENOME_DEFAULTS = {"phases": 3, "phase_bounds": None, "symmetric": True}
@@ -40,12 +41,16 @@ class ReversiGame:
                    "play": "engine.reversi.play"}
 
     def __init__(self, name: str, variant: Variant | str, description: str, seed_references,
-                 default_panel, genome: Mapping | None = None):
+                 default_panel, genome: Mapping | None = None, endgame_solver: str = "pvs"):
         self.name, self.description = name, description
         self.variant = Variant.parse(variant)
         self.seed_references = tuple(seed_references)
         self.default_panel = tuple(default_panel)
         self.genome = _validated_genome(genome or {})
+        if endgame_solver not in EXACT_SOLVERS:
+            raise GameSettingsError(f"game.endgame_solver={endgame_solver} must be one of: "
+                                    f"{', '.join(EXACT_SOLVERS)}")
+        self.endgame_solver = endgame_solver  # "negamax": replay games from before issue 15
 
     def __repr__(self) -> str:
         return f"ReversiGame({self.name!r}, genome={self.genome})"
@@ -56,15 +61,17 @@ class ReversiGame:
 
     # --- configuration and genome ------------------------------------------------------------
     def with_settings(self, settings: Mapping) -> ReversiGame:
-        unknown = set(settings) - {"genome"}
+        unknown = set(settings) - {"genome", "endgame_solver"}
         if unknown:
             raise GameSettingsError(f"game.{sorted(unknown)[0]}: unknown setting for {self.name}"
-                                    f" (allowed: genome)")
+                                    f" (allowed: genome, endgame_solver)")
         return ReversiGame(self.name, self.variant, self.description, self.seed_references,
-                           self.default_panel, {**self.genome, **settings.get("genome", {})})
+                           self.default_panel, {**self.genome, **settings.get("genome", {})},
+                           settings.get("endgame_solver", self.endgame_solver))
 
     def settings(self) -> dict:
-        return {"genome": dict(self.genome, phase_bounds=list(self.phase_bounds))}
+        return {"genome": dict(self.genome, phase_bounds=list(self.phase_bounds)),
+                "endgame_solver": self.endgame_solver}
 
     @property
     def phase_bounds(self) -> tuple[int, ...]:
@@ -128,6 +135,7 @@ class ReversiGame:
         return AlphaBetaAgent(weights, variant=self.variant.value, depth=search.depth,
                               time_limit=search.time_limit,
                               endgame_empties=search.endgame_empties, seed=seed,
+                              exact_solver=self.endgame_solver,
                               **({"name": name} if name else {}))
 
     def make_panel_agent(self, spec: str, search: SearchSettings, seed: Seed = None) -> Agent:
@@ -135,7 +143,8 @@ class ReversiGame:
 
         return make_agent(spec, self.variant.value, depth=search.depth,
                           time_limit=search.time_limit, seed=seed,
-                          endgame_empties=search.endgame_empties)
+                          endgame_empties=search.endgame_empties,
+                          exact_solver=self.endgame_solver)
 
     def check_spec(self, spec: str) -> None:
         from engine.reversi.agents.factory import load_spec_weights, parse_spec
@@ -226,10 +235,11 @@ class ReversiGame:
                                "symmetric": w.symmetric}}
         return Champion(self.name, w.to_genome(), settings, w.name, dict(w.metadata))
 
-    def export(self, source, fmt: str, out) -> None:
+    def export(self, source, fmt: str, out, **options) -> None:
+        """``options``: ``depth`` / ``endgame_empties`` of a fixed-depth CS303 agent."""
         from engine.reversi.cs303 import export_weights
 
-        export_weights(source, fmt, out)
+        export_weights(source, fmt, out, **options)
 
     def genome_figures(self, champion: Champion, history=()) -> dict:
         """Heatmaps, feature weights and (given the champions' history) weight history."""
