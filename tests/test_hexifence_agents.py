@@ -174,3 +174,19 @@ def test_alphabeta_deepens_within_a_time_limit_and_reports_its_eval():
     result = agent.searcher.search(state, time_limit=0.2)
     assert result.depth >= 2 and result.move in state.legal_moves()
     assert agent.select_move(state) in state.legal_moves() and "eval" in agent.last_info
+
+
+def test_games_replay_exactly_whatever_other_searches_left_in_the_shared_table():
+    """Exact table entries are shared by every search in a process; the root's fixed move order
+    keeps the chosen move (the first optimal one) independent of them."""
+    game = GAME.with_settings({"size": 2})
+    search = SearchSettings(depth=2, endgame_empties=20)
+    first, other = game.random_openings(2, 8, 2, 4)
+
+    def one(opening, seed):
+        return game.play(game.make_panel_agent("reference", search),
+                         game.make_panel_agent("chain", search, 1), opening, seed)
+
+    before = one(first, 3)
+    one(other, 4)
+    assert one(first, 3) == before

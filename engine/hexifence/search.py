@@ -237,7 +237,11 @@ def negamax(words0, margin0, depth, exact, weights, edge_cells, cell_edges, n_ed
                             hint = -2  # answered from the table
             if hint != -2:
                 if n == 0:
-                    n = _order(u, dg, ply, n_edges, edge_cells, cell_edges, hint, m_edge, m_key)
+                    # The root ignores the table's move: a fixed root order makes the choice
+                    # among equal moves independent of what other searches left in the table
+                    # (exact entries are shared by every search), so games replay exactly.
+                    n = _order(u, dg, ply, n_edges, edge_cells, cell_edges,
+                               hint if ply > 0 else NO_MOVE, m_edge, m_key)
                 s_alpha0[ply] = alpha
                 s_n[ply], s_i[ply] = n, 0
                 s_best[ply], s_best_move[ply] = -INF, m_edge[ply, 0]
