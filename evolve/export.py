@@ -2,6 +2,10 @@
 formats (Reversi: arrays-only ``npz`` and the CS303 single-file agent).
 
     python -m evolve.export <run dir | champion file> --format json|npz|cs303 --out PATH
+    python -m evolve.export RUN --format cs303 --depth 1 --endgame-empties 3 --out ai.py
+
+``--depth D`` (``--endgame-empties E``) makes the CS303 agent search a fixed depth and play
+exactly like the engine's agent at that depth; without it the agent deepens within the time limit.
 
 A run directory means its ``champion.json``. The game comes from the file (or ``--game``).
 Nothing is pickled: JSON and ``.npz`` go through the game's one loader/validator.
@@ -35,7 +39,8 @@ def output_path(fmt: str, out: str | Path) -> Path:
     return out
 
 
-def export(source: str | Path, fmt: str, out: str | Path, game: str | None = None) -> Path:
+def export(source: str | Path, fmt: str, out: str | Path, game: str | None = None,
+           **options) -> Path:
     """Load and validate ``source`` and write it in ``fmt``; returns the path written (see
     ``output_path``)."""
     if fmt not in FORMATS:
@@ -53,8 +58,11 @@ def export(source: str | Path, fmt: str, out: str | Path, game: str | None = Non
     if out.is_dir():
         raise ValueError(f"--out {out} is a directory, not a file")
     out.parent.mkdir(parents=True, exist_ok=True)
+    options = {k: v for k, v in options.items() if v is not None}
+    if options and not hasattr(the_game, "export"):
+        raise ValueError(f"--depth/--endgame-empties are not available for {name}")
     if hasattr(the_game, "export"):
-        the_game.export(path, fmt, out)
+        the_game.export(path, fmt, out, **options)
     else:  # canonical JSON: read with the game's validator, written back by it
         champion = the_game.load_champion(path)
         the_game.with_settings(champion.settings).save_champion(
@@ -69,9 +77,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--format", required=True, choices=FORMATS)
     parser.add_argument("--out", required=True, help="output path")
     parser.add_argument("--game", default=None, help="the file's game, when the file omits it")
+    parser.add_argument("--depth", type=int, default=None,
+                        help="cs303: fixed search depth (plays exactly like the engine's agent)")
+    parser.add_argument("--endgame-empties", type=int, default=None,
+                        help="cs303: exact search from this many empties (default: the file's)")
     args = parser.parse_args(argv)
     try:
-        out = export(args.source, args.format, args.out, args.game)
+        out = export(args.source, args.format, args.out, args.game, depth=args.depth,
+                     endgame_empties=args.endgame_empties)
     except (ChampionFileError, ValueError, OSError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 1

@@ -24,7 +24,8 @@ def _wrapped(items: list[str], per_line: int, indent: str) -> list[str]:
             for i in range(0, len(items), per_line)]
 
 
-def weights_block(weights: Weights, variant: str, endgame_empties: int) -> str:
+def weights_block(weights: Weights, variant: str, endgame_empties: int,
+                  depth: int | None = None) -> str:
     """The generated constants; ``repr`` of a float round-trips exactly."""
     phase_of_discs, positional, features = weights.numba_arrays()
     lines = [BEGIN, f"NAME = {weights.name or 'champion'!r}", f"VARIANT = {variant!r}",
@@ -39,40 +40,54 @@ def weights_block(weights: Weights, variant: str, endgame_empties: int) -> str:
     lines += [")", "FEATURES = (  # per phase: one weight per FEATURE_NAMES entry"]
     for row in features:
         lines += ["    (", *_wrapped([repr(float(v)) for v in row], 4, "        "), "    ),"]
-    lines += [")", f"ENDGAME_EMPTIES = {int(endgame_empties)}", END]
+    fixed = "None" if depth is None else str(int(depth))
+    lines += [")", f"ENDGAME_EMPTIES = {int(endgame_empties)}", f"FIXED_DEPTH = {fixed}", END]
     return "\n".join(lines)
 
 
-def render_cs303(weights: Weights) -> str:
-    """Source of the single-file CS303 agent with ``weights`` embedded."""
+def render_cs303(weights: Weights, depth: int | None = None,
+                 endgame_empties: int | None = None) -> str:
+    """Source of the single-file CS303 agent with ``weights`` embedded: iterative deepening
+    within the platform's time limit, or (``depth``) exactly the engine's agent at that depth.
+    ``endgame_empties`` defaults to the weights' own search settings."""
+    if depth is not None and depth < 1:
+        raise ValueError(f"--depth {depth} must be >= 1")
+    if endgame_empties is not None and not 0 <= endgame_empties <= 20:
+        raise ValueError(f"--endgame-empties {endgame_empties} must satisfy 0 <= empties <= 20")
     variant = weights.metadata.get("variant") or "reversed"
     if variant != "reversed":
         raise ValueError(
             f"the CS303 platform plays Reversed Reversi, but these weights are for {variant!r}"
         )
     search = weights.metadata.get("search") or {}
-    endgame = int(search.get("endgame_empties", DEFAULT_ENDGAME_EMPTIES))
+    endgame = int(search.get("endgame_empties", DEFAULT_ENDGAME_EMPTIES)) \
+        if endgame_empties is None else int(endgame_empties)
     template = TEMPLATE.read_text()
     head, rest = template.split(BEGIN, 1)
     _, tail = rest.split(END, 1)
     provenance = json.dumps({"name": weights.name, **weights.metadata}, sort_keys=True)
     note = "".join(f"# {line}\n" for line in textwrap.wrap("Weights: " + provenance, 96))
-    return head + weights_block(weights, variant, endgame) + "\n" + note + tail.lstrip("\n")
+    block = weights_block(weights, variant, endgame, depth)
+    return head + block + "\n" + note + tail.lstrip("\n")
 
 
-def export_weights(source, fmt: str, out) -> None:
-    """``json`` / ``npz`` / ``cs303`` of a Reversi weights file (``evolve.export``)."""
+def export_weights(source, fmt: str, out, depth: int | None = None,
+                   endgame_empties: int | None = None) -> None:
+    """``json`` / ``npz`` / ``cs303`` of a Reversi weights file (``evolve.export``); ``depth``
+    and ``endgame_empties`` only for ``cs303``."""
     import numpy as np
 
     from engine.reversi.weights_io import load_weights
 
     weights = load_weights(source)
+    if fmt != "cs303" and (depth, endgame_empties) != (None, None):
+        raise ValueError(f"--depth and --endgame-empties apply to --format cs303, not {fmt}")
     if fmt == "json":
         save_json(weights, out)
     elif fmt == "npz":
         save_npz(weights, out)
         np.load(out, allow_pickle=False).close()  # what we promise a user: no pickle needed
     elif fmt == "cs303":
-        Path(out).write_text(render_cs303(weights))
+        Path(out).write_text(render_cs303(weights, depth, endgame_empties))
     else:
         raise ValueError(f"unknown format {fmt!r} (allowed: json, npz, cs303)")

@@ -9,7 +9,11 @@ Platform interface: ``AI(chessboard_size, color, time_out)``; ``go(chessboard)``
 ``self.candidate_list`` with legal ``(row, col)`` tuples, the best one LAST (the platform
 plays the last element). It appends the best move of every completed search depth, so a
 timeout still leaves a good move; it never appends an illegal move, and leaves the list
-empty when there is no legal move.
+empty when there is no legal move. Exported with ``--depth D`` (``FIXED_DEPTH``), it instead
+searches exactly D plies (exactly to the end within ``ENDGAME_EMPTIES``) and plays the move the
+engine's alpha-beta agent plays at that depth, whatever the time limit (in the exact endgame:
+the move of the engine's ``negamax`` solver; the default ``pvs`` solver may pick another move of
+the same exact value).
 
 Squares: ``chessboard[row][col]`` is bit ``8 * row + col`` (row 0 = rank 1, col 0 = file
 a), so the platform's start position (white on (3,3) and (4,4), black on (3,4) and (4,3)) is
@@ -38,6 +42,7 @@ PHASE_OF_DISCS = (0,) * 65
 POSITIONAL = ((0.0,) * 64,)
 FEATURES = ((0.0,) * 6,)
 ENDGAME_EMPTIES = 8
+FIXED_DEPTH = None  # None: iterative deepening within the time limit; else plies per move
 # --- END WEIGHTS ---
 
 REVERSED = VARIANT == "reversed"
@@ -353,6 +358,102 @@ def search_root(P, O, deadline, on_best, max_depth=64):
         on_best(searcher.best[(P, O)])
 
 
+# --- fixed depth: exactly the engine's agent ---------------------------------------------------
+# The engine's alpha-beta at a fixed depth plays the first move, in a fixed root order, of those
+# with the best value. Values do not depend on move order, so matching the engine needs only its
+# root order and its values to the last bit (the evaluation summed in the engine's order).
+
+SHALLOW_EXACT = 6  # the engine's exact search keeps moves in square order with this few empties
+
+
+def _squares(x):
+    out = []
+    while x:
+        low = x & -x
+        out.append(low.bit_length() - 1)
+        x ^= low
+    return out
+
+
+def evaluate_in_engine_order(P, O):
+    """``evaluate``, term by term in the engine's summation order (bit-identical values)."""
+    mob_own, mob_opp = _popcount(legal_moves(P, O)), _popcount(legal_moves(O, P))
+    if mob_own == 0 and mob_opp == 0:
+        return terminal_value(P, O)
+    phase = PHASE_OF_DISCS[_popcount(P | O)]
+    row, f = POSITIONAL[phase], FEATURES[phase]
+    value = 0.0
+    for sq in _squares(P):
+        value += row[sq]
+    for sq in _squares(O):
+        value -= row[sq]
+    value += f[0] * mob_own + f[1] * mob_opp
+    if f[2] != 0.0 or f[3] != 0.0:
+        near_empty = neighbours(~(P | O) & FULL)
+        value += f[2] * _popcount(O & near_empty) + f[3] * _popcount(P & near_empty)
+    if f[4] != 0.0 or f[5] != 0.0:
+        lines = full_lines(P | O)
+        value += f[4] * _popcount(stable_discs(P, O, lines))
+        value += f[5] * _popcount(stable_discs(O, P, lines))
+    return value
+
+
+def fixed_value(P, O, depth, alpha, beta, exact):
+    """Negamax alpha-beta value: ``depth`` plies then the evaluation, or (``exact``) the final
+    disc difference; a pass keeps the depth, as in the engine."""
+    moves = legal_moves(P, O)
+    if not exact and depth == 0:
+        return evaluate_in_engine_order(P, O)
+    if not moves:
+        if not legal_moves(O, P):
+            return float(final_score(P, O)) if exact else terminal_value(P, O)
+        return -fixed_value(O, P, depth, -beta, -alpha, exact)
+    best = -2 * WIN * WIN
+    for sq in _squares(moves):
+        f = flips(P, O, sq)
+        child = depth if exact else depth - 1
+        value = -fixed_value(O ^ f, P ^ f ^ (1 << sq), child, -beta, -alpha, exact)
+        if value > best:
+            best = value
+            alpha = max(alpha, value)
+            if alpha >= beta:
+                break
+    return best
+
+
+def root_order(P, O, moves, depth, exact):
+    """The engine's root order: descending key, equal keys in square order."""
+    empties = 64 - _popcount(P | O)
+    keys = {}
+    for sq in _squares(moves):
+        f = flips(P, O, sq)
+        nP, nO = O ^ f, P ^ f ^ (1 << sq)
+        if exact:
+            keys[sq] = 0.0 if empties <= SHALLOW_EXACT else -_popcount(legal_moves(nP, nO))
+        elif depth >= 3:
+            keys[sq] = -evaluate_in_engine_order(nP, nO)
+        elif depth == 2:
+            keys[sq] = -_popcount(legal_moves(nP, nO))
+        else:
+            keys[sq] = 0.0  # depth 1: the engine evaluates the moves in square order
+    return sorted(keys, key=lambda sq: -keys[sq])
+
+
+def fixed_depth_move(P, O):
+    """The engine agent's move at ``FIXED_DEPTH`` plies, exact within ``ENDGAME_EMPTIES``."""
+    empties = 64 - _popcount(P | O)
+    exact = empties <= ENDGAME_EMPTIES
+    depth = empties if exact else min(FIXED_DEPTH, 64)
+    best, best_move = -2 * WIN * WIN, None
+    for sq in root_order(P, O, legal_moves(P, O), depth, exact):
+        f = flips(P, O, sq)
+        child = depth if exact else depth - 1
+        value = -fixed_value(O ^ f, P ^ f ^ (1 << sq), child, -2 * WIN * WIN, -best, exact)
+        if value > best:
+            best, best_move = value, sq
+    return best_move
+
+
 # --- platform interface -----------------------------------------------------------------------
 
 
@@ -387,6 +488,9 @@ class AI:
         squares = Searcher(0)._order(P, O, moves)[::-1]
         self.candidate_list.extend(divmod(sq, 8) for sq in squares)
         if len(squares) == 1:
+            return self.candidate_list
+        if FIXED_DEPTH is not None:
+            self.candidate_list.append(divmod(fixed_depth_move(P, O), 8))
             return self.candidate_list
         deadline = start + SAFETY * self.time_out
         search_root(P, O, deadline, lambda s: self.candidate_list.append(divmod(s, 8)))
