@@ -76,6 +76,19 @@ class GamesConfig:
 
 
 @dataclass
+class FitnessConfig:
+    """Which opponents the fitness games are against, with a weight per source (see
+    ``evolve.ga.fitness``); the default is the round robin alone, as before."""
+
+    population: float = 1.0  # weight of the round robin (0: no round robin games)
+    references: float = 0.0  # weight of the games against ``opponents``
+    hall_of_fame: float = 0.0  # weight of the games against earlier champions
+    opponents: list[str] | None = None  # agent specs or champion files; None: seed references
+    openings: int = 4  # per fixed opponent, each with both colours (the same for everyone)
+    hall_of_fame_size: int = 4  # the newest this many hall of fame members
+
+
+@dataclass
 class YardstickConfig:
     enabled: bool = True
     panel: list[str] | None = None  # None: the game's default panel
@@ -107,6 +120,7 @@ class Config:
     search: SearchConfig = field(default_factory=SearchConfig)
     ga: GAConfig = field(default_factory=GAConfig)
     games: GamesConfig = field(default_factory=GamesConfig)
+    fitness: FitnessConfig = field(default_factory=FitnessConfig)
     yardstick: YardstickConfig = field(default_factory=YardstickConfig)
     playoff: PlayoffConfig = field(default_factory=PlayoffConfig)
     ray: RayConfig = field(default_factory=RayConfig)
@@ -206,6 +220,7 @@ def validate(c: Config) -> None:
     _check(c.playoff.generations >= 1, "playoff.generations", c.playoff.generations,
            "generations >= 1")
     _check(c.playoff.openings >= 1, "playoff.openings", c.playoff.openings, "openings >= 1")
+    _validate_fitness(c)
     _validate_ray(c)
     _validate_references(c)
     _validate_panel(c)
@@ -238,6 +253,35 @@ def _validate_ga(ga: GAConfig) -> None:
     # an upper limit would reject population 2 with the default size 3: the size is capped instead
     _check(ga.tournament_size >= 2, "ga.tournament_size", ga.tournament_size,
            "tournament_size >= 2 (capped at the population size)")
+
+
+def _validate_fitness(c: Config) -> None:
+    f = c.fitness
+    for key in ("population", "references", "hall_of_fame"):
+        _check(getattr(f, key) >= 0, f"fitness.{key}", getattr(f, key), "weight >= 0")
+    _check(f.population + f.references + f.hall_of_fame > 0, "fitness.population",
+           f.population, "at least one of fitness.population/references/hall_of_fame > 0")
+    _check(f.openings >= 1, "fitness.openings", f.openings, "openings >= 1")
+    _check(f.hall_of_fame_size >= 1, "fitness.hall_of_fame_size", f.hall_of_fame_size,
+           "hall_of_fame_size >= 1")
+    if f.hall_of_fame > 0:
+        _check(c.yardstick.enabled and c.yardstick.hall_of_fame_every > 0,
+               "fitness.hall_of_fame", f.hall_of_fame, "weight 0 unless yardstick.enabled and "
+               "yardstick.hall_of_fame_every > 0 (the hall of fame is the yardstick's)")
+    game = make_game(c)
+    for spec in fitness_opponents(c, game) if f.references > 0 else ():
+        try:
+            specs.check_spec(game, spec)
+        except (ValueError, OSError, TypeError, KeyError) as exc:
+            first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            raise ConfigError(f"fitness.opponents: {first}") from None
+
+
+def fitness_opponents(c: Config, game) -> list[str]:
+    """The fixed fitness opponents: ``fitness.opponents``, else the seed references."""
+    if c.fitness.opponents is not None:
+        return list(c.fitness.opponents)
+    return list(c.game.seed_references or game.seed_references)
 
 
 def _validate_ray(c: Config) -> None:

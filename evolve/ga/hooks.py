@@ -64,6 +64,7 @@ class GenerationReport:
     elite_score: float = math.nan
     champion_elo: object = None  # evolve.arena.elo.EloEstimate once the yardstick is in
     anchor_labels: dict = field(default_factory=dict)  # genome index -> label (hall of fame)
+    fitness_labels: dict = field(default_factory=dict)  # the same for the fitness games
 
 
 class CsvTable:
@@ -126,7 +127,7 @@ class CsvLogger:
         self.individuals.append([
             [g, pop.ids[i], pop.parent_a[i], pop.parent_b[i], pop.operator[i], fit[i], s.wins[i],
              s.draws[i], s.losses[i], *pop.genomes[i].tolist()] for i in range(len(pop))])
-        self.games.append([self._row(g, t, res, pop, {}) for t, res in r.games])
+        self.games.append([self._row(g, t, res, pop, r.fitness_labels) for t, res in r.games])
         self.yardstick_games.append([self._row(g, t, res, pop, r.anchor_labels)
                                      for t, res in r.yardstick_games])
 

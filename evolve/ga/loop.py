@@ -32,10 +32,17 @@ from evolve.ga.config import (
     Config,
     ConfigError,
     config_hash,
+    fitness_opponents,
     make_game,
     openings_error,
     to_config,
     to_dict,
+)
+from evolve.ga.fitness import (
+    FITNESS_GENERATION_OFFSET,
+    opponent_tasks,
+    opponents_for,
+    score_mix,
 )
 from evolve.ga.hooks import (
     ChampionRecord,
@@ -62,7 +69,6 @@ from evolve.ga.tournament import (
     Context,
     openings_for,
     round_robin_tasks,
-    score_round_robin,
     warm_up,
     yardstick_scores,
     yardstick_tasks,
@@ -191,7 +197,8 @@ class Study:
                      self.run_dir, c.ga.generations)
             return self.finished_result(state, backend)
         self._clock, previous = time.perf_counter(), None
-        round_robin = self.submit_round_robin(backend, state.generation, state.population)
+        round_robin = self.submit_round_robin(backend, state.generation, state.population,
+                                              state.hall_of_fame)
         for g in range(state.generation, c.ga.generations):
             report = self.score(g, state.population, *round_robin)
             state.population = breed(state.population, report.standings.fitness, state.rng,
@@ -202,7 +209,8 @@ class Study:
             # population, so a finished run can be continued with a larger ga.generations
             yardstick = self.submit_yardstick(backend, report, state.hall_of_fame)
             if g + 1 < c.ga.generations:
-                round_robin = self.submit_round_robin(backend, g + 1, state.population)
+                round_robin = self.submit_round_robin(backend, g + 1, state.population,
+                                                      state.hall_of_fame)
             if previous is not None:
                 self.finish(*previous, state, hooks)
             previous = (report, yardstick, self.snapshot(state))
@@ -241,12 +249,25 @@ class Study:
                  pool[i].generation, table[i].score, table[i].games)
         return ChampionRecord(np.asarray(chosen.genome, np.float64), chosen.name, metadata)
 
-    def submit_round_robin(self, backend, g: int, pop: Population):
-        c = self.config
-        ctx = Context(c.game.name, c.game.settings, self.search, pop.genomes)
-        openings = self.openings("games.openings", g, c.games.openings)
-        tasks = round_robin_tasks(len(pop), openings, c.seed, g)
-        return tasks, backend.submit(ctx, tasks)
+    def submit_round_robin(self, backend, g: int, pop: Population,
+                           hall_of_fame: list[Member] = ()):
+        """The fitness games: the round robin (unless its weight is 0), then every individual
+        against the fixed opponents (``evolve.ga.fitness``)."""
+        c, n = self.config, len(pop)
+        tasks = []
+        if c.fitness.population > 0:
+            openings = self.openings("games.openings", g, c.games.openings)
+            tasks = round_robin_tasks(n, openings, c.seed, g)
+        opponents = opponents_for(c.fitness, fitness_opponents(c, self.game), list(hall_of_fame),
+                                  g)
+        mix = (len(tasks), opponents)
+        players = opponents.players(n)
+        if players:
+            openings = self.openings("fitness.openings", FITNESS_GENERATION_OFFSET + g,
+                                     c.fitness.openings)
+            tasks += opponent_tasks(n, players, openings, c.seed, g, len(tasks), n * (n - 1) // 2)
+        ctx = Context(c.game.name, c.game.settings, self.search, opponents.genomes(pop.genomes))
+        return tasks, backend.submit(ctx, tasks), mix
 
     def submit_yardstick(self, backend, report: GenerationReport, hall_of_fame: list[Member]):
         """The champion of ``report``'s generation against every panel opponent and the hall
@@ -272,18 +293,19 @@ class Study:
         right after breeding it and the next free id (taken before breeding any further)."""
         return state.population, state.rng.bit_generator.state, state.next_id
 
-    def score(self, g: int, pop: Population, tasks, future) -> GenerationReport:
-        """The generation's report from its round robin (yardstick still empty)."""
+    def score(self, g: int, pop: Population, tasks, future, mix) -> GenerationReport:
+        """The generation's report from its fitness games (yardstick still empty)."""
         c, results = self.config, future.result()
-        standings = score_round_robin(len(pop), tasks, results, c.games.win, c.games.draw,
-                                      c.games.loss)
+        standings = score_mix(len(pop), tasks, results, c.fitness, c.games, *mix)
         best = int(np.argmax(standings.fitness))  # ties: lowest index (elites come first)
-        return GenerationReport(g, c.ga.generations, pop, standings,
-                                list(zip(tasks, results, strict=True)), {}, [], best,
-                                self.champion(g, pop, best, standings.fitness[best]),
-                                diversity(pop.genomes, self.bounds), 0.0, 0.0,
-                                diversity_groups(pop.genomes, self.bounds, self.spec.blocks),
-                                elite_score(standings, c.ga.elites))
+        report = GenerationReport(g, c.ga.generations, pop, standings,
+                                  list(zip(tasks, results, strict=True)), {}, [], best,
+                                  self.champion(g, pop, best, standings.fitness[best]),
+                                  diversity(pop.genomes, self.bounds), 0.0, 0.0,
+                                  diversity_groups(pop.genomes, self.bounds, self.spec.blocks),
+                                  elite_score(standings, c.ga.elites))
+        report.fitness_labels = mix[1].labels(len(pop))
+        return report
 
     def finish(self, report: GenerationReport, yardstick, snapshot: tuple, state: State,
                hooks) -> GenerationReport:
