@@ -11,7 +11,7 @@ import json
 import numpy as np
 import pytest
 
-from engine.core import DRAW, Champion, GenomeSpec, SearchSettings, game_names, get_game
+from engine.core import DRAW, Champion, GenomeSpec, SearchSettings, game_names, get_game, specs
 from engine.core.game import moves_text, parse_moves
 from engine.core.match import play_game, random_openings, replay
 
@@ -139,8 +139,9 @@ def test_a_random_genome_plays_legal_reproducible_games(name):
 def test_every_listed_agent_spec_is_accepted_and_garbage_is_refused(name):
     game = get_game(name)
     assert "random" in game.agent_specs()
-    for spec in game.default_panel:
-        game.check_spec(spec)
+    for spec in game.default_panel:  # the panel may use the core's @d<N> / @d+<K> depths
+        specs.check_spec(game, spec)
+        assert specs.make_agent(game, spec, FAST, seed=0) is not None
     with pytest.raises(ValueError):
         game.check_spec("no-such-agent-xyz")
 

@@ -211,3 +211,14 @@ def test_the_command_lines_agents_think_in_a_worker_process():
             "game": GAME, "mode": "watch", "players": [{"type": "agent", "spec": "random"}] * 2})
         moved = httpx.post(f"{url}api/sessions/{watch.json()['id']}/agent-move", timeout=120)
         assert moved.json()["last_move"]["info"]["worker"] != server_pid
+
+
+@pytest.mark.parametrize("spec, accepted", [
+    ("random@d2", True), ("random@d+1", True), ("random@dx", False), ("random@d+999", False),
+])
+def test_a_spec_may_carry_the_cores_depth_modifier(client, spec, accepted):
+    response = client.post("/api/sessions", json=play([HUMAN, {"type": "agent", "spec": spec}]),
+                           headers={"content-type": "application/json"})
+    assert (response.status_code == 201) == accepted, response.text
+    if not accepted:
+        assert 400 <= response.status_code < 500 and "spec" in response.json()["error"]

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.core import SearchSettings, get_game
+from engine.core import SearchSettings, get_game, specs
 from engine.web.errors import ApiError
 from engine.web.runs import RunCatalogue
 
@@ -38,7 +38,11 @@ def check_web_spec(game, spec) -> str:
     if not isinstance(spec, str) or not spec.strip() or len(spec) > 100:
         raise ApiError(400, "spec: expected a non-empty agent spec of at most 100 characters")
     spec = spec.strip()
-    for part in spec.split(":"):
+    inner, _ = specs.split_depth(spec, SearchSettings()) if "@d" in spec else (spec, None)
+    depth = spec[len(inner):]  # "@d6" / "@d+2", checked by split_depth below
+    if depth and not re.fullmatch(r"@d\+?[0-9]{1,2}", depth):
+        raise ApiError(400, f"spec: {spec!r}: a depth suffix is @d<N> or @d+<K>")
+    for part in inner.split(":"):
         if not _SPEC_PART.match(part) or (part and not _number(part) and Path(part).exists()):
             raise ApiError(400, f"spec: {spec!r}: each ':'-separated part must be a plain word "
                                 f"or number that names no file (weights files: pick a champion "
@@ -47,7 +51,7 @@ def check_web_spec(game, spec) -> str:
         if budget and float(budget[1]) > MAX_BUDGET:  # a page must not start an endless search
             raise ApiError(400, f"spec: {spec!r}: numbers in a spec may be at most {MAX_BUDGET}")
     try:
-        game.check_spec(spec)
+        specs.check_spec(game, spec)
     except ValueError as err:
         raise ApiError(400, f"spec: {err}") from None
     return spec
@@ -118,7 +122,7 @@ def _bounded(value: dict, name: str, default, kind):
 def build_agent(game, choice: PlayerChoice, search: SearchSettings, seed):
     """The agent for an agent or champion choice (400 if the game refuses it)."""
     try:
-        return game.make_panel_agent(choice.source, search, seed)
+        return specs.make_agent(game, choice.source, search, seed)
     except ValueError as err:  # ChampionFileError included
         raise ApiError(400, f"{choice.label}: {err}") from None
     except OSError as err:  # a champion file removed since the runs were scanned

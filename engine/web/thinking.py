@@ -19,7 +19,7 @@ from concurrent.futures.process import BrokenProcessPool
 
 from starlette.concurrency import run_in_threadpool
 
-from engine.core import SearchSettings, get_game
+from engine.core import SearchSettings, get_game, specs
 from engine.core.match import replay
 from engine.web.errors import ApiError
 
@@ -92,7 +92,7 @@ def _think_in_worker(session_id: str, player: int, game_name: str, settings: dic
     key = (session_id, player)
     agent = _worker_agents.get(key)
     if agent is None:
-        agent = game.make_panel_agent(source, search, seed)
+        agent = specs.make_agent(game, source, search, seed)
         _worker_agents[key] = agent
         while len(_worker_agents) > MAX_WORKER_AGENTS:
             _worker_agents.popitem(last=False)
