@@ -79,6 +79,8 @@ def time_per_move(champion: Path, seconds: float, endgame: int, games: int) -> d
     game = get_game("pentago_twist")
     search = SearchSettings(depth=2, endgame_empties=endgame, time_limit=seconds)
     used = {"champion": [], "mcts": []}
+    for spec in (str(champion), "mcts"):  # compile / load the kernels outside the timing
+        game.make_panel_agent(spec, search, 0).select_move(game.initial_state())
     for i, opening in enumerate(game.random_openings(games, 99, 2, 2)):
         players = {"champion": game.make_panel_agent(str(champion), search, i),
                    "mcts": game.make_panel_agent("mcts", search, i)}
@@ -121,8 +123,10 @@ def write_report(args, log, evaluation, fpa, timing, provenance) -> None:
         f"**{'met' if mcts['score'] >= GOAL_VS_MCTS else 'not met'}** "
         f"({100 * mcts['score']:.1f}% over {mcts['games']} games)")
     md = ["# Strength of the `pentago_twist` champion", "",
-          "Made by `python experiments/strength_pentago.py "
-          + " ".join(sys.argv[1:]) + "`, which ran (from the repository root):", "", "```",
+          f"Made by `{args.invocation}`"
+          + ("" if not args.reuse_evaluation else " (the time per move and the random games "
+             "redone by `python experiments/strength_pentago.py --reuse-evaluation`)")
+          + ", which ran (from the repository root):", "", "```",
           *log, "```", "",
           f"Champion provenance: `{json.dumps(provenance)}`", "",
           f"Both sides get {args.time} s per move: MCTS (the seed's UCT, c = sqrt 2, random "
@@ -151,7 +155,8 @@ def write_report(args, log, evaluation, fpa, timing, provenance) -> None:
     (RESULTS / "strength_pentago_twist.md").write_text("\n".join(md), encoding="utf-8")
     data = {"game": "pentago_twist", "schema_version": 1, "commands": log,
             "provenance": provenance, "evaluation": evaluation, "time_per_move": timing,
-            "first_player_advantage": fpa, "goal_vs_mcts": GOAL_VS_MCTS}
+            "first_player_advantage": fpa, "goal_vs_mcts": GOAL_VS_MCTS, "load": args.load,
+            "invocation": args.invocation}
     (RESULTS / "strength_pentago_twist.json").write_text(json.dumps(data, indent=1) + "\n",
                                                          encoding="utf-8")
 
@@ -200,9 +205,19 @@ def main() -> None:
     parser.add_argument("--backend", default="serial")
     parser.add_argument("--parallel", type=int, default=2, help="evaluations run at once")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--reuse-evaluation", action="store_true",
+                        help="keep the matches (and their commands) of the committed JSON; "
+                             "redo the timing, the random games and the report")
     args = parser.parse_args()
     log: list[str] = []
     args.load = [os.getloadavg()]
+    args.invocation = "python experiments/strength_pentago.py " + " ".join(sys.argv[1:])
+    if args.reuse_evaluation:
+        old = json.loads((RESULTS / "strength_pentago_twist.json").read_text(encoding="utf-8"))
+        log, evaluation, args.load = old["commands"], old["evaluation"], old["load"]
+        args.invocation = old["invocation"]
+        finish(args, log, evaluation)
+        return
     if args.train:
         sh(["python", "-m", "evolve", "+experiment=pentago_twist",
             f"hydra.run.dir={rel(RUN_DIR)}"], log)
@@ -211,6 +226,11 @@ def main() -> None:
         rel(CHAMPION)], log)
     evaluation = evaluate(args, log)
     args.load.append(os.getloadavg())
+    finish(args, log, evaluation)
+
+
+def finish(args, log: list[str], evaluation: dict) -> None:
+    """Timing, first-player advantage and the report around finished matches."""
     timing = time_per_move(CHAMPION, args.time, args.endgame_empties, args.timing_games)
     fpa = first_player_advantage(args.random_games, args.seed)
     provenance = json.loads(CHAMPION.read_text(encoding="utf-8")).get("metadata", {})
