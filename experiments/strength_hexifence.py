@@ -47,9 +47,9 @@ def sh(cmd: list[str], log: list[str]) -> str:
     return proc.stdout
 
 
-def evaluate_n3(player: str, args, log: list[str]) -> dict:
+def evaluate_n3(player: str, args, log: list[str], opponents=OPPONENTS) -> dict:
     out = RESULTS / "strength_hexifence_matches.json"
-    sh(["python", "-m", "evolve.evaluate", player, "--game", "hexifence", "--vs", *OPPONENTS,
+    sh(["python", "-m", "evolve.evaluate", player, "--game", "hexifence", "--vs", *opponents,
         "--games", str(args.games), "--depth", str(args.depth), "--endgame-empties",
         str(args.endgame_empties), "--backend", args.backend, "--seed", str(args.seed),
         "--json", rel(out)], log)
@@ -182,6 +182,8 @@ def main() -> None:
     parser.add_argument("--backend", default="ray")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--skip-reference", action="store_true")
+    parser.add_argument("--also", nargs="*", default=[],
+                        help="other champion files, evaluated against chain at N=3 only")
     args = parser.parse_args()
     log: list[str] = []
     if args.train:
@@ -192,13 +194,14 @@ def main() -> None:
         rel(CHAMPION)], log)
     n3 = evaluate_n3(rel(CHAMPION), args, log)
     reference = None if args.skip_reference else evaluate_n3("reference", args, log)
+    others = [evaluate_n3(path, args, log, ["chain"]) for path in args.also]
     start = time.perf_counter()
     n2 = run_n2(args)
     n2["seconds"] = round(time.perf_counter() - start, 1)
-    write_report(args, log, n3, reference, n2)
+    write_report(args, log, n3, reference, n2, others)
 
 
-def write_report(args, log, n3, reference, n2) -> None:
+def write_report(args, log, n3, reference, n2, others) -> None:
     chain = next(m for m in n3["matches"] if m["opponent"] == "chain")
     met = "met" if chain["score"] >= GOAL_VS_CHAIN else "not met"
     perfect = next(m for m in n2["matches"] if m["opponent"] == "perfect")
@@ -218,6 +221,9 @@ def write_report(args, log, n3, reference, n2) -> None:
     if reference is not None:
         md += ["For comparison, the reference weights (the GA's seed) at the same settings:", "",
                *table(reference["matches"]), ""]
+    for path, other in zip(args.also, others, strict=True):
+        md += [f"Also evaluated against chain at the same settings: `{path}`:", "",
+               *table(other["matches"]), ""]
     md += [f"## N=2 (champion: alpha-beta {args.depth} turns, exact from "
            f"{args.n2_endgame_empties} undrawn edges)", "", *table(n2["matches"]), "",
            f"Against the perfect player (the exact solver): {100 * perfect['score']:.1f}% "
@@ -230,7 +236,8 @@ def write_report(args, log, n3, reference, n2) -> None:
            f"N=2 wall time: {n2['seconds']} s in one process.", ""]
     (RESULTS / "strength_hexifence.md").write_text("\n".join(md))
     data = {"game": "hexifence", "schema_version": 1, "commands": log, "n3": n3,
-            "n3_reference": reference, "n2": n2, "goal_vs_chain": GOAL_VS_CHAIN,
+            "n3_reference": reference, "n3_also": dict(zip(args.also, others, strict=True)),
+            "n2": n2, "goal_vs_chain": GOAL_VS_CHAIN,
             "n2_moves_checked": checked, "n2_moves_optimal": optimal}
     (RESULTS / "strength_hexifence.json").write_text(json.dumps(data, indent=1) + "\n")
     print("\n".join(md))
