@@ -40,6 +40,7 @@ class Checkpoint:
     # a finished run can be extended
     next_bred: bool = True
     hall_of_fame: list = field(default_factory=list)  # ``evolve.ga.progress.Member.as_dict``
+    algorithm_state: dict = field(default_factory=dict)  # CMA-ES: {"told": fitness per gen}
 
 
 def _atomic_write(path: Path, data: bytes) -> None:
@@ -73,6 +74,7 @@ def save(run_dir: str | Path, ck: Checkpoint) -> Path:
         "elapsed": ck.elapsed,
         "next_bred": ck.next_bred,
         "hall_of_fame": ck.hall_of_fame,
+        "algorithm_state": ck.algorithm_state,
         "population_file": npz_name,
         "population_sha256": hashlib.sha256(npz_path.read_bytes()).hexdigest(),
         "config": ck.config,
@@ -110,7 +112,7 @@ def load(run_dir: str | Path) -> Checkpoint:
 
     return Checkpoint(migrate(state["config"]), state["generation"], state["next_id"], pop,
                       state["rng_state"], state["elapsed"], state.get("next_bred", False),
-                      state.get("hall_of_fame", []))
+                      state.get("hall_of_fame", []), state.get("algorithm_state", {}))
 
 
 def restore_rng(state: dict) -> np.random.Generator:

@@ -22,6 +22,7 @@ from evolve.execution.backends import RayConfig
 
 BACKENDS = ("serial", "ray")
 SELECTIONS = ("tournament", "rank")
+ALGORITHMS = ("ga", "cmaes")
 CROSSOVERS = ("block", "uniform", "blend", "none")
 
 
@@ -63,6 +64,10 @@ class GAConfig:
     elite_copies: int = 0
     immigrants: int = 0
     immigrant_below: float = 0.05
+    # the search algorithm: this GA, or CMA-ES (``evolve.ga.cmaes``; the GA's operator keys are
+    # then unused) with this initial step size in the unit cube of the gene bounds
+    algorithm: str = "ga"
+    cma_sigma0: float = 0.2
 
 
 @dataclass
@@ -249,6 +254,8 @@ def _validate_ga(ga: GAConfig) -> None:
     _check(0.0 <= ga.immigrant_below <= 1.0, "ga.immigrant_below", ga.immigrant_below,
            "0 <= value <= 1")
     _check_choice("ga.selection", ga.selection, SELECTIONS)
+    _check_choice("ga.algorithm", ga.algorithm, ALGORITHMS)
+    _check(0.0 < ga.cma_sigma0 <= 1.0, "ga.cma_sigma0", ga.cma_sigma0, "0 < cma_sigma0 <= 1")
     _check_choice("ga.crossover", ga.crossover, CROSSOVERS)
     # an upper limit would reject population 2 with the default size 3: the size is capped instead
     _check(ga.tournament_size >= 2, "ga.tournament_size", ga.tournament_size,

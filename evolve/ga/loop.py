@@ -26,6 +26,7 @@ import numpy as np
 from engine.core.game import SearchSettings
 from evolve.execution.backends import make_backend
 from evolve.ga import checkpoint as ckpt
+from evolve.ga.cmaes import CmaSearch, population_of, rebuilt
 from evolve.ga.config import (
     PLAYOFF_GENERATION,
     YARDSTICK_GENERATION_OFFSET,
@@ -95,6 +96,7 @@ class State:
     next_id: int
     elapsed: float
     hall_of_fame: list[Member] = field(default_factory=list)
+    told: list[list[float]] = field(default_factory=list)  # CMA-ES: fitness per generation
 
 
 def run(cfg, run_dir: str | Path | None = None, backend=None) -> RunResult:
@@ -147,7 +149,8 @@ def _resume(current: Config) -> tuple[Config, State, Path]:
     state = State(saved.generation + 1, saved.population, ckpt.restore_rng(saved.rng_state),
                   saved.next_id, saved.elapsed,
                   [Member(m["generation"], tuple(m["genome"]), m["elo"])
-                   for m in saved.hall_of_fame])
+                   for m in saved.hall_of_fame],
+                  list(saved.algorithm_state.get("told", [])))
     log.info("resuming %s after generation %d (backend %s)", run_dir, saved.generation + 1,
              config.backend)
     return config, state, run_dir
@@ -168,10 +171,19 @@ class Study:
         self.hash = config_hash(config)
         self.groups = list(diversity_groups(np.zeros((1, self.spec.size)), self.bounds,
                                             self.spec.blocks))
+        self.cma = None  # the CMA-ES (``ga.algorithm=cmaes``), built or rebuilt on first use
+
+    def new_cma(self) -> CmaSearch:
+        refs = self.config.game.seed_references or self.game.seed_references
+        return CmaSearch(self.config.seed, self.bounds, self.game.reference_genome(refs[0]),
+                         self.config.ga.cma_sigma0, self.config.ga.population)
 
     def initial_state(self) -> State:
         ga = self.config.ga
         rng = np.random.default_rng(np.random.SeedSequence([self.config.seed, INIT_STREAM]))
+        if ga.algorithm == "cmaes":
+            self.cma = self.new_cma()
+            return State(0, population_of(self.cma.ask(), 0), rng, ga.population, 0.0)
         refs = self.config.game.seed_references or self.game.seed_references
         genomes = {r: self.game.reference_genome(r) for r in refs}
         pop = initial_population(ga.population, genomes, self.bounds, rng, ga.seeded_fraction,
@@ -201,10 +213,7 @@ class Study:
                                               state.hall_of_fame)
         for g in range(state.generation, c.ga.generations):
             report = self.score(g, state.population, *round_robin)
-            state.population = breed(state.population, report.standings.fitness, state.rng,
-                                     c.ga, self.bounds, self.blocks, g, state.next_id,
-                                     report.diversity)
-            state.next_id += c.ga.population - c.ga.elites
+            self.next_population(state, report, g)
             # bred after the last generation too: the checkpoint then always holds the next
             # population, so a finished run can be continued with a larger ga.generations
             yardstick = self.submit_yardstick(backend, report, state.hall_of_fame)
@@ -288,10 +297,27 @@ class Study:
         ratings = {i: m.elo for i, m in zip(indices, anchors, strict=True)}
         return tasks, backend.submit(ctx, tasks), ratings
 
+    def next_population(self, state: State, report: GenerationReport, g: int) -> None:
+        """The algorithm's half: GA breeding, or CMA-ES tell + ask."""
+        c, fitness = self.config, report.standings.fitness
+        if c.ga.algorithm == "cmaes":
+            if self.cma is None:  # resumed: replay what the checkpoint says was told
+                self.cma = rebuilt(self.new_cma(), state.told, state.population.genomes)
+            self.cma.tell(fitness)
+            state.told.append([float(f) for f in fitness])
+            state.population = population_of(self.cma.ask(), state.next_id)
+            state.next_id += c.ga.population
+            return
+        state.population = breed(state.population, fitness, state.rng, c.ga, self.bounds,
+                                 self.blocks, g, state.next_id, report.diversity)
+        state.next_id += c.ga.population - c.ga.elites
+
     def snapshot(self, state: State) -> tuple:
         """What the checkpoint of a finished generation holds: the next population, the RNG
-        right after breeding it and the next free id (taken before breeding any further)."""
-        return state.population, state.rng.bit_generator.state, state.next_id
+        right after breeding it, the next free id (taken before breeding any further) and the
+        algorithm's state (CMA-ES: the fitness told so far)."""
+        told = {"told": [list(f) for f in state.told]} if state.told else {}
+        return state.population, state.rng.bit_generator.state, state.next_id, told
 
     def score(self, g: int, pop: Population, tasks, future, mix) -> GenerationReport:
         """The generation's report from its fitness games (yardstick still empty)."""
@@ -324,10 +350,11 @@ class Study:
                                      elo.elo):
             state.hall_of_fame.append(Member(report.generation,
                                              tuple(report.champion.genome.tolist()), elo.elo))
-        population, rng_state, next_id = snapshot
+        population, rng_state, next_id, algorithm_state = snapshot
         ckpt.save(self.run_dir, ckpt.Checkpoint(
             to_dict(self.config), report.generation, next_id, population, rng_state,
-            state.elapsed, hall_of_fame=[m.as_dict() for m in state.hall_of_fame]))
+            state.elapsed, hall_of_fame=[m.as_dict() for m in state.hall_of_fame],
+            algorithm_state=algorithm_state))
         return report
 
     def score_generation(self, g: int, pop: Population, backend) -> GenerationReport:
