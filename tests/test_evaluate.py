@@ -287,3 +287,17 @@ def test_run_directories_inside_any_spec_become_their_champion_file(tmp_path):
         ("reversed_reversi", None)
     table = ev.format_table([ev.MatchResult(f"eps0.5:{champion}", "random", 1, 0, 1)])
     assert table.splitlines()[2].startswith("eps0.5:run ")
+
+
+def test_game_settings_reach_the_games_and_bad_ones_are_one_line(tmp_path, capsys):
+    out = tmp_path / "h.json"
+    code, _, _ = run_cli(["random", "--vs", "greedy", "--game", "hexifence", "--game-settings",
+                          '{"size": 2}', "--games", "2", "--depth", "1", "--backend", "serial",
+                          "--json", str(out)], capsys)
+    assert code == 0
+    assert json.loads(out.read_text())["settings"]["game_settings"] == {"size": 2}
+    for bad, fragment in (('{"size": 0}', "game.size=0"), ("[1]", "JSON object"),
+                          ("{oops", "not valid JSON")):
+        code, _, err = run_cli(["random", "--vs", "greedy", "--game", "hexifence",
+                                "--game-settings", bad, "--backend", "serial"], capsys)
+        assert code == 1 and fragment in err and err.count("\n") == 1

@@ -258,6 +258,8 @@ def parse_args(argv):
     p.add_argument("--round-robin", nargs="+", default=None, metavar="PLAYER")
     p.add_argument("--game", default=None,
                    help="game name (python -m engine.games; default: the champion files' game)")
+    p.add_argument("--game-settings", default=None, metavar="JSON",
+                   help="the game's settings as a JSON object, e.g. '{\"size\": 2}' (Hexifence)")
     p.add_argument("--variant", choices=("othello", "reversed"), default=None,
                    help="Reversi rules, same as --game othello|reversed_reversi")
     p.add_argument("--endgame-empties", type=int, default=8)
@@ -309,6 +311,22 @@ def check_writable(path: Path) -> None:
         raise ValueError(f"--json {path}: not writable")
 
 
+def game_settings(text: str | None, game: str) -> dict:
+    """``--game-settings '{"size": 2}'``: validated by the game (one line naming the key)."""
+    if text is None:
+        return {}
+    try:
+        settings = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"--game-settings is not valid JSON ({exc.msg})") from None
+    if not isinstance(settings, dict):
+        raise ValueError("--game-settings must be a JSON object, e.g. '{\"size\": 2}'")
+    from engine.core.registry import get_game
+
+    get_game(game, settings)  # GameSettingsError (a ValueError) names the bad key
+    return settings
+
+
 def requested_game(args) -> str | None:
     if args.variant is None:
         return args.game
@@ -332,11 +350,13 @@ def run(args, argv: list[str]) -> dict:
     if warning:
         print(f"warning: {warning}", file=sys.stderr)
     depth = args.depth if args.depth is not None else (None if args.time else 4)
-    settings = EvalSettings(game, depth, args.time, args.epsilon, args.endgame_empties)
+    settings = EvalSettings(game, depth, args.time, args.epsilon, args.endgame_empties,
+                            game_settings(args.game_settings, game))
     check_specs(players, settings)
     out = {"command": " ".join(["python -m evolve.evaluate", *argv]),
            "settings": settings.as_dict(), "seed": args.seed, "games_per_match": args.games}
-    backend = open_backend(args.backend, args.workers, args.ray_address, game)
+    backend = open_backend(args.backend, args.workers, args.ray_address, game,
+                           settings.game_settings)
     try:
         runner = Runner(settings, backend)
         if rr is not None:
