@@ -57,7 +57,8 @@ def main() -> None:
     args = parser.parse_args()
 
     warm_up(args.game, {})
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="WARNING")
+    ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False,
+             logging_level="WARNING")
     cfg = make_config(1, args.game)
     times: dict[int, dict[str, float]] = {d: {} for d in args.depths}
     games_per_gen: dict[int, int] = {}

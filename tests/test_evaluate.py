@@ -257,7 +257,7 @@ def test_a_variant_that_contradicts_the_weights_file_is_never_silent(tmp_path, c
 
 def test_ray_backend_gives_the_serial_results():
     ray = pytest.importorskip("ray")
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
         settings = EvalSettings("reversed_reversi", depth=1)
         backend = ev.open_backend("ray", 2, None, "reversed_reversi")
