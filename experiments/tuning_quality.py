@@ -1,0 +1,104 @@
+"""Tuning quality at equal search (issue 16): champions of different studies, the references and
+each other in one round robin at the same search (default: 1 ply + exact last 3 empties).
+
+    python experiments/tuning_quality.py \\
+        --player rr_baseline=experiments/runs/reversed_reversi_1ply_rr/champion.json \\
+        --player mix=experiments/runs/reversed_reversi_1ply/champion.json \\
+        --baseline rr_baseline --target mix --games 200 \\
+        --out experiments/results/tuning_quality_reversed_reversi_1ply.md
+
+Every match is ``--games`` games, colour-swapped pairs from seeded random openings
+(``python -m evolve.evaluate --round-robin``); the table gives each pair's Elo with its 95% CI
+and a whole-round-robin Elo fit. The goal check compares ``--target`` with ``--baseline`` and
+with ``wpc_negated`` head to head (issue 16: >= 150 and >= 200 Elo).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+GOALS = {"baseline": 150.0, "wpc_negated": 200.0}
+
+
+def evaluate(players: dict[str, str], args, json_out: Path) -> tuple[str, list[str]]:
+    cmd = ["python", "-m", "evolve.evaluate", "--round-robin", *players.values(),
+           *args.references, "--games", str(args.games), "--depth", str(args.depth),
+           "--endgame-empties", str(args.endgame_empties), "--backend", args.backend,
+           "--seed", str(args.seed), "--json", str(json_out)]
+    if args.game:
+        cmd += ["--game", args.game]
+    proc = subprocess.run([sys.executable, *cmd[1:]], cwd=ROOT, capture_output=True, text=True)
+    if proc.returncode != 0:
+        sys.exit(f"evaluate failed: {proc.stderr.strip()}")
+    return proc.stdout, cmd
+
+
+def head_to_head(matches: list[dict], a: str, b: str) -> dict | None:
+    for m in matches:
+        if (m["player"], m["opponent"]) == (a, b):
+            return m
+        if (m["player"], m["opponent"]) == (b, a):
+            low, high = m["elo_ci95"]
+            return {**m, "elo": -m["elo"], "elo_ci95": [-high, -low], "score": 1 - m["score"]}
+    return None
+
+
+def goal_lines(players: dict[str, str], matches: list[dict], args) -> list[str]:
+    target = players[args.target]
+    lines = []
+    for label, opponent, goal in ((args.baseline, players.get(args.baseline), GOALS["baseline"]),
+                                  ("wpc_negated", "wpc_negated", GOALS["wpc_negated"])):
+        m = head_to_head(matches, target, opponent) if opponent else None
+        if m is None:
+            continue
+        low, high = m["elo_ci95"]
+        verdict = "met" if m["elo"] >= goal else f"not met ({goal - m['elo']:.0f} Elo short)"
+        lines.append(f"- {args.target} vs {label}: score {m['score']:.3f} over {m['games']} "
+                     f"games, Elo {m['elo']:+.0f} [{low:+.0f}, {high:+.0f}]; goal >= {goal:.0f}: "
+                     f"{verdict}")
+    return lines
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--player", action="append", required=True, metavar="NAME=FILE")
+    p.add_argument("--references", nargs="*", default=["wpc_negated", "course"])
+    p.add_argument("--baseline", help="player name of the current champion")
+    p.add_argument("--target", help="player name of the new champion")
+    p.add_argument("--games", type=int, default=200)
+    p.add_argument("--depth", type=int, default=1)
+    p.add_argument("--endgame-empties", type=int, default=3)
+    p.add_argument("--backend", default="serial")
+    p.add_argument("--seed", type=int, default=16)
+    p.add_argument("--game", default=None)
+    p.add_argument("--title", default="Reversed Reversi at 1 ply (+ exact last 3 empties)")
+    p.add_argument("--out", required=True)
+    args = p.parse_args(argv)
+    players = dict(item.split("=", 1) for item in args.player)
+    out = Path(args.out)
+    json_out = out.with_suffix(".json")
+    uptime = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+    start = time.perf_counter()
+    text, cmd = evaluate(players, args, json_out)
+    seconds = time.perf_counter() - start
+    data = json.loads(json_out.read_text())
+    names = "\n".join(f"- `{name}`: `{path}`" for name, path in players.items())
+    lines = [f"# {args.title}", "", "Players:", names, "",
+             f"Command (wall {seconds:.0f} s; `uptime` before: `{uptime}`, a shared machine):",
+             "", "```", " ".join(cmd), "```", "", "```", text.rstrip(), "```", ""]
+    if args.target:
+        lines += ["Goal check (head to head):", "", *goal_lines(players, data["matches"], args),
+                  ""]
+    out.write_text("\n".join(lines))
+    print("\n".join(lines))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
