@@ -94,7 +94,7 @@ def test_a_finished_cma_run_extended_on_resume_equals_the_longer_run(cma_run, tm
 @pytest.mark.slow
 def test_ray_matches_serial_for_the_cma_run(cma_run, tmp_path):
     ray = pytest.importorskip("ray")
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
         run(config("backend=ray", "ray.workers=2"), run_dir=tmp_path)
     finally:

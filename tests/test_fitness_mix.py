@@ -159,7 +159,7 @@ def test_resume_after_a_crash_equals_the_uninterrupted_mixed_run(mix_run, tmp_pa
 @pytest.mark.slow
 def test_ray_matches_serial_for_the_mixed_run(mix_run, tmp_path):
     ray = pytest.importorskip("ray")
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
         run(config("backend=ray", "ray.workers=2"), run_dir=tmp_path)
     finally:

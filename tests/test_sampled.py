@@ -52,3 +52,28 @@ def test_impossible_opponent_counts_are_refused_in_one_line(n, k, message):
     with pytest.raises(ValueError) as err:
         sampled_pairs(n, k, 0, 0)
     assert str(err.value).startswith(message) and "\n" not in str(err.value)
+
+
+def test_a_study_with_sampled_opponents_plays_k_opponents_each(tmp_path):
+    from pathlib import Path
+
+    import pandas as pd
+    from hydra import compose, initialize_config_dir
+
+    from evolve.ga.loop import run
+
+    conf = str(Path(__file__).resolve().parent.parent / "conf")
+    with initialize_config_dir(config_dir=conf, version_base="1.3"):
+        cfg = compose("config", overrides=["+experiment=smoke", "ga.population=6",
+                                           "games.opponents_per_individual=2", "plot=false",
+                                           "progress=false"])
+    run(cfg, run_dir=tmp_path)
+    games = pd.read_csv(tmp_path / "games.csv")
+    for _, gen in games.groupby("generation"):
+        assert len(gen) == 6 * 2 // 2 * 2  # 6 pairs, both colours
+        opponents = {}
+        for a, b in zip(gen.black_id, gen.white_id, strict=True):
+            opponents.setdefault(a, set()).add(b)
+        assert len(opponents) == 6 and all(len(o) == 2 for o in opponents.values())
+    individuals = pd.read_csv(tmp_path / "individuals.csv")
+    assert set(individuals.wins + individuals.draws + individuals.losses) == {4}

@@ -78,6 +78,8 @@ class GamesConfig:
     win: float = 5.0
     draw: float = 0.0
     loss: float = -5.0
+    # null: the full round robin; k: each individual plays k seeded opponents (evolve.ga.sampled)
+    opponents_per_individual: int | None = None
 
 
 @dataclass
@@ -215,6 +217,13 @@ def validate(c: Config) -> None:
     _check(0 <= s.endgame_empties <= 64, "search.endgame_empties", s.endgame_empties,
            "0 <= endgame_empties <= 64")
     _check(games.openings >= 1, "games.openings", games.openings, "openings >= 1")
+    if games.opponents_per_individual is not None:
+        from evolve.ga.sampled import check_opponents
+
+        try:
+            check_opponents(c.ga.population, games.opponents_per_individual)
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from None
     _check(1 <= games.min_plies <= games.max_plies <= 20, "games.max_plies", games.max_plies,
            f"1 <= min_plies ({games.min_plies}) <= max_plies <= 20")
     _check(games.win >= games.draw >= games.loss and games.win > games.loss, "games.win",

@@ -66,6 +66,7 @@ from evolve.ga.progress import (
     joins,
 )
 from evolve.ga.resume import command_line_keys, merged_config
+from evolve.ga.sampled import sampled_tasks
 from evolve.ga.tournament import (
     Context,
     openings_for,
@@ -266,7 +267,9 @@ class Study:
         tasks = []
         if c.fitness.population > 0:
             openings = self.openings("games.openings", g, c.games.openings)
-            tasks = round_robin_tasks(n, openings, c.seed, g)
+            k = c.games.opponents_per_individual
+            tasks = sampled_tasks(n, k, openings, c.seed, g) if k else \
+                round_robin_tasks(n, openings, c.seed, g)
         opponents = opponents_for(c.fitness, fitness_opponents(c, self.game), list(hall_of_fame),
                                   g)
         mix = (len(tasks), opponents)
