@@ -22,10 +22,10 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
+from engine.reversi import heatmaps as weight_plots  # noqa: E402
 from engine.reversi.position import square  # noqa: E402
 from engine.reversi.weights import FEATURE_NAMES, Weights, default_phase_bounds
 from engine.reversi.weights_io import load_weights  # noqa: E402
-from engine.reversi import heatmaps as weight_plots  # noqa: E402
 from engine.reversi.weights_report import weights_markdown  # noqa: E402
 from evolve.analysis import plots  # noqa: E402
 from evolve.analysis.report import main as report_main  # noqa: E402

@@ -20,10 +20,10 @@ from evolve.ga.hooks import (
     PROGRESS_COLUMNS,
     game_columns,
 )
+from evolve.ga.loop import run
 
 PANEL = ["wpc_negated", "wpc_negated@d+1", "wpc_negated@d+2", "course"]
 DIVERSITY = ["mobility", "positional", "stability", "p0", "p1"]
-from evolve.ga.loop import run
 
 CONF = str(Path(__file__).resolve().parent.parent / "conf")
 
