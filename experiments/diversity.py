@@ -31,6 +31,8 @@ SETTINGS = {
     "old": ["ga.elite_copies=0", "ga.immigrants=0", "ga.sigma_min=0.01"],
     "keepers": ["ga.elite_copies=2", "ga.immigrants=2", "ga.immigrant_below=0.05",
                 "ga.sigma_min=0.03"],
+    "immigrants": ["ga.elite_copies=0", "ga.immigrants=2", "ga.immigrant_below=0.05",
+                   "ga.sigma_min=0.01"],
 }
 ANCHORS = ["wpc_negated", "wpc_negated@d+1", "wpc_negated@d+2", "course"]
 
@@ -92,7 +94,8 @@ def render(rows, pooled, args) -> str:
              f"{' '.join(map(str, args.seeds))} --games {args.games}`", "",
              f"Study: `python -m evolve {' '.join(STUDY)} seed=<k>` plus the setting; "
              f"`old` = `{' '.join(SETTINGS['old'])}`, `keepers` = "
-             f"`{' '.join(SETTINGS['keepers'])}`. Same population and generations, so about "
+             f"`{' '.join(SETTINGS['keepers'])}`, `immigrants` = "
+             f"`{' '.join(SETTINGS['immigrants'])}`. Same population and generations, so about "
              "the same games per study. Each run's exported champion (the playoff winner) then "
              f"plays {args.games} games (colour-swapped pairs, seed 99) against each of "
              f"{', '.join(ANCHORS)} at depth 2; Elo is against those anchors pooled.", "",
