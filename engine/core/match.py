@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
+
 from engine.core.agent import Agent, Seed, child_seeds
 from engine.core.game import Game, Outcome
 
@@ -69,8 +71,6 @@ def random_openings(game: Game, n: int, seed: Seed, min_plies: int, max_plies: i
                     max_tries: int | None = None) -> list[tuple[int, ...]]:
     """``n`` openings of ``min_plies..max_plies`` uniformly random legal moves, ending in ``n``
     distinct unfinished positions (by ``state_text``). ``ValueError`` if there are too few."""
-    import numpy as np
-
     if not 0 <= min_plies <= max_plies:
         raise ValueError(f"need 0 <= min_plies <= max_plies, got {min_plies}, {max_plies}")
     rng = np.random.default_rng(seed)

@@ -28,6 +28,7 @@ from engine.reversi.search_settings import EXACT_SOLVERS
 from engine.reversi.weights_io import save_json
 
 GENOME_DEFAULTS = {"phases": 3, "phase_bounds": None, "symmetric": True}
+WEIGHTS_CACHE_SIZE = 256  # genomes whose Weights a game keeps (a population plus anchors)
 
 
 class ReversiGame:
@@ -51,6 +52,7 @@ class ReversiGame:
             raise GameSettingsError(f"game.endgame_solver={endgame_solver} must be one of: "
                                     f"{', '.join(EXACT_SOLVERS)}")
         self.endgame_solver = endgame_solver  # "negamax": replay games from before issue 15
+        self._weights_cache: dict[bytes, object] = {}
 
     def __repr__(self) -> str:
         return f"ReversiGame({self.name!r}, genome={self.genome})"
@@ -126,12 +128,22 @@ class ReversiGame:
         return Weights.from_genome(np.asarray(genome, dtype=np.float64), self.phase_bounds,
                                    self.symmetric, name=name, metadata=dict(metadata or {}))
 
+    def _cached_weights(self, genome):
+        """``Weights`` of a genome, built (and validated) once per genome rather than once per
+        game: a generation plays every individual in many games, each making a fresh agent."""
+        key = np.asarray(genome, dtype=np.float64).tobytes()
+        weights = self._weights_cache.pop(key, None) or self.weights(genome)
+        self._weights_cache[key] = weights  # most recent last
+        if len(self._weights_cache) > WEIGHTS_CACHE_SIZE:
+            self._weights_cache.pop(next(iter(self._weights_cache)))
+        return weights
+
     # --- agents --------------------------------------------------------------------------------
     def make_agent(self, genome, search: SearchSettings, seed: Seed = None,
                    name: str = "") -> Agent:
         from engine.reversi.agents.alphabeta import AlphaBetaAgent
 
-        weights = genome if hasattr(genome, "positional") else self.weights(genome, name)
+        weights = genome if hasattr(genome, "positional") else self._cached_weights(genome)
         return AlphaBetaAgent(weights, variant=self.variant.value, depth=search.depth,
                               time_limit=search.time_limit,
                               endgame_empties=search.endgame_empties, seed=seed,
