@@ -17,7 +17,9 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
+from scipy import stats
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -33,6 +35,12 @@ SETTINGS = {
                 "ga.sigma_min=0.03"],
     "immigrants": ["ga.elite_copies=0", "ga.immigrants=2", "ga.immigrant_below=0.05",
                    "ga.sigma_min=0.01"],
+    "elite_copies": ["ga.elite_copies=2", "ga.immigrants=0", "ga.sigma_min=0.03"],
+    # the seeded half spread wider around the references: diversity near good weights
+    "spread": ["ga.seed_noise=0.15", "ga.elite_copies=2", "ga.immigrants=0", "ga.sigma_min=0.03"],
+    # fitness sharing: parents chosen on rank / niche count (evolve/ga/operators.py)
+    "sharing": ["ga.sharing_radius=0.1"],
+    "sharing_wide": ["ga.sharing_radius=0.2"],
 }
 ANCHORS = ["wpc_negated", "wpc_negated@d+1", "wpc_negated@d+2", "course"]
 
@@ -64,10 +72,11 @@ def main() -> None:
     p.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
     p.add_argument("--games", type=int, default=100, help="per anchor opponent")
     p.add_argument("--out", type=Path, default=None)
+    p.add_argument("--settings", nargs="+", default=list(SETTINGS), choices=list(SETTINGS))
     args = p.parse_args()
     runs = ROOT / "experiments" / "runs" / "diversity"
     rows, pooled = [], {}
-    for setting in SETTINGS:
+    for setting in args.settings:
         for seed in args.seeds:
             run_dir, seconds = run_study(setting, seed, runs)
             gens = pd.read_csv(run_dir / "generations.csv")
@@ -88,27 +97,55 @@ def main() -> None:
         args.out.write_text(table)
 
 
+def seed_interval(values: list[float]) -> tuple[float, float, float]:
+    """Mean over seeds with a t-based 95% interval: the seeds, not the games, are the samples
+    (one seed's champion is one draw of what a setting produces)."""
+    x = np.asarray(values, dtype=float)
+    if len(x) < 2:
+        return float(x.mean()), float("nan"), float("nan")
+    half = stats.t.ppf(0.975, len(x) - 1) * x.std(ddof=1) / np.sqrt(len(x))
+    return float(x.mean()), float(x.mean() - half), float(x.mean() + half)
+
+
 def render(rows, pooled, args) -> str:
+    settings = " ".join(f"`{name}` = `{' '.join(keys)}`;" for name, keys in SETTINGS.items())
     lines = ["# Diversity keepers vs the old settings (issue 14)", "",
              "Command: `python experiments/diversity.py --seeds "
              f"{' '.join(map(str, args.seeds))} --games {args.games}`", "",
-             f"Study: `python -m evolve {' '.join(STUDY)} seed=<k>` plus the setting; "
-             f"`old` = `{' '.join(SETTINGS['old'])}`, `keepers` = "
-             f"`{' '.join(SETTINGS['keepers'])}`, `immigrants` = "
-             f"`{' '.join(SETTINGS['immigrants'])}`. Same population and generations, so about "
-             "the same games per study. Each run's exported champion (the playoff winner) then "
-             f"plays {args.games} games (colour-swapped pairs, seed 99) against each of "
+             f"Study: `python -m evolve {' '.join(STUDY)} seed=<k>` plus the setting: {settings} "
+             "same population and generations, so about the same games and CPU per study. Each "
+             "run's exported champion (the playoff winner) then plays "
+             f"{args.games} games (colour-swapped pairs, seed 99) against each of "
              f"{', '.join(ANCHORS)} at depth 2; Elo is against those anchors pooled.", "",
              "| setting | seed | diversity at gen 3 | final diversity | study wall s | W | D | L "
              "| Elo vs anchors [95% CI] |", "|---|---|---|---|---|---|---|---|---|"]
     for setting, seed, d3, dlast, secs, w, d, losses, est in rows:
         lines.append(f"| {setting} | {seed} | {d3:.3f} | {dlast:.3f} | {secs:.0f} | {w} | {d} "
                      f"| {losses} | {est.elo:+.0f} [{est.elo_low:+.0f}, {est.elo_high:+.0f}] |")
-    lines += ["", "| setting | all seeds W/D/L | Elo vs anchors [95% CI] |", "|---|---|---|"]
+    lines += ["", "Per setting over the seeds. Seed-level columns treat each seed's champion as "
+              "one sample (t interval over seeds); the paired difference compares each seed with "
+              "`old` on the same seed. The pooled column counts games, so its CI is too narrow "
+              "for a comparison of settings.", "",
+              "| setting | seeds | mean diversity gen 3 | mean final diversity "
+              "| mean Elo over seeds [95% CI] | minus `old`, paired [95% CI] | pooled W/D/L "
+              "| pooled Elo [95% CI] |",
+              "|---|---|---|---|---|---|---|---|"]
+    by_setting: dict[str, dict[int, tuple]] = {}
+    for setting, seed, d3, dlast, _secs, _w, _d, _l, est in rows:
+        by_setting.setdefault(setting, {})[seed] = (d3, dlast, est.elo)
+    base = by_setting.get("old", {})
     for setting, (w, d, losses) in pooled.items():
+        runs = by_setting[setting]
+        mean, low, high = seed_interval([r[2] for r in runs.values()])
+        paired = [runs[k][2] - base[k][2] for k in runs if k in base]
+        dmean, dlow, dhigh = seed_interval(paired) if setting != "old" else (0, 0, 0)
         est = elo_estimate(w, d, losses)
-        lines.append(f"| {setting} | {w}/{d}/{losses} | {est.elo:+.0f} [{est.elo_low:+.0f}, "
-                     f"{est.elo_high:+.0f}] |")
+        diff = "" if setting == "old" else f"{dmean:+.0f} [{dlow:+.0f}, {dhigh:+.0f}]"
+        lines.append(
+            f"| {setting} | {len(runs)} | {np.mean([r[0] for r in runs.values()]):.3f} "
+            f"| {np.mean([r[1] for r in runs.values()]):.3f} | {mean:+.0f} [{low:+.0f}, "
+            f"{high:+.0f}] | {diff} | {w}/{d}/{losses} | {est.elo:+.0f} [{est.elo_low:+.0f}, "
+            f"{est.elo_high:+.0f}] |")
     return "\n".join(lines) + "\n"
 
 

@@ -204,3 +204,50 @@ def test_elite_copies_and_immigrants_take_their_slots_only_when_asked():
     b = breed(pop, fitness, np.random.default_rng(1), legacy, (low, high), [slice(0, 6)], 0, 6,
               diversity=0.0)
     assert np.array_equal(a.genomes, b.genomes)  # off by default: breeding as before
+
+
+def test_fitness_sharing_divides_rank_by_niche_count():
+    from evolve.ga.operators import shared_fitness
+
+    bounds = (np.full(4, -1.0), np.full(4, 1.0))
+    clones = np.zeros((3, 4))
+    loner = np.array([[0.8, -0.8, 0.8, -0.8]])
+    genomes = np.vstack([clones, loner])
+    fitness = np.array([10.0, 10.0, 10.0, -30.0])
+    shared = shared_fitness(fitness, genomes, bounds, radius=0.1)
+    # the three clones tie at mean rank 3 and share one niche of 3; the loner keeps its rank 1
+    assert np.allclose(shared, [1.0, 1.0, 1.0, 1.0])
+    # by hand: distance 0.05 (relative RMS) between two individuals at radius 0.1 -> weight 0.5
+    pair = np.array([[0.0, 0.0, 0.0, 0.0], [0.1, 0.1, 0.1, 0.1]])
+    assert np.allclose(shared_fitness(np.array([1.0, 2.0]), pair, bounds, 0.1), [1 / 1.5, 2 / 1.5])
+    # scale- and shift-free: only the order of the scores matters
+    assert np.allclose(shared_fitness(fitness * 3 + 7, genomes, bounds, 0.1), shared)
+
+
+def test_fitness_sharing_changes_parents_only_when_switched_on():
+    from evolve.ga.population import Population, breed
+
+    low, high = np.full(6, -1.0), np.full(6, 1.0)
+    genomes = np.vstack([np.zeros((5, 6)), np.full((1, 6), 0.9)])
+    pop = Population(genomes, np.arange(6), np.full(6, -1), np.full(6, -1), ["random"] * 6)
+    fitness = np.array([5.0, 4.0, 3.0, 2.0, 1.0, 0.0])  # the loner is the worst
+    counts = {}
+    for radius in (0.0, 0.2):
+        ga = GAConfig(population=6, elites=1, sharing_radius=radius, crossover="none")
+        parents = []
+        for seed in range(200):
+            nxt = breed(pop, fitness, np.random.default_rng(seed), ga, (low, high),
+                        [slice(0, 6)], 0, 6)
+            parents += list(nxt.parent_a[1:]) + list(nxt.parent_b[1:])
+        counts[radius] = parents.count(5) / len(parents)
+    # 3-way tournaments: the worst never wins on raw fitness; sharing makes the loner a parent
+    assert counts[0.0] == 0.0 and counts[0.2] > 0.1
+
+
+def test_sharing_radius_is_validated():
+    from evolve.errors import ConfigError
+    from evolve.ga.config import _validate_ga
+
+    _validate_ga(GAConfig(sharing_radius=0.1))
+    with pytest.raises(ConfigError, match="ga.sharing_radius"):
+        _validate_ga(GAConfig(sharing_radius=-0.1))

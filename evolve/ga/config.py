@@ -64,6 +64,9 @@ class GAConfig:
     elite_copies: int = 0
     immigrants: int = 0
     immigrant_below: float = 0.05
+    # fitness sharing in parent selection (0 = off): an individual's rank is divided by its niche
+    # count, the individuals within this normalised distance (``operators.shared_fitness``)
+    sharing_radius: float = 0.0
     # the search algorithm: this GA, or CMA-ES (``evolve.ga.cmaes``; the GA's operator keys are
     # then unused) with this initial step size in the unit cube of the gene bounds
     algorithm: str = "ga"
@@ -263,6 +266,8 @@ def _validate_ga(ga: GAConfig) -> None:
     _check(ga.elite_copies >= 0, "ga.elite_copies", ga.elite_copies, "elite_copies >= 0")
     _check(0.0 <= ga.immigrant_below <= 1.0, "ga.immigrant_below", ga.immigrant_below,
            "0 <= value <= 1")
+    _check(0.0 <= ga.sharing_radius <= 1.0, "ga.sharing_radius", ga.sharing_radius,
+           "0 <= value <= 1 (0 = off)")
     _check_choice("ga.selection", ga.selection, SELECTIONS)
     _check_choice("ga.algorithm", ga.algorithm, ALGORITHMS)
     _check(0.0 < ga.cma_sigma0 <= 1.0, "ga.cma_sigma0", ga.cma_sigma0, "0 < cma_sigma0 <= 1")

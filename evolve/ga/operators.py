@@ -33,6 +33,32 @@ def select_rank(fitness: np.ndarray, k: int, rng: np.random.Generator) -> np.nda
     return rng.choice(len(fitness), size=k, replace=True, p=ranks / ranks.sum())
 
 
+def shared_fitness(fitness: np.ndarray, genomes: np.ndarray, bounds: Bounds,
+                   radius: float) -> np.ndarray:
+    """Fitness sharing (Goldberg & Richardson 1987) on ranks: rank (1 = worst, ties averaged) over
+    niche count, ``sum_j max(0, 1 - d_ij / radius)`` with ``d_ij`` the root-mean-square gene
+    distance relative to each gene's bound range (so 0 <= d <= 1). Ranks, not raw scores, because
+    tournament scores are zero-sum and can be negative. Near-clones share one niche's worth of
+    selection, so a cluster of copies of the best no longer takes every parent slot."""
+    fitness = np.asarray(fitness, dtype=np.float64)
+    ranks = _average_ranks(fitness)
+    span = np.where(bounds[1] > bounds[0], bounds[1] - bounds[0], 1.0)
+    x = np.asarray(genomes, dtype=np.float64) / span
+    d = np.sqrt(np.mean((x[:, None, :] - x[None, :, :]) ** 2, axis=2))
+    niche = np.maximum(0.0, 1.0 - d / radius).sum(axis=1)  # >= 1: every individual is in its own
+    return ranks / niche
+
+
+def _average_ranks(values: np.ndarray) -> np.ndarray:
+    order = np.argsort(values, kind="stable")
+    ranks = np.empty(len(values))
+    ranks[order] = np.arange(1, len(values) + 1, dtype=np.float64)
+    for v in np.unique(values):  # ties share their mean rank: the result ignores index order
+        tied = values == v
+        ranks[tied] = ranks[tied].mean()
+    return ranks
+
+
 # --- crossover: two parents -> two children ---
 def crossover_block(a: np.ndarray, b: np.ndarray, rng: np.random.Generator,
                     blocks: list[slice]) -> tuple[np.ndarray, np.ndarray]:

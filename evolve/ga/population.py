@@ -72,7 +72,8 @@ def breed(pop: Population, fitness: np.ndarray, rng: np.random.Generator, ga, bo
     """Next generation: the ``ga.elites`` best unchanged (ties to the lower index), then
     ``ga.elite_copies`` mutated copies of the best, ``ga.immigrants`` random individuals when
     ``diversity`` is below ``ga.immigrant_below``, then children of selected parents by crossover
-    and mutation until the population is full."""
+    and mutation until the population is full (parents selected on shared fitness when
+    ``ga.sharing_radius`` > 0)."""
     n = len(pop)
     order = np.argsort(-np.asarray(fitness), kind="stable")
     genomes = [pop.genomes[i].copy() for i in order[: ga.elites]]
@@ -94,8 +95,10 @@ def breed(pop: Population, fitness: np.ndarray, rng: np.random.Generator, ga, bo
             pa.append(-1)
             pb.append(-1)
             operator.append("immigrant")
+    parent_fitness = (ops.shared_fitness(fitness, pop.genomes, bounds, ga.sharing_radius)
+                      if ga.sharing_radius > 0 else fitness)
     while len(genomes) < n:
-        i, j = _select(fitness, 2, rng, ga)
+        i, j = _select(parent_fitness, 2, rng, ga)
         children, how = _crossover(pop.genomes[i], pop.genomes[j], rng, ga, bounds, blocks)
         for child in children[: n - len(genomes)]:
             genomes.append(ops.mutate_gaussian(child, rng, bounds, sigma, ga.mutation_prob))
