@@ -42,7 +42,11 @@ class Weights:
 
 
 class Points:
-    win, draw, loss = 5.0, 0.0, -5.0
+    win, draw, loss, margin = 5.0, 0.0, -5.0, 0.0
+
+
+class MarginPoints(Points):
+    margin = 0.5
 
 
 def test_every_individual_meets_every_fixed_opponent_on_the_same_openings_with_both_colours():
@@ -165,3 +169,32 @@ def test_ray_matches_serial_for_the_mixed_run(mix_run, tmp_path):
     finally:
         ray.shutdown()
     assert_same_run(mix_run, tmp_path)
+
+
+def test_the_margin_adds_points_per_disc_from_each_players_view():
+    # round robin, 2 games: individual 0 (first in game 0) wins by 10 discs, then loses by 4
+    rr = round_robin_tasks(2, OPENINGS[:1], seed=0, generation=0)
+    first_of_game = [rr[0].first, rr[1].first]
+    margins = [10.0 if first_of_game[0] == 0 else -10.0, -4.0 if first_of_game[1] == 0 else 4.0]
+    results = [GameResult(k, 0 if margins[k] > 0 else 1, margins[k], 60, (), "")
+               for k in range(2)]
+    plain = score_round_robin(2, rr, results, 5.0, 0.0, -5.0)
+    with_margin = score_round_robin(2, rr, results, 5.0, 0.0, -5.0, margin=0.5)
+    assert list(plain.fitness) == [0.0, 0.0]
+    assert list(with_margin.fitness) == [0.5 * (10 - 4), -0.5 * (10 - 4)]
+    # against a fixed opponent: individual 0 wins by 6 as second player, individual 1 loses by 2
+    fixed = opponent_tasks(2, ["ref"], OPENINGS[:1], 0, 0, 0, 1)
+    outcome = {}
+    for t in fixed:
+        me = t.first if t.first in (0, 1) else t.second
+        mine = 6.0 if me == 0 else -2.0
+        outcome[t.index] = mine if t.first == me else -mine
+    res = [GameResult(k, 0 if m > 0 else 1, m, 60, (), "") for k, m in sorted(outcome.items())]
+    s = score_mix(2, fixed, res, Weights(0.0, 1.0, 0.0), MarginPoints, 0,
+                  Opponents(("ref",), ()))
+    assert list(s.fitness) == [5.0 + 0.5 * 6, -5.0 - 0.5 * 2]
+
+
+def test_a_negative_margin_weight_is_refused_with_one_line():
+    with pytest.raises(ConfigError, match="games.margin"):
+        to_config(config("games.margin=-1"))

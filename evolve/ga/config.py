@@ -81,6 +81,8 @@ class GamesConfig:
     win: float = 5.0
     draw: float = 0.0
     loss: float = -5.0
+    # points per unit of a game's final margin (discs, cells) on top: a finer signal than W/D/L
+    margin: float = 0.0
     # null: the full round robin; k: each individual plays k seeded opponents (evolve.ga.sampled)
     opponents_per_individual: int | None = None
 
@@ -229,6 +231,7 @@ def validate(c: Config) -> None:
             raise ConfigError(str(exc)) from None
     _check(1 <= games.min_plies <= games.max_plies <= 20, "games.max_plies", games.max_plies,
            f"1 <= min_plies ({games.min_plies}) <= max_plies <= 20")
+    _check(games.margin >= 0.0, "games.margin", games.margin, "margin >= 0 (0 = off)")
     _check(games.win >= games.draw >= games.loss and games.win > games.loss, "games.win",
            games.win, f"win >= draw ({games.draw}) >= loss ({games.loss}) and win > loss")
     _check(c.yardstick.openings >= 1, "yardstick.openings", c.yardstick.openings, "openings >= 1")

@@ -6,7 +6,8 @@
 
 Every individual plays the same opponents on the same openings with both colours (paired
 openings), so differences in score come from the individuals, not from the draw. A source's
-score is the mean points per game (``games.win/draw/loss``); the fitness is the weighted mean
+score is the mean points per game (``games.win/draw/loss``, plus ``games.margin`` per unit
+of final margin); the fitness is the weighted mean
 over the sources that played this generation (the hall of fame is empty at first). With only
 the population weighted, the fitness stays the round robin's summed points (legacy runs).
 
@@ -85,7 +86,8 @@ def score_mix(n: int, tasks, results, fitness, games, round_robin_tasks: int,
               opponents: Opponents) -> Standings:
     """Standings over every fitness game; the fitness as the module docstring says."""
     rr_tasks, rr_results = tasks[:round_robin_tasks], results[:round_robin_tasks]
-    rr = score_round_robin(n, rr_tasks, rr_results, games.win, games.draw, games.loss)
+    rr = score_round_robin(n, rr_tasks, rr_results, games.win, games.draw, games.loss,
+                           games.margin)
     if is_legacy(fitness):
         return rr
     wins, draws, losses = rr.wins.copy(), rr.draws.copy(), rr.losses.copy()
@@ -104,6 +106,8 @@ def score_mix(n: int, tasks, results, fitness, games, round_robin_tasks: int,
         column[i] += 1
         sums[source][i] += games.win if points == 1.0 else \
             games.draw if res.winner == DRAW else games.loss
+        if games.margin:
+            sums[source][i] += games.margin * (res.margin if individual_first else -res.margin)
         counts[source][i] += 1
     total, weight = np.zeros(n), 0.0
     for source, w in (("population", fitness.population), ("references", fitness.references),

@@ -127,8 +127,10 @@ class Standings:
     losses: np.ndarray
 
 
-def score_round_robin(n: int, tasks, results, win: float, draw: float, loss: float) -> Standings:
-    """Fitness = sum of points over all games (default +5 / 0 / -5)."""
+def score_round_robin(n: int, tasks, results, win: float, draw: float, loss: float,
+                      margin: float = 0.0) -> Standings:
+    """Fitness = sum of points over all games (default +5 / 0 / -5), plus ``margin`` points per
+    unit of each game's final margin (discs, cells) when it is not 0."""
     wins, draws, losses = (np.zeros(n, dtype=np.int64) for _ in range(3))
     for task, res in zip(tasks, results, strict=True):
         assert task.index == res.index
@@ -140,8 +142,12 @@ def score_round_robin(n: int, tasks, results, win: float, draw: float, loss: flo
                 else (task.second, task.first)
             wins[winner] += 1
             losses[loser] += 1
-    fitness = win * wins + draw * draws + loss * losses
-    return Standings(fitness.astype(np.float64), wins, draws, losses)
+    fitness = (win * wins + draw * draws + loss * losses).astype(np.float64)
+    if margin:  # legacy runs (margin 0) keep their exact sums
+        for task, res in zip(tasks, results, strict=True):
+            fitness[task.first] += margin * res.margin
+            fitness[task.second] -= margin * res.margin
+    return Standings(fitness, wins, draws, losses)
 
 
 def yardstick_scores(panel, champion: int, tasks, results) -> dict[str, float]:
