@@ -224,3 +224,70 @@ def test_deepening_jumps_to_the_exact_search_near_the_end(ai_module):
     k = ai_module.ENDGAME_EMPTIES
     assert ai_module.deepening_schedule(k) == [1, 2, k]
     assert ai_module.deepening_schedule(1) == [1]
+
+
+# --- optional feature groups (game.genome.features) ---------------------------------------------
+
+ALL_GROUPS = ("mobility", "stability", "corners", "parity")
+
+
+def every_group_champion(n_phases: int, seed: int, symmetric: bool = False) -> Weights:
+    rng = np.random.default_rng(seed)
+    genome = rng.uniform(-1, 1, GenomeLayout(n_phases, symmetric, ALL_GROUPS).size)
+    w = Weights.from_genome(genome, default_phase_bounds(n_phases), symmetric, name=f"all{seed}",
+                            groups=ALL_GROUPS)
+    w.metadata["variant"] = "reversed"
+    return w
+
+
+def test_every_feature_equals_the_engines(ai_module, positions):
+    from engine.reversi.evaluation import ALL_FEATURE_NAMES
+
+    assert ai_module.ALL_FEATURES == ALL_FEATURE_NAMES
+    for pos in positions:
+        expected = [int(v) for v in evaluation.feature_vector(*pos.boards)]
+        assert ai_module.all_feature_values(pos.player, pos.opponent) == expected
+
+
+def test_the_file_names_only_the_features_its_weights_use(tmp_path):
+    default, _ = load_generated(random_champion(2, seed=1), tmp_path, "ai_default")
+    assert len(default.FEATURE_NAMES) == 6 and len(default.FEATURES[0]) == 6
+    assert all(row[6:] == (0.0,) * 6 for row in default.WEIGHTS)
+    weights = every_group_champion(2, seed=1)
+    every, _ = load_generated(weights, tmp_path, "ai_every")
+    assert every.FEATURE_NAMES == every.ALL_FEATURES
+    assert np.array_equal(np.array(every.WEIGHTS), weights.numba_arrays()[2])
+
+
+@pytest.mark.parametrize("n_phases, seed", [(1, 5), (4, 6)])
+def test_evaluation_with_every_feature_group_equals_the_engines(tmp_path, positions, n_phases,
+                                                                 seed):
+    weights = every_group_champion(n_phases, seed)
+    module, _ = load_generated(weights, tmp_path, f"ai_every_{n_phases}")
+    arrays = weights.numba_arrays()
+    for pos in positions:
+        expected = evaluation.evaluate(*pos.boards, *arrays, True)
+        assert module.evaluate(pos.player, pos.opponent) == pytest.approx(expected, rel=1e-9,
+                                                                          abs=1e-9)
+        assert module.evaluate_in_engine_order(pos.player, pos.opponent) == expected
+
+
+@pytest.mark.parametrize("groups", [("corners",), ("mobility", "parity")])
+def test_evaluation_with_some_groups_equals_the_engines(tmp_path, positions, groups):
+    rng = np.random.default_rng(8)
+    genome = rng.uniform(-1, 1, GenomeLayout(3, True, groups).size)
+    weights = Weights.from_genome(genome, default_phase_bounds(3), True, groups=groups)
+    weights.metadata["variant"] = "reversed"
+    module, _ = load_generated(weights, tmp_path, f"ai_{'_'.join(groups)}")
+    arrays = weights.numba_arrays()
+    for pos in positions:
+        expected = evaluation.evaluate(*pos.boards, *arrays, True)
+        assert module.evaluate_in_engine_order(pos.player, pos.opponent) == expected
+
+
+def test_fixed_depth_agent_with_every_feature_group_plays_the_engines_moves(tmp_path):
+    from tests.test_cs303_fixed_depth import generated, moves_compared
+
+    weights = every_group_champion(3, seed=9, symmetric=True)
+    module = generated(weights, tmp_path, 2, 3)
+    assert moves_compared(module, weights, 2, 3, games=2) > 80

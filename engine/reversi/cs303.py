@@ -10,7 +10,7 @@ import json
 import textwrap
 from pathlib import Path
 
-from engine.reversi.weights import FEATURE_NAMES, Weights
+from engine.reversi.weights import Weights
 from engine.reversi.weights_io import save_json, save_npz
 
 TEMPLATE = Path(__file__).with_name("cs303_template.py")
@@ -27,9 +27,9 @@ def _wrapped(items: list[str], per_line: int, indent: str) -> list[str]:
 def weights_block(weights: Weights, variant: str, endgame_empties: int,
                   depth: int | None = None) -> str:
     """The generated constants; ``repr`` of a float round-trips exactly."""
-    phase_of_discs, positional, features = weights.numba_arrays()
+    phase_of_discs, positional, _ = weights.numba_arrays()
     lines = [BEGIN, f"NAME = {weights.name or 'champion'!r}", f"VARIANT = {variant!r}",
-             "FEATURE_NAMES = (", *(f"    {n!r}," for n in FEATURE_NAMES), ")",
+             "FEATURE_NAMES = (", *(f"    {n!r}," for n in weights.feature_names), ")",
              "PHASE_OF_DISCS = (  # phase index for 0..64 discs on the board",
              *_wrapped([str(int(p)) for p in phase_of_discs], 16, "    "), ")",
              "POSITIONAL = (  # per phase: 64 weights, a1..h1, a2..h2, ... (square 8 * row + col)"]
@@ -38,7 +38,7 @@ def weights_block(weights: Weights, variant: str, endgame_empties: int,
         lines += [f"    (  # phase {p}: {lo}..{hi} discs",
                   *_wrapped([repr(float(v)) for v in row], 4, "        "), "    ),"]
     lines += [")", "FEATURES = (  # per phase: one weight per FEATURE_NAMES entry"]
-    for row in features:
+    for row in weights.features:
         lines += ["    (", *_wrapped([repr(float(v)) for v in row], 4, "        "), "    ),"]
     fixed = "None" if depth is None else str(int(depth))
     lines += [")", f"ENDGAME_EMPTIES = {int(endgame_empties)}", f"FIXED_DEPTH = {fixed}", END]

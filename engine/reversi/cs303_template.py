@@ -20,7 +20,9 @@ a), so the platform's start position (white on (3,3) and (4,4), black on (3,4) a
 the standard d4/e5 white, e4/d5 black.
 
 The evaluation is the engine's (board-evolve ``engine.reversi.evaluation.evaluate``), from the side
-to move's view, with the weights of the phase given by the number of discs on the board.
+to move's view, with the weights of the phase given by the number of discs on the board. The
+weights name the features they use (``FEATURE_NAMES``, a part of ``ALL_FEATURES``); the others
+weigh 0 and, like every feature whose group weighs 0 in a phase, are never computed.
 """
 
 import time
@@ -45,6 +47,17 @@ ENDGAME_EMPTIES = 8
 FIXED_DEPTH = None  # None: iterative deepening within the time limit; else plies per move
 # --- END WEIGHTS ---
 
+# every feature the engine knows, in the order it sums them (FEATURE_NAMES is a part of it)
+ALL_FEATURES = (
+    "mobility_own", "mobility_opp", "potential_mobility_own", "potential_mobility_opp",
+    "stability_own", "stability_opp", "x_empty_corner_own", "x_empty_corner_opp",
+    "c_empty_corner_own", "c_empty_corner_opp", "parity_odd_regions", "parity_even_regions",
+)
+# per phase: one weight per ALL_FEATURES entry (0 for the features these weights do not use)
+WEIGHTS = tuple(
+    tuple(row[FEATURE_NAMES.index(n)] if n in FEATURE_NAMES else 0.0 for n in ALL_FEATURES)
+    for row in FEATURES
+)
 REVERSED = VARIANT == "reversed"
 COLOR_BLACK, COLOR_WHITE, COLOR_NONE = -1, 1, 0
 FULL = 0xFFFFFFFFFFFFFFFF
@@ -238,20 +251,72 @@ def positional(P, O, phase):
     return total
 
 
-def feature_values(P, O, mob_own=None, mob_opp=None):
-    """The engine's named features, in FEATURE_NAMES order (side to move's view)."""
+# Corners: X squares (b2, g2, b7, g7) and C squares (b1, a2, g1, h2, a7, b8, h7, g8) next to an
+# empty corner. Parity: regions of empty squares (8-connected) with an odd / even size.
+A1, H1, A8, H8 = 1, 1 << 7, 1 << 56, 1 << 63
+
+
+def next_to_empty_corners(occupied):
+    """(X squares, C squares) whose corner is empty."""
+    a1, h1, a8, h8 = (corner & ~occupied for corner in (A1, H1, A8, H8))
+    x = (a1 << 9) | (h1 << 7) | (a8 >> 7) | (h8 >> 9)
+    c = (a1 << 1) | (a1 << 8) | (h1 >> 1) | (h1 << 8)
+    c |= (a8 << 1) | (a8 >> 8) | (h8 >> 1) | (h8 >> 8)
+    return x, c
+
+
+def parity_regions(empty):
+    """(odd, even): regions of ``empty`` (8-connected components) of odd / even size."""
+    odd = even = 0
+    while empty:
+        region = empty & -empty  # its lowest square, grown until it stops
+        while True:
+            grown = (region | neighbours(region)) & empty
+            if grown == region:
+                break
+            region = grown
+        empty ^= region
+        if _popcount(region) & 1:
+            odd += 1
+        else:
+            even += 1
+    return odd, even
+
+
+def all_feature_values(P, O):
+    """Every feature of ALL_FEATURES, in that order (side to move's view)."""
     near_empty = neighbours(~(P | O) & FULL)
     lines = full_lines(P | O)
-    values = {
-        "mobility_own": _popcount(legal_moves(P, O)) if mob_own is None else mob_own,
-        "mobility_opp": _popcount(legal_moves(O, P)) if mob_opp is None else mob_opp,
+    x, c = next_to_empty_corners(P | O)
+    return [
+        _popcount(legal_moves(P, O)), _popcount(legal_moves(O, P)),
         # the opponent's frontier: where the side to move may later find moves
-        "potential_mobility_own": _popcount(O & near_empty),
-        "potential_mobility_opp": _popcount(P & near_empty),
-        "stability_own": _popcount(stable_discs(P, O, lines)),
-        "stability_opp": _popcount(stable_discs(O, P, lines)),
-    }
-    return [values[name] for name in FEATURE_NAMES]
+        _popcount(O & near_empty), _popcount(P & near_empty),
+        _popcount(stable_discs(P, O, lines)), _popcount(stable_discs(O, P, lines)),
+        _popcount(P & x), _popcount(O & x), _popcount(P & c), _popcount(O & c),
+        *parity_regions(~(P | O) & FULL),
+    ]
+
+
+def add_features(value, P, O, f, mob_own, mob_opp):
+    """``value`` plus the weighted features (``f``: one phase of WEIGHTS), group by group in the
+    engine's order (bit-identical sums); a group that weighs 0 is not computed."""
+    value += f[0] * mob_own + f[1] * mob_opp
+    if f[2] != 0.0 or f[3] != 0.0:
+        near_empty = neighbours(~(P | O) & FULL)
+        value += f[2] * _popcount(O & near_empty) + f[3] * _popcount(P & near_empty)
+    if f[4] != 0.0 or f[5] != 0.0:
+        lines = full_lines(P | O)
+        value += f[4] * _popcount(stable_discs(P, O, lines))
+        value += f[5] * _popcount(stable_discs(O, P, lines))
+    if f[6] != 0.0 or f[7] != 0.0 or f[8] != 0.0 or f[9] != 0.0:
+        x, c = next_to_empty_corners(P | O)
+        value += f[6] * _popcount(P & x) + f[7] * _popcount(O & x)
+        value += f[8] * _popcount(P & c) + f[9] * _popcount(O & c)
+    if f[10] != 0.0 or f[11] != 0.0:
+        odd, even = parity_regions(~(P | O) & FULL)
+        value += f[10] * odd + f[11] * even
+    return value
 
 
 def evaluate(P, O, moves=None):
@@ -262,15 +327,7 @@ def evaluate(P, O, moves=None):
     if mob_own == 0 and mob_opp == 0:
         return terminal_value(P, O)
     phase = PHASE_OF_DISCS[_popcount(P | O)]
-    weights = FEATURES[phase]
-    score = positional(P, O, phase)
-    if any(weights[2:]):  # frontier and stability cost most: skipped when they weigh nothing
-        values = feature_values(P, O, mob_own, mob_opp)
-    else:
-        values = (mob_own, mob_opp)
-    for i in range(len(values)):  # no zip(strict=): the platform's Python may be older
-        score += weights[i] * values[i]
-    return score
+    return add_features(positional(P, O, phase), P, O, WEIGHTS[phase], mob_own, mob_opp)
 
 
 def _sign(x):
@@ -381,21 +438,13 @@ def evaluate_in_engine_order(P, O):
     if mob_own == 0 and mob_opp == 0:
         return terminal_value(P, O)
     phase = PHASE_OF_DISCS[_popcount(P | O)]
-    row, f = POSITIONAL[phase], FEATURES[phase]
+    row = POSITIONAL[phase]
     value = 0.0
     for sq in _squares(P):
         value += row[sq]
     for sq in _squares(O):
         value -= row[sq]
-    value += f[0] * mob_own + f[1] * mob_opp
-    if f[2] != 0.0 or f[3] != 0.0:
-        near_empty = neighbours(~(P | O) & FULL)
-        value += f[2] * _popcount(O & near_empty) + f[3] * _popcount(P & near_empty)
-    if f[4] != 0.0 or f[5] != 0.0:
-        lines = full_lines(P | O)
-        value += f[4] * _popcount(stable_discs(P, O, lines))
-        value += f[5] * _popcount(stable_discs(O, P, lines))
-    return value
+    return add_features(value, P, O, WEIGHTS[phase], mob_own, mob_opp)
 
 
 def fixed_value(P, O, depth, alpha, beta, exact):

@@ -2,16 +2,37 @@
 
     value = sum(positional[phase, s] for own discs s)
           - sum(positional[phase, s] for opponent discs s)
-          + features[phase] . (mobility_own, mobility_opp, potential_mobility_own,
-                               potential_mobility_opp, stability_own, stability_opp)
+          + features[phase] . (the ``ALL_FEATURE_NAMES`` values, in that order)
 
-with ``phase = phase_of_discs[number of discs on the board]`` and the features:
+with ``phase = phase_of_discs[number of discs on the board]``. ``features`` has one column per
+name of ``ALL_FEATURE_NAMES`` (the catalogue); a genome uses some *groups* of it
+(``engine.reversi.weights.FEATURE_GROUPS``) and the others weigh 0. A group whose weights are
+all 0 in a phase is not computed at all, so an unused group costs nothing. A 6-column row (the
+layout before the optional groups) is accepted too: the groups after ``stability`` weigh 0.
 
 - ``mobility_own`` / ``mobility_opp``: number of legal moves of the side to move / opponent;
 - ``potential_mobility_own``: opponent discs next to at least one empty square (the opponent's
   frontier: where the side to move may later find moves); ``potential_mobility_opp``: own discs
   next to an empty square (own frontier);
-- ``stability_own`` / ``stability_opp``: discs that ``stable_discs`` proves can never be flipped.
+- ``stability_own`` / ``stability_opp``: discs that ``stable_discs`` proves can never be flipped;
+- ``x_empty_corner_own`` / ``x_empty_corner_opp``: own / opponent discs on an X square (b2, g2,
+  b7, g7) whose diagonal corner (a1, h1, a8, h8) is empty;
+- ``c_empty_corner_own`` / ``c_empty_corner_opp``: own / opponent discs on a C square (b1 and
+  a2 next to a1; g1, h2 next to h1; a7, b8 next to a8; h7, g8 next to h8) whose corner is empty.
+  With the positional weight of the square (which applies whatever the corner holds) these
+  let the evaluation value an X or C square differently once its corner is taken;
+- ``parity_odd_regions`` / ``parity_even_regions``: the empty squares split into *regions*
+  (connected components under the 8-neighbourhood: squares touching by a side or a corner);
+  the number of regions with an odd / even number of squares. The idea (region parity): if
+  the two sides alternate inside a region until it is full, whoever plays first there also
+  plays last (the last move of a region is often the safe one, and in Reversed Reversi the
+  one that gives fewest discs away), so the side to move benefits from odd regions. It is an
+  approximation: moves are not forced to alternate within a region (a side may be unable to
+  move into it, or pass, or play elsewhere), and both counts are the same whichever side is to
+  move; the weights (per phase) decide what they are worth. At most 16 regions fit on a board
+  (no two of them touching), so both counts stay below 64.
+
+Every feature is a count of at most 64 (``engine.reversi.weights.MAX_FEATURE_COUNT``).
 
 A finished game (neither side can move) is not evaluated heuristically: it scores
 ``+-(WIN_SCORE + |final disc difference|)`` (0 for a draw) under the variant given by
@@ -39,6 +60,24 @@ from engine.reversi import bitboard as bb
 
 U64 = np.uint64
 WIN_SCORE = 1e6
+# The columns of a features row, in the order evaluate() sums them (see the module docstring).
+ALL_FEATURE_NAMES: tuple[str, ...] = (
+    "mobility_own",
+    "mobility_opp",
+    "potential_mobility_own",
+    "potential_mobility_opp",
+    "stability_own",
+    "stability_opp",
+    "x_empty_corner_own",
+    "x_empty_corner_opp",
+    "c_empty_corner_own",
+    "c_empty_corner_opp",
+    "parity_odd_regions",
+    "parity_even_regions",
+)
+N_ALL_FEATURES = len(ALL_FEATURE_NAMES)
+N_LEGACY_FEATURES = 6  # the catalogue before the optional groups: mobility and stability
+A1, H1, A8, H8 = U64(1) << U64(0), U64(1) << U64(7), U64(1) << U64(56), U64(1) << U64(63)
 RANK_1 = U64(0xFF)
 INNER = U64(0x007E7E7E7E7E7E00)
 FILE_A = bb.FILE_A
@@ -176,8 +215,40 @@ def positional_sum(P, O, row):
 
 
 @njit(cache=True)
+def squares_next_to_empty_corners(occupied):
+    """(X squares, C squares) whose corner is empty: b2 for a1, b1 and a2 for a1, and so on."""
+    a1, h1 = ~occupied & A1, ~occupied & H1
+    a8, h8 = ~occupied & A8, ~occupied & H8
+    x = (a1 << bb.S9) | (h1 << bb.S7) | (a8 >> bb.S7) | (h8 >> bb.S9)
+    c = (a1 << bb.S1) | (a1 << bb.S8) | (h1 >> bb.S1) | (h1 << bb.S8)
+    c |= (a8 << bb.S1) | (a8 >> bb.S8) | (h8 >> bb.S1) | (h8 >> bb.S8)
+    return x, c
+
+
+@njit(cache=True)
+def parity_regions(empty):
+    """(odd, even): regions of ``empty`` (8-connected components) of odd / even size."""
+    odd = 0
+    even = 0
+    while empty:
+        region = empty & (bb.ZERO - empty)  # its lowest square, grown until it stops
+        while True:
+            grown = (region | bb.neighbours(region)) & empty
+            if grown == region:
+                break
+            region = grown
+        empty ^= region
+        if bb.popcount(region) & 1:
+            odd += 1
+        else:
+            even += 1
+    return odd, even
+
+
+@njit(cache=True)
 def evaluate(P, O, phase_of_discs, positional, features, reversed_rules):
-    """Heuristic value of ``(P, O)`` for the side to move (P); finished games are scored exactly."""
+    """Heuristic value of ``(P, O)`` for the side to move (P); finished games are scored exactly.
+    Each feature group is computed only when one of its weights in this phase is not 0."""
     mob_own = bb.popcount(bb.legal_moves(P, O))
     mob_opp = bb.popcount(bb.legal_moves(O, P))
     if mob_own == 0 and mob_opp == 0:
@@ -192,17 +263,35 @@ def evaluate(P, O, phase_of_discs, positional, features, reversed_rules):
         h, v, d9, d7 = full_lines(P | O)
         value += f[4] * bb.popcount(_stable_with_lines(P, O, h, v, d9, d7))
         value += f[5] * bb.popcount(_stable_with_lines(O, P, h, v, d9, d7))
+    if f.shape[0] == N_LEGACY_FEATURES:
+        return value
+    if f[6] != 0.0 or f[7] != 0.0 or f[8] != 0.0 or f[9] != 0.0:
+        x, c = squares_next_to_empty_corners(P | O)
+        value += f[6] * bb.popcount(P & x) + f[7] * bb.popcount(O & x)
+        value += f[8] * bb.popcount(P & c) + f[9] * bb.popcount(O & c)
+    if f[10] != 0.0 or f[11] != 0.0:
+        odd, even = parity_regions(~(P | O))
+        value += f[10] * odd + f[11] * even
     return value
 
 
 @njit(cache=True)
 def feature_vector(P, O):
-    """The six feature values of ``(P, O)`` (for tests and inspection), float64[6]."""
-    out = np.empty(6, np.float64)
+    """Every feature value of ``(P, O)``, in ``ALL_FEATURE_NAMES`` order (for tests and
+    inspection), float64[12]."""
+    out = np.empty(N_ALL_FEATURES, np.float64)
     out[0] = bb.popcount(bb.legal_moves(P, O))
     out[1] = bb.popcount(bb.legal_moves(O, P))
     out[2] = bb.popcount(bb.frontier(O, P))
     out[3] = bb.popcount(bb.frontier(P, O))
     out[4] = bb.popcount(stable_discs(P, O))
     out[5] = bb.popcount(stable_discs(O, P))
+    x, c = squares_next_to_empty_corners(P | O)
+    out[6] = bb.popcount(P & x)
+    out[7] = bb.popcount(O & x)
+    out[8] = bb.popcount(P & c)
+    out[9] = bb.popcount(O & c)
+    odd, even = parity_regions(~(P | O))
+    out[10] = odd
+    out[11] = even
     return out

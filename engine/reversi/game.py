@@ -1,7 +1,8 @@
 """Othello and Reversed Reversi behind the game-neutral contract (``engine.core.game.Game``).
 
-The genome is a ``Weights`` layout (per-phase positional matrix + mobility/stability features);
-its settings live under ``game.genome`` (``phases``, ``phase_bounds`` in discs, ``symmetric``).
+The genome is a ``Weights`` layout (per-phase positional matrix + the feature weights of the
+chosen feature groups); its settings live under ``game.genome`` (``phases``, ``phase_bounds`` in
+discs, ``symmetric``, ``features``: the groups, by default ``[mobility, stability]``).
 A state is a ``Position``; move ids are squares 0..63 (a1 = 0, b1 = 1, ..., h8 = 63) and
 ``PASS`` (64). Champion files are the Reversi weights files (``engine.reversi.weights_io``).
 """
@@ -27,7 +28,8 @@ from engine.reversi.position import PASS, Position, Variant, move_name, parse_mo
 from engine.reversi.search_settings import EXACT_SOLVERS
 from engine.reversi.weights_io import save_json
 
-GENOME_DEFAULTS = {"phases": 3, "phase_bounds": None, "symmetric": True}
+GENOME_DEFAULTS = {"phases": 3, "phase_bounds": None, "symmetric": True,
+                   "features": ["mobility", "stability"]}
 WEIGHTS_CACHE_SIZE = 256  # genomes whose Weights a game keeps (a population plus anchors)
 
 
@@ -86,10 +88,14 @@ class ReversiGame:
     def symmetric(self) -> bool:
         return self.genome["symmetric"]
 
+    @property
+    def feature_groups(self) -> tuple[str, ...]:
+        return tuple(self.genome["features"])
+
     def layout(self):
         from engine.reversi.weights import GenomeLayout
 
-        return GenomeLayout(len(self.phase_bounds) + 1, self.symmetric)
+        return GenomeLayout(len(self.phase_bounds) + 1, self.symmetric, self.feature_groups)
 
     def genome_spec(self) -> GenomeSpec:
         layout = self.layout()
@@ -103,7 +109,9 @@ class ReversiGame:
 
     def reference_genome(self, reference: str) -> np.ndarray:
         """A reference weight set re-expressed in this layout: each of our phases takes the
-        reference phase that covers its middle disc count (references may have fewer phases)."""
+        reference phase that covers its middle disc count (references may have fewer phases);
+        features our groups have and the reference lacks weigh 0 (the shipped references weigh
+        every feature 0)."""
         from engine.reversi.weights import MIN_DISCS, Weights, phase_of_discs_table
         from engine.reversi.weights_io import reference_weights
 
@@ -112,9 +120,13 @@ class ReversiGame:
         starts, ends = (MIN_DISCS, *bounds), (*bounds, 65)
         ref_phase_of = phase_of_discs_table(ref.phase_bounds)
         rows = [int(ref_phase_of[min(64, (s + e) // 2)]) for s, e in zip(starts, ends, strict=True)]
-        projected = Weights(bounds, np.array(ref.positional[rows], dtype=np.float64),
-                            np.array(ref.features[rows], dtype=np.float64), self.symmetric,
-                            name=reference)
+        layout = self.layout()
+        features = np.zeros((len(rows), layout.n_features))
+        for k, feature in enumerate(layout.feature_names):
+            if feature in ref.feature_names:
+                features[:, k] = ref.features[rows, ref.feature_names.index(feature)]
+        projected = Weights(bounds, np.array(ref.positional[rows], dtype=np.float64), features,
+                            self.symmetric, name=reference, feature_groups=self.feature_groups)
         return projected.to_genome()
 
     def phase_of(self, state: Position) -> int:
@@ -126,7 +138,8 @@ class ReversiGame:
         from engine.reversi.weights import Weights
 
         return Weights.from_genome(np.asarray(genome, dtype=np.float64), self.phase_bounds,
-                                   self.symmetric, name=name, metadata=dict(metadata or {}))
+                                   self.symmetric, name=name, metadata=dict(metadata or {}),
+                                   groups=self.feature_groups)
 
     def _cached_weights(self, genome):
         """``Weights`` of a genome, built (and validated) once per genome rather than once per
@@ -244,7 +257,7 @@ class ReversiGame:
         except (WeightsFileError, OSError) as exc:
             raise ChampionFileError(str(exc).splitlines()[0]) from None
         settings = {"genome": {"phases": w.n_phases, "phase_bounds": list(w.phase_bounds),
-                               "symmetric": w.symmetric}}
+                               "symmetric": w.symmetric, "features": list(w.feature_groups)}}
         return Champion(self.name, w.to_genome(), settings, w.name, dict(w.metadata))
 
     def export(self, source, fmt: str, out, **options) -> None:
@@ -287,6 +300,7 @@ def _validated_genome(genome: Mapping) -> dict:
         raise GameSettingsError(f"game.genome.phases={phases} must satisfy 1 <= phases <= 60")
     if not isinstance(g["symmetric"], bool):
         raise GameSettingsError(f"game.genome.symmetric={g['symmetric']} must be true or false")
+    g["features"] = _validated_feature_groups(g["features"])
     if bounds is not None:
         b = list(bounds)
         increasing = all(x < y for x, y in zip(b, b[1:], strict=False))
@@ -300,6 +314,21 @@ def _validated_genome(genome: Mapping) -> dict:
                 f"game.genome.phases={len(b) + 1} with these bounds)")
         g["phase_bounds"] = b
     return g
+
+
+def _validated_feature_groups(groups) -> list[str]:
+    """The feature groups in catalogue order (the genome's block order, whatever the order
+    given), or a one-line error naming the allowed groups."""
+    from engine.reversi.weights import FEATURE_GROUPS, canonical_groups
+
+    is_list = isinstance(groups, Sequence) and not isinstance(groups, str)
+    if not (is_list and all(isinstance(g, str) and g in FEATURE_GROUPS for g in groups)
+            and len(set(groups)) == len(groups)):
+        shown = f"[{', '.join(map(str, groups))}]" if is_list else groups
+        raise GameSettingsError(f"game.genome.features={shown} must be a list of distinct "
+                                f"feature groups from: {', '.join(FEATURE_GROUPS)} (default: "
+                                "[mobility, stability])")
+    return list(canonical_groups(groups))
 
 
 OTHELLO = ReversiGame(

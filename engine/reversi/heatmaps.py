@@ -14,7 +14,6 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from engine.reversi.position import square
-from engine.reversi.weights import FEATURE_NAMES
 
 FILES = "abcdefgh"
 # One square of each classic WPC square class: corner, C, A, B, X, and an inner square.
@@ -63,11 +62,13 @@ def plot_positional(weights, positional: np.ndarray | None = None, title: str | 
 
 
 def plot_features(weights) -> Figure:
-    """The scalar feature weights (mobility, potential mobility, stability) of every phase."""
-    n, names = weights.n_phases, list(FEATURE_NAMES)
+    """The scalar feature weights (mobility, potential mobility, stability, ...) of every phase."""
+    n, names = weights.n_phases, list(weights.feature_names)
     fig, ax = plt.subplots(figsize=(min(14.0, max(7.0, 0.8 * n + 3)), 4), layout="constrained")
     x = np.arange(n)
-    if n <= 12:
+    if not names:  # a positional-only genome (game.genome.features=[])
+        ax.text(0.5, 0.5, "no feature weights", ha="center", va="center", transform=ax.transAxes)
+    elif n <= 12:
         width = 0.8 / len(names)
         for k, name in enumerate(names):
             offset = (k - (len(names) - 1) / 2) * width
@@ -81,8 +82,9 @@ def plot_features(weights) -> Figure:
     ax.axhline(0, color="black", lw=0.8)
     ax.set_ylabel("weight")
     ax.grid(axis="y", alpha=0.3)
-    ax.legend(fontsize=7, ncols=2)
-    ax.set_title(f"Mobility and stability weights per phase — {weights.name or 'champion'}",
+    if names:
+        ax.legend(fontsize=7, ncols=2)
+    ax.set_title(f"Feature weights per phase — {weights.name or 'champion'}",
                  fontsize=10)
     return fig
 
@@ -106,7 +108,7 @@ def plot_weight_history(history: list[tuple[int, object]]) -> Figure:
 
     for phase, style in zip(phases, ("-", "--"), strict=False):
         features = np.array([w.features[phase] for _, w in history])
-        for k, name in enumerate(FEATURE_NAMES):
+        for k, name in enumerate(history[0][1].feature_names):
             axes[1].plot(generations, features[:, k], style, color=f"C{k}",
                          label=f"{name} p{phase}")
     axes[1].set_title("Feature weights (solid: first phase, dashed: last)", fontsize=10)
@@ -120,7 +122,8 @@ def plot_weight_history(history: list[tuple[int, object]]) -> Figure:
     for ax in axes:
         ax.set_xlabel("generation")
         ax.grid(alpha=0.3)
-        ax.legend(fontsize=6, ncols=2, loc="upper center", bbox_to_anchor=(0.5, -0.15))
+        if ax.get_legend_handles_labels()[0]:  # a positional-only genome has no feature lines
+            ax.legend(fontsize=6, ncols=2, loc="upper center", bbox_to_anchor=(0.5, -0.15))
         ax.xaxis.get_major_locator().set_params(integer=True)
     return fig
 

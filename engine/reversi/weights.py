@@ -3,8 +3,10 @@
 A ``Weights`` object is what the GA evolves and what a user reads. It has one *phase* per range
 of disc counts (``phase_bounds`` = the disc counts where each phase after the first starts) and,
 per phase, a full 8x8 positional matrix (row-major a1..h8, like the bitboards) and one weight per
-name in ``FEATURE_NAMES``. The numba search never sees this object: ``numba_arrays()`` turns it
-into plain arrays.
+feature of its *feature groups* (``FEATURE_GROUPS``; by default mobility and stability, whose
+names are ``FEATURE_NAMES``). The numba search never sees this object: ``numba_arrays()`` turns
+it into plain arrays, the features spread over the whole catalogue (``ALL_FEATURE_NAMES``,
+zeros for the groups not used).
 
 Won and lost games must outweigh every heuristic value (the search scores them
 ``+-(WIN_SCORE + margin)``), so a ``Weights`` whose heuristic could reach ``WIN_SCORE`` is refused
@@ -28,26 +30,28 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.reversi.evaluation import WIN_SCORE
+from engine.reversi.evaluation import ALL_FEATURE_NAMES, N_ALL_FEATURES, WIN_SCORE
 from engine.reversi.position import SQUARE_NAMES
 
 SCHEMA_VERSION = 1
 GAME = "reversi"
 
-# Scalar features per phase, side-to-move view (see engine/evaluation.py for exact definitions).
-FEATURE_NAMES: tuple[str, ...] = (
-    "mobility_own",  # legal moves of the side to move
-    "mobility_opp",  # legal moves of the opponent
-    "potential_mobility_own",  # opponent discs next to an empty square (frontier of the opponent)
-    "potential_mobility_opp",  # own discs next to an empty square (own frontier)
-    "stability_own",  # own discs that can never be flipped (sound lower bound, Edax-style)
-    "stability_opp",  # same for the opponent
-)
-# Feature blocks: the units a block crossover exchanges, besides each phase's positional matrix.
-FEATURE_BLOCKS: dict[str, tuple[str, ...]] = {
-    "mobility": FEATURE_NAMES[0:4],
-    "stability": FEATURE_NAMES[4:6],
+# Scalar features, side-to-move view (engine/reversi/evaluation.py defines each exactly), in
+# groups a genome uses or not (``game.genome.features``). A group is also the unit a block
+# crossover exchanges, besides each phase's positional matrix.
+FEATURE_GROUPS: dict[str, tuple[str, ...]] = {
+    # legal moves of each side; frontier discs (the opponent's first: potential mobility)
+    "mobility": ALL_FEATURE_NAMES[0:4],
+    # discs that can never be flipped (sound lower bound, Edax-style)
+    "stability": ALL_FEATURE_NAMES[4:6],
+    # discs on X and C squares next to an empty corner
+    "corners": ALL_FEATURE_NAMES[6:10],
+    # regions of empty squares with an odd / even number of squares
+    "parity": ALL_FEATURE_NAMES[10:12],
 }
+DEFAULT_FEATURE_GROUPS: tuple[str, ...] = ("mobility", "stability")
+# The features of the default genome (and of every weights file made before the optional groups)
+FEATURE_NAMES: tuple[str, ...] = ALL_FEATURE_NAMES[0:6]
 N_FEATURES = len(FEATURE_NAMES)
 MIN_DISCS, MAX_DISCS = 4, 64
 # Largest value any feature can take (legal moves, frontier and stable discs are all disc or
@@ -96,6 +100,30 @@ def default_phase_bounds(n_phases: int) -> tuple[int, ...]:
     return tuple(MIN_DISCS + round(span * i / n_phases) for i in range(1, n_phases))
 
 
+def canonical_groups(groups) -> tuple[str, ...]:
+    """``groups`` in catalogue order; ``ValueError`` naming the allowed ones for an unknown or
+    repeated name."""
+    groups = list(groups)
+    unknown = [g for g in groups if g not in FEATURE_GROUPS]
+    if unknown or len(set(groups)) != len(groups):
+        what = f"unknown feature group(s) {unknown}" if unknown else f"repeated groups {groups}"
+        raise ValueError(f"{what} (allowed: {', '.join(FEATURE_GROUPS)})")
+    return tuple(g for g in FEATURE_GROUPS if g in groups)
+
+
+def group_feature_names(groups) -> tuple[str, ...]:
+    """The features of ``groups``, in catalogue order."""
+    return tuple(n for g in canonical_groups(groups) for n in FEATURE_GROUPS[g])
+
+
+def groups_of_features(names) -> tuple[str, ...]:
+    """The groups with at least one of ``names`` (known feature names), in catalogue order."""
+    return tuple(g for g, members in FEATURE_GROUPS.items() if set(members) & set(names))
+
+
+CATALOGUE_INDEX = {n: i for i, n in enumerate(ALL_FEATURE_NAMES)}
+
+
 def phase_of_discs_table(phase_bounds: tuple[int, ...]) -> np.ndarray:
     """``int64[65]``: phase index for every disc count 0..64."""
     discs = np.arange(65)
@@ -105,13 +133,17 @@ def phase_of_discs_table(phase_bounds: tuple[int, ...]) -> np.ndarray:
 class GenomeLayout:
     """Where each weight lives in the flat genome, and the named blocks crossover exchanges."""
 
-    def __init__(self, n_phases: int, symmetric: bool):
+    def __init__(self, n_phases: int, symmetric: bool,
+                 groups: tuple[str, ...] = DEFAULT_FEATURE_GROUPS):
         if n_phases < 1:
             raise ValueError(f"n_phases must be >= 1, got {n_phases}")
         self.n_phases = n_phases
         self.symmetric = symmetric
+        self.feature_groups = canonical_groups(groups)
+        self.feature_names = group_feature_names(self.feature_groups)
+        self.n_features = len(self.feature_names)
         self.n_positional = len(SYMMETRY_CLASSES) if symmetric else 64
-        self.phase_size = self.n_positional + N_FEATURES
+        self.phase_size = self.n_positional + self.n_features
         self.size = n_phases * self.phase_size
         self.names: list[str] = []
         self.blocks: dict[str, slice] = {}
@@ -123,7 +155,8 @@ class GenomeLayout:
             self.blocks[f"p{p}.positional"] = slice(start, start + self.n_positional)
             self.names += [f"p{p}.pos.{n}" for n in pos_names]
             offset = start + self.n_positional
-            for block, names in FEATURE_BLOCKS.items():
+            for block in self.feature_groups:
+                names = FEATURE_GROUPS[block]
                 self.blocks[f"p{p}.{block}"] = slice(offset, offset + len(names))
                 offset += len(names)
                 self.names += [f"p{p}.{n}" for n in names]
@@ -133,7 +166,7 @@ class GenomeLayout:
 
     def features_slice(self, phase: int) -> slice:
         start = phase * self.phase_size + self.n_positional
-        return slice(start, start + N_FEATURES)
+        return slice(start, start + self.n_features)
 
     def default_bounds(self) -> tuple[np.ndarray, np.ndarray]:
         """Initialisation/clipping range of every gene: [-1, 1] (the WPC's scale)."""
@@ -143,14 +176,15 @@ class GenomeLayout:
         """Largest ``m`` such that every genome with all genes in [-m, m] is a valid ``Weights``
         (its heuristic can never reach ``WIN_SCORE``). A tied positional gene covers up to 8
         squares but the 10 classes cover the 64 squares once, so both layouts give 64 squares +
-        ``N_FEATURES`` features of at most ``MAX_FEATURE_COUNT`` each, per phase."""
-        per_unit = 64 + N_FEATURES * MAX_FEATURE_COUNT
+        ``n_features`` features of at most ``MAX_FEATURE_COUNT`` each, per phase."""
+        per_unit = 64 + self.n_features * MAX_FEATURE_COUNT
         return WIN_SCORE / per_unit * (1.0 - 1e-9)  # a hair below: float sums may round up
 
     def __repr__(self) -> str:
-        return (
-            f"GenomeLayout(n_phases={self.n_phases}, symmetric={self.symmetric}, size={self.size})"
-        )
+        groups = "" if self.feature_groups == DEFAULT_FEATURE_GROUPS else \
+            f", groups={list(self.feature_groups)}"
+        return (f"GenomeLayout(n_phases={self.n_phases}, symmetric={self.symmetric}{groups}, "
+                f"size={self.size})")
 
 
 def asymmetric_squares(matrix: np.ndarray) -> list[str]:
@@ -188,10 +222,11 @@ def check_magnitude(positional: np.ndarray, features: np.ndarray) -> None:
 class Weights:
     phase_bounds: tuple[int, ...]
     positional: np.ndarray  # (n_phases, 64), expanded, a1..h8
-    features: np.ndarray  # (n_phases, len(FEATURE_NAMES))
+    features: np.ndarray  # (n_phases, len(self.feature_names))
     symmetric: bool = False
     name: str = ""
     metadata: dict = field(default_factory=dict)
+    feature_groups: tuple[str, ...] = DEFAULT_FEATURE_GROUPS  # which features ``features`` has
 
     def __post_init__(self):
         self.phase_bounds = tuple(int(b) for b in self.phase_bounds)
@@ -205,7 +240,9 @@ class Weights:
                 )
             prev = b
         self.positional = np.array(self.positional, dtype=np.float64).reshape(n, 64)
-        self.features = np.array(self.features, dtype=np.float64).reshape(n, N_FEATURES)
+        self.feature_groups = canonical_groups(self.feature_groups)
+        self.features = np.array(self.features, dtype=np.float64).reshape(
+            n, len(self.feature_names))
         if not (np.all(np.isfinite(self.positional)) and np.all(np.isfinite(self.features))):
             raise ValueError("weights must be finite numbers (found NaN or infinity)")
         check_magnitude(self.positional, self.features)
@@ -225,8 +262,13 @@ class Weights:
         return len(self.phase_bounds) + 1
 
     @property
+    def feature_names(self) -> tuple[str, ...]:
+        """The names of the columns of ``features`` (the features of ``feature_groups``)."""
+        return group_feature_names(self.feature_groups)
+
+    @property
     def layout(self) -> GenomeLayout:
-        return GenomeLayout(self.n_phases, self.symmetric)
+        return GenomeLayout(self.n_phases, self.symmetric, self.feature_groups)
 
     @property
     def variant(self) -> str | None:
@@ -252,28 +294,33 @@ class Weights:
 
     @classmethod
     def from_genome(
-        cls, genome, phase_bounds, symmetric: bool, name: str = "", metadata: dict | None = None
+        cls, genome, phase_bounds, symmetric: bool, name: str = "", metadata: dict | None = None,
+        groups: tuple[str, ...] = DEFAULT_FEATURE_GROUPS,
     ) -> Weights:
         genome = np.asarray(genome, dtype=np.float64)
-        layout = GenomeLayout(len(tuple(phase_bounds)) + 1, symmetric)
+        layout = GenomeLayout(len(tuple(phase_bounds)) + 1, symmetric, groups)
         if genome.shape != (layout.size,):
             raise ValueError(
                 f"genome has shape {genome.shape}, expected ({layout.size},) for {layout}"
             )
         positional = np.empty((layout.n_phases, 64))
-        features = np.empty((layout.n_phases, N_FEATURES))
+        features = np.empty((layout.n_phases, layout.n_features))
         for p in range(layout.n_phases):
             values = genome[layout.positional_slice(p)]
             positional[p] = values[CLASS_OF_SQUARE] if symmetric else values
             features[p] = genome[layout.features_slice(p)]
-        return cls(tuple(phase_bounds), positional, features, symmetric, name, metadata or {})
+        return cls(tuple(phase_bounds), positional, features, symmetric, name, metadata or {},
+                   layout.feature_groups)
 
     def numba_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(phase_of_discs int64[65], positional float64[n,64], features float64[n,F])."""
+        """(phase_of_discs int64[65], positional float64[n,64], features float64[n,12]): the
+        features over the whole catalogue (``ALL_FEATURE_NAMES``), 0 for unused groups."""
+        features = np.zeros((self.n_phases, N_ALL_FEATURES))
+        features[:, [CATALOGUE_INDEX[n] for n in self.feature_names]] = self.features
         return (
             phase_of_discs_table(self.phase_bounds),
             np.ascontiguousarray(self.positional),
-            np.ascontiguousarray(self.features),
+            features,
         )
 
 

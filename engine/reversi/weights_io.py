@@ -8,7 +8,9 @@ JSON (schema version 1), keys in this order::
     name            free text
     symmetric       true if every positional matrix is tied under the 8 board symmetries
     phase_bounds    disc counts where phases 1..n-1 start (strictly increasing)
-    feature_names   names of the per-phase scalar features
+    feature_names   names of the per-phase scalar features: the features of the weights'
+                    feature groups (which the names give back; a group whose names are only
+                    partly listed, as in a hand-written file, gets 0 for the others)
     phases          one object per phase:
         discs       [first, last] disc count of the phase (informative, checked)
         positional  8 rows of 8 numbers: rows a1..h1, a2..h2, ..., a8..h8
@@ -31,13 +33,15 @@ from pathlib import Path
 import numpy as np
 
 from engine.reversi.weights import (
+    ALL_FEATURE_NAMES,
     DATA_DIR,
-    FEATURE_NAMES,
     GAME,
     REFERENCE_NAMES,
     SCHEMA_VERSION,
     Weights,
     WeightsFileError,
+    group_feature_names,
+    groups_of_features,
 )
 
 TOP_KEYS = (
@@ -63,7 +67,7 @@ def weights_to_dict(w: Weights) -> dict:
                 "discs": list(w.phase_discs(p)),
                 "positional": w.positional[p].reshape(8, 8).tolist(),
                 "features": {
-                    n: float(v) for n, v in zip(FEATURE_NAMES, w.features[p], strict=True)
+                    n: float(v) for n, v in zip(w.feature_names, w.features[p], strict=True)
                 },
             }
         )
@@ -74,7 +78,7 @@ def weights_to_dict(w: Weights) -> dict:
         "name": w.name,
         "symmetric": w.symmetric,
         "phase_bounds": list(w.phase_bounds),
-        "feature_names": list(FEATURE_NAMES),
+        "feature_names": list(w.feature_names),
         "phases": phases,
         "metadata": meta,
     }
@@ -105,7 +109,7 @@ def save_npz(w: Weights, path) -> None:
         phase_bounds=np.asarray(w.phase_bounds, np.int64),
         positional=w.positional.reshape(-1, 8, 8),
         features=w.features,
-        feature_names=np.asarray(FEATURE_NAMES),
+        feature_names=np.asarray(w.feature_names, dtype=str),  # str even when empty
         symmetric=np.bool_(w.symmetric),
         name=np.str_(w.name),
         metadata_json=np.str_(json.dumps(meta, allow_nan=False)),
@@ -153,7 +157,8 @@ def _matrix(rows, where: str) -> np.ndarray:
     ).reshape(64)
 
 
-def _phase(d, p: int, names: list[str]) -> tuple[np.ndarray, np.ndarray, list]:
+def _phase(d, p: int, names: list[str], columns: tuple[str, ...]) -> tuple[np.ndarray,
+                                                                           np.ndarray, list]:
     where = f"phases[{p}]"
     if not isinstance(d, dict):
         _fail(where, f"expected an object, got {type(d).__name__}")
@@ -172,9 +177,9 @@ def _phase(d, p: int, names: list[str]) -> tuple[np.ndarray, np.ndarray, list]:
         _fail(
             f"{where}.features", f"keys must equal feature_names (missing {missing}, extra {extra})"
         )
-    # Features this version knows but the file lacks (an older file) weigh 0.
+    # Features of the file's groups that it does not list weigh 0.
     features = np.array(
-        [_number(feats[n], f"{where}.features.{n}") if n in feats else 0.0 for n in FEATURE_NAMES]
+        [_number(feats[n], f"{where}.features.{n}") if n in feats else 0.0 for n in columns]
     )
     discs = d.get("discs")
     if discs is not None and not (
@@ -216,14 +221,16 @@ def weights_from_dict(d) -> Weights:
         _fail("feature_names", f"expected a list of strings, got {_short(names)}")
     if len(set(names)) != len(names):
         _fail("feature_names", f"names must be distinct, got {names}")
-    unknown = sorted(set(names) - set(FEATURE_NAMES))
+    unknown = sorted(set(names) - set(ALL_FEATURE_NAMES))
     if unknown:
-        _fail("feature_names", f"unknown feature(s) {unknown} (known: {list(FEATURE_NAMES)})")
+        _fail("feature_names", f"unknown feature(s) {unknown} (known: {list(ALL_FEATURE_NAMES)})")
+    groups = groups_of_features(names)
     phases = d["phases"]
     if not isinstance(phases, list) or len(phases) != len(bounds) + 1:
         got = len(phases) if isinstance(phases, list) else type(phases).__name__
         _fail("phases", f"expected {len(bounds) + 1} phases (len(phase_bounds) + 1), got {got}")
-    parsed = [_phase(ph, p, names) for p, ph in enumerate(phases)]
+    columns = group_feature_names(groups)
+    parsed = [_phase(ph, p, names, columns) for p, ph in enumerate(phases)]
     meta = dict(d["metadata"])
     meta["game"] = d["game"]
     if d["variant"] is not None:
@@ -236,6 +243,7 @@ def weights_from_dict(d) -> Weights:
             d["symmetric"],
             d["name"],
             meta,
+            groups,
         )
     except ValueError as e:  # bounds order, symmetry, magnitude: Weights says what is wrong
         raise WeightsFileError(str(e)) from None

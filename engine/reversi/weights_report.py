@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 
 from engine.reversi.heatmaps import FILES, board_matrix, phase_label
-from engine.reversi.weights import FEATURE_NAMES
 
 MAX_MARKDOWN_PHASES = 4  # more phases: first, middle and last matrix in text (figure has all)
 
@@ -14,7 +13,7 @@ def weights_markdown(weights) -> str:
     feature_rows = [[str(p), "{}-{}".format(*weights.phase_discs(p)),
                      *map(_fmt, weights.features[p])] for p in range(weights.n_phases)]
     parts = ["### Feature weights per phase\n",
-             _table(["phase", "discs", *FEATURE_NAMES], feature_rows)]
+             _table(["phase", "discs", *weights.feature_names], feature_rows)]
     for p in _phases_to_print(weights.n_phases):
         board = board_matrix(weights.positional[p])
         rows = [[str(rank + 1), *map(_fmt, board[rank])] for rank in range(7, -1, -1)]
