@@ -41,6 +41,8 @@ SETTINGS = {
     # fitness sharing: parents chosen on rank / niche count (evolve/ga/operators.py)
     "sharing": ["ga.sharing_radius=0.1"],
     "sharing_wide": ["ga.sharing_radius=0.2"],
+    "keepers_sharing": ["ga.elite_copies=2", "ga.immigrants=2", "ga.immigrant_below=0.05",
+                        "ga.sigma_min=0.03", "ga.sharing_radius=0.1"],
 }
 ANCHORS = ["wpc_negated", "wpc_negated@d+1", "wpc_negated@d+2", "course"]
 
@@ -70,6 +72,9 @@ def evaluate(run_dir: Path, games: int) -> dict:
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
+    p.add_argument("--more-seeds", type=int, nargs="*", default=[],
+                   help="extra seeds for the settings named by --more-settings only")
+    p.add_argument("--more-settings", nargs="*", default=[], choices=list(SETTINGS))
     p.add_argument("--games", type=int, default=100, help="per anchor opponent")
     p.add_argument("--out", type=Path, default=None)
     p.add_argument("--settings", nargs="+", default=list(SETTINGS), choices=list(SETTINGS))
@@ -77,7 +82,8 @@ def main() -> None:
     runs = ROOT / "experiments" / "runs" / "diversity"
     rows, pooled = [], {}
     for setting in args.settings:
-        for seed in args.seeds:
+        seeds = args.seeds + (args.more_seeds if setting in args.more_settings else [])
+        for seed in seeds:
             run_dir, seconds = run_study(setting, seed, runs)
             gens = pd.read_csv(run_dir / "generations.csv")
             result = evaluate(run_dir, args.games)
@@ -110,8 +116,7 @@ def seed_interval(values: list[float]) -> tuple[float, float, float]:
 def render(rows, pooled, args) -> str:
     settings = " ".join(f"`{name}` = `{' '.join(keys)}`;" for name, keys in SETTINGS.items())
     lines = ["# Diversity keepers vs the old settings (issue 14)", "",
-             "Command: `python experiments/diversity.py --seeds "
-             f"{' '.join(map(str, args.seeds))} --games {args.games}`", "",
+             f"Command: `python {' '.join(sys.argv)}`", "",
              f"Study: `python -m evolve {' '.join(STUDY)} seed=<k>` plus the setting: {settings} "
              "same population and generations, so about the same games and CPU per study. Each "
              "run's exported champion (the playoff winner) then plays "

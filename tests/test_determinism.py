@@ -199,3 +199,6 @@ def test_resume_refuses_overrides_that_would_change_the_result(tmp_path, overrid
     text = str(err.value)
     assert text.startswith(f"resume={tmp_path}: the command line changes the saved run's ")
     assert message in text and "\n" not in text
+    key, _, saved = message.partition(" (saved: ")
+    assert text.endswith(f"(to continue the saved run as it was, add: {key.split('=')[0]}="
+                         f"{saved[:-1]})")

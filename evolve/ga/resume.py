@@ -22,7 +22,7 @@ def merged_config(saved: dict, current: Config, set_keys: set[str] | None) -> Co
     """The resumed run's config: ``saved`` with the command line's allowed changes applied."""
     now, before = flatten(to_dict(current)), flatten(_with_defaults(saved))
     chosen = set(now) if set_keys is None else _expand(set_keys, now)
-    merged, conflicts = dict(before), []
+    merged, conflicts, saved_values = dict(before), [], []
     for key in sorted(chosen - {"resume"}):
         if key.split(".")[0] in RUNTIME_KEYS or key not in before:
             # a setting the saved run did not know (it predates it): the command line says
@@ -31,10 +31,14 @@ def merged_config(saved: dict, current: Config, set_keys: set[str] | None) -> Co
             merged[key] = now[key]
         elif now[key] != before[key]:
             conflicts.append(f"{key}={_show(now[key])} (saved: {_show(before[key])})")
+            saved_values.append(f"{key}={_show(before[key])}")
     if conflicts:
+        # the usual cause: an experiment whose defaults changed since the run started; setting
+        # the saved values on the command line continues the run as it was
         raise ConfigError(f"resume={current.resume}: the command line changes the saved run's "
                           f"{'; '.join(conflicts)}; only backend, ray.*, plot, progress may "
-                          f"change and ga.generations may grow")
+                          f"change and ga.generations may grow (to continue the saved run as "
+                          f"it was, add: {' '.join(saved_values)})")
     merged["resume"] = None
     return from_dict(unflatten(merged))
 
