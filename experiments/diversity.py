@@ -41,6 +41,9 @@ SETTINGS = {
     # fitness sharing: parents chosen on rank / niche count (evolve/ga/operators.py)
     "sharing": ["ga.sharing_radius=0.1"],
     "sharing_wide": ["ga.sharing_radius=0.2"],
+    # stronger mutation that never fades: the bred core itself stays spread (no immigrants)
+    "mutation": ["ga.elite_copies=2", "ga.immigrants=0", "ga.sigma_min=0.05",
+                 "ga.mutation_prob=0.2"],
     "keepers_sharing": ["ga.elite_copies=2", "ga.immigrants=2", "ga.immigrant_below=0.05",
                         "ga.sigma_min=0.03", "ga.sharing_radius=0.1"],
 }
@@ -94,7 +97,8 @@ def main() -> None:
             totals = pooled.setdefault(setting, [0, 0, 0])
             totals[0], totals[1], totals[2] = totals[0] + w, totals[1] + d, totals[2] + losses
             rows.append((setting, seed, gens["diversity"].iloc[3], gens["diversity"].iloc[-1],
-                         gens["wall_seconds"].sum(), w, d, losses, est))
+                         gens["diversity"].iloc[3:].min(), gens["wall_seconds"].sum(), w, d,
+                         losses, est))
             print(f"{setting} seed {seed}: Elo {est.elo:+.0f} [{est.elo_low:+.0f}, "
                   f"{est.elo_high:+.0f}]", flush=True)
     table = render(rows, pooled, args)
@@ -115,29 +119,31 @@ def seed_interval(values: list[float]) -> tuple[float, float, float]:
 
 def render(rows, pooled, args) -> str:
     settings = " ".join(f"`{name}` = `{' '.join(keys)}`;" for name, keys in SETTINGS.items())
-    lines = ["# Diversity keepers vs the old settings (issue 14)", "",
+    lines = ["# Diversity settings vs the old settings (issue 14)", "",
              f"Command: `python {' '.join(sys.argv)}`", "",
              f"Study: `python -m evolve {' '.join(STUDY)} seed=<k>` plus the setting: {settings} "
              "same population and generations, so about the same games and CPU per study. Each "
              "run's exported champion (the playoff winner) then plays "
              f"{args.games} games (colour-swapped pairs, seed 99) against each of "
              f"{', '.join(ANCHORS)} at depth 2; Elo is against those anchors pooled.", "",
-             "| setting | seed | diversity at gen 3 | final diversity | study wall s | W | D | L "
-             "| Elo vs anchors [95% CI] |", "|---|---|---|---|---|---|---|---|---|"]
-    for setting, seed, d3, dlast, secs, w, d, losses, est in rows:
-        lines.append(f"| {setting} | {seed} | {d3:.3f} | {dlast:.3f} | {secs:.0f} | {w} | {d} "
+             "| setting | seed | diversity at gen 3 | final diversity | lowest from gen 3 "
+             "| study wall s | W | D | L | Elo vs anchors [95% CI] |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
+    for setting, seed, d3, dlast, dmin, secs, w, d, losses, est in rows:
+        lines.append(f"| {setting} | {seed} | {d3:.3f} | {dlast:.3f} | {dmin:.3f} | {secs:.0f} "
+                     f"| {w} | {d} "
                      f"| {losses} | {est.elo:+.0f} [{est.elo_low:+.0f}, {est.elo_high:+.0f}] |")
     lines += ["", "Per setting over the seeds. Seed-level columns treat each seed's champion as "
               "one sample (t interval over seeds); the paired difference compares each seed with "
               "`old` on the same seed. The pooled column counts games, so its CI is too narrow "
               "for a comparison of settings.", "",
               "| setting | seeds | mean diversity gen 3 | mean final diversity "
-              "| mean Elo over seeds [95% CI] | minus `old`, paired [95% CI] | pooled W/D/L "
-              "| pooled Elo [95% CI] |",
-              "|---|---|---|---|---|---|---|---|"]
+              "| mean lowest from gen 3 | mean Elo over seeds [95% CI] "
+              "| minus `old`, paired [95% CI] | pooled W/D/L | pooled Elo [95% CI] |",
+              "|---|---|---|---|---|---|---|---|---|"]
     by_setting: dict[str, dict[int, tuple]] = {}
-    for setting, seed, d3, dlast, _secs, _w, _d, _l, est in rows:
-        by_setting.setdefault(setting, {})[seed] = (d3, dlast, est.elo)
+    for setting, seed, d3, dlast, dmin, _secs, _w, _d, _l, est in rows:
+        by_setting.setdefault(setting, {})[seed] = (d3, dlast, est.elo, dmin)
     base = by_setting.get("old", {})
     for setting, (w, d, losses) in pooled.items():
         runs = by_setting[setting]
@@ -148,7 +154,8 @@ def render(rows, pooled, args) -> str:
         diff = "" if setting == "old" else f"{dmean:+.0f} [{dlow:+.0f}, {dhigh:+.0f}]"
         lines.append(
             f"| {setting} | {len(runs)} | {np.mean([r[0] for r in runs.values()]):.3f} "
-            f"| {np.mean([r[1] for r in runs.values()]):.3f} | {mean:+.0f} [{low:+.0f}, "
+            f"| {np.mean([r[1] for r in runs.values()]):.3f} "
+            f"| {np.mean([r[3] for r in runs.values()]):.3f} | {mean:+.0f} [{low:+.0f}, "
             f"{high:+.0f}] | {diff} | {w}/{d}/{losses} | {est.elo:+.0f} [{est.elo_low:+.0f}, "
             f"{est.elo_high:+.0f}] |")
     return "\n".join(lines) + "\n"

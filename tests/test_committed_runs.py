@@ -45,7 +45,8 @@ def test_a_committed_run_reproduces(study, tmp_path):
         "[course,wpc_negated,greedy,random]"
     overrides += ["yardstick.hall_of_fame_every=0", "playoff.enabled=false",  # what they did
                   f"yardstick.panel={panel}", "game.endgame_solver=negamax",
-                  "ga.elite_copies=0", "ga.immigrants=0", "ga.sigma_min=0.01"]
+                  "ga.elite_copies=0", "ga.immigrants=0", "ga.sigma_min=0.01",
+                  "ga.mutation_prob=0.1"]
     with initialize_config_dir(config_dir=str(ROOT / "conf"), version_base="1.3"):
         cfg = compose("config", overrides=[*overrides, "backend=serial", "plot=false"])
     run(cfg, run_dir=tmp_path)
