@@ -26,9 +26,20 @@ sys.path.insert(0, str(ROOT))
 
 from evolve.arena.elo import elo_estimate  # noqa: E402
 
-STUDY = ["+experiment=reversed_reversi", "search.depth=2", "search.endgame_empties=6",
-         "ga.population=12", "ga.generations=20", "games.openings=2", "yardstick.openings=4",
-         "backend=ray", "plot=false"]
+STUDY = ["search.depth=2", "search.endgame_empties=6", "ga.population=12", "ga.generations=20",
+         "games.openings=2", "yardstick.openings=4", "backend=ray", "plot=false"]
+GAMES = {  # the study's experiment, its anchors and where the runs go
+    "reversed_reversi": ("+experiment=reversed_reversi",
+                         ["wpc_negated", "wpc_negated@d+1", "wpc_negated@d+2", "course"],
+                         "diversity"),
+    "othello": ("+experiment=othello", ["wpc", "wpc@d+1", "wpc@d+2", "course"],
+                "diversity_othello"),
+}
+# every key any setting varies, at the values of the old settings: a setting's command line
+# sets all of them, so it does not depend on what the experiment's defaults are now
+BASE = {"ga.elite_copies": 0, "ga.immigrants": 0, "ga.immigrant_below": 0.05,
+        "ga.sigma_min": 0.01, "ga.mutation_prob": 0.1, "ga.seed_noise": 0.05,
+        "ga.sharing_radius": 0.0}
 SETTINGS = {
     "old": ["ga.elite_copies=0", "ga.immigrants=0", "ga.sigma_min=0.01"],
     "keepers": ["ga.elite_copies=2", "ga.immigrants=2", "ga.immigrant_below=0.05",
@@ -47,14 +58,20 @@ SETTINGS = {
     "keepers_sharing": ["ga.elite_copies=2", "ga.immigrants=2", "ga.immigrant_below=0.05",
                         "ga.sigma_min=0.03", "ga.sharing_radius=0.1"],
 }
-ANCHORS = ["wpc_negated", "wpc_negated@d+1", "wpc_negated@d+2", "course"]
 
 
-def run_study(setting: str, seed: int, runs: Path) -> tuple[Path, float]:
+def setting_overrides(setting: str) -> list[str]:
+    keys = dict(BASE)
+    keys.update(o.split("=", 1) for o in SETTINGS[setting])
+    return [f"{k}={v}" for k, v in keys.items()]
+
+
+def run_study(setting: str, seed: int, runs: Path, experiment: str) -> tuple[Path, float]:
     run_dir = runs / f"{setting}_seed{seed}"
     start = time.perf_counter()
     if not (run_dir / "champion.json").is_file():
-        cmd = [sys.executable, "-m", "evolve", *STUDY, *SETTINGS[setting], f"seed={seed}",
+        cmd = [sys.executable, "-m", "evolve", experiment, *STUDY, *setting_overrides(setting),
+               f"seed={seed}",
                f"hydra.run.dir={run_dir}"]
         done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
         if done.returncode != 0:
@@ -62,10 +79,10 @@ def run_study(setting: str, seed: int, runs: Path) -> tuple[Path, float]:
     return run_dir, time.perf_counter() - start
 
 
-def evaluate(run_dir: Path, games: int) -> dict:
+def evaluate(run_dir: Path, games: int, anchors: list[str]) -> dict:
     out = run_dir / "anchors.json"
     if not out.is_file():
-        cmd = [sys.executable, "-m", "evolve.evaluate", str(run_dir), "--vs", *ANCHORS,
+        cmd = [sys.executable, "-m", "evolve.evaluate", str(run_dir), "--vs", *anchors,
                "--games", str(games), "--depth", "2", "--endgame-empties", "6", "--seed", "99",
                "--json", str(out)]
         subprocess.run(cmd, cwd=ROOT, check=True, capture_output=True)
@@ -80,16 +97,18 @@ def main() -> None:
     p.add_argument("--more-settings", nargs="*", default=[], choices=list(SETTINGS))
     p.add_argument("--games", type=int, default=100, help="per anchor opponent")
     p.add_argument("--out", type=Path, default=None)
+    p.add_argument("--game", choices=list(GAMES), default="reversed_reversi")
     p.add_argument("--settings", nargs="+", default=list(SETTINGS), choices=list(SETTINGS))
     args = p.parse_args()
-    runs = ROOT / "experiments" / "runs" / "diversity"
+    experiment, anchors, folder = GAMES[args.game]
+    runs = ROOT / "experiments" / "runs" / folder
     rows, pooled = [], {}
     for setting in args.settings:
         seeds = args.seeds + (args.more_seeds if setting in args.more_settings else [])
         for seed in seeds:
-            run_dir, seconds = run_study(setting, seed, runs)
+            run_dir, seconds = run_study(setting, seed, runs, experiment)
             gens = pd.read_csv(run_dir / "generations.csv")
-            result = evaluate(run_dir, args.games)
+            result = evaluate(run_dir, args.games, anchors)
             w = sum(m["wins"] for m in result["matches"])
             d = sum(m["draws"] for m in result["matches"])
             losses = sum(m["losses"] for m in result["matches"])
@@ -119,13 +138,16 @@ def seed_interval(values: list[float]) -> tuple[float, float, float]:
 
 def render(rows, pooled, args) -> str:
     settings = " ".join(f"`{name}` = `{' '.join(keys)}`;" for name, keys in SETTINGS.items())
-    lines = ["# Diversity settings vs the old settings (issue 14)", "",
+    lines = [f"# Diversity settings vs the old settings ({args.game}, issue 14)", "",
              f"Command: `python {' '.join(sys.argv)}`", "",
-             f"Study: `python -m evolve {' '.join(STUDY)} seed=<k>` plus the setting: {settings} "
+             f"Study: `python -m evolve {GAMES[args.game][0]} {' '.join(STUDY)} seed=<k>` plus "
+             f"{' '.join(f'{k}={v}' for k, v in BASE.items())} (the old settings) with the "
+             f"setting's changes: {settings} "
              "same population and generations, so about the same games and CPU per study. Each "
              "run's exported champion (the playoff winner) then plays "
              f"{args.games} games (colour-swapped pairs, seed 99) against each of "
-             f"{', '.join(ANCHORS)} at depth 2; Elo is against those anchors pooled.", "",
+             f"{', '.join(GAMES[args.game][1])} at depth 2; Elo is against those anchors "
+             "pooled.", "",
              "| setting | seed | diversity at gen 3 | final diversity | lowest from gen 3 "
              "| study wall s | W | D | L | Elo vs anchors [95% CI] |",
              "|---|---|---|---|---|---|---|---|---|---|"]
