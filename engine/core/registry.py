@@ -1,7 +1,7 @@
 """Game names -> games, imported lazily (listing the games must not compile every engine).
 
 Adding a game = one package under ``engine/`` exposing a ``Game`` plus one line here and one
-``conf/game/<name>.yaml``. The shared conformance test (``tests/test_games_conformance.py``)
+``conf/game/<name>.yaml``. The shared conformance test (``tests/engine/core/test_games_conformance.py``)
 covers every name listed here.
 """
 

@@ -14,7 +14,7 @@ From 8 empties, ``search`` is an Edax-style principal-variation search (explicit
 
 At most 7 empties go to ``engine.reversi.endgame_small.solve_small`` (no table, no arrays).
 Values are exact: each shortcut is either a sound bound or an exact sub-solver, and
-``tests/test_endgame.py`` checks each against brute force.
+``tests/engine/reversi/test_endgame.py`` checks each against brute force.
 """
 
 from __future__ import annotations

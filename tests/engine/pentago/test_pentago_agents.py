@@ -1,0 +1,73 @@
+"""Pentago Twist agents: tactics, reproducibility, legal moves, time budgets."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+
+from engine.core import SearchSettings
+from engine.pentago import tactics
+from engine.pentago.agents import GreedyAgent
+from engine.pentago.game import GAME
+from engine.pentago.mcts import MCTSAgent
+from engine.pentago.state import parse_state
+from tests.engine.pentago.test_pentago_rules import random_reachable
+
+WIN_IN_ONE = parse_state("WWWW..\n......\n......\n......\n......\nBBB.B.\nW")
+MUST_BLOCK = parse_state("WWWW..\n......\n......\n......\n....B.\nBB....\nB")
+SEARCH = SearchSettings(depth=2, endgame_empties=6)
+
+
+@pytest.mark.parametrize("spec", ["greedy", "mcts:200", "mcts_h:100", "reference"])
+def test_agents_take_a_win_in_one(spec):
+    agent = GAME.make_panel_agent(spec, SEARCH, seed=3)
+    assert WIN_IN_ONE.after(agent.select_move(WIN_IN_ONE)).winner() == 0
+
+
+@pytest.mark.parametrize("spec", ["greedy", "mcts:200", "mcts_h:100", "reference"])
+def test_agents_never_hand_over_a_win_in_one_when_they_can_avoid_it(spec):
+    agent = GAME.make_panel_agent(spec, SEARCH, seed=4)
+    child = MUST_BLOCK.after(agent.select_move(MUST_BLOCK))
+    assert tactics.winning_move(*child.boards()) == -1
+
+
+def test_greedy_picks_among_safe_moves_at_random():
+    moves = {GreedyAgent(seed).select_move(MUST_BLOCK) for seed in range(10)}
+    assert len(moves) > 1
+
+
+def test_mcts_with_a_playout_budget_is_reproducible():
+    state = random_reachable(5, 8)
+    first = MCTSAgent(playouts=500, seed=11).select_move(state)
+    again = MCTSAgent(playouts=500, seed=11)
+    assert [again.select_move(state) for _ in range(1)] == [first]
+    agent = MCTSAgent(playouts=500, seed=11)
+    assert agent.select_move(state) == first and agent.last_playouts == 500
+
+
+def test_timed_mcts_and_alphabeta_stay_near_their_budget():
+    state = random_reachable(6, 6)
+    timed = SearchSettings(depth=2, endgame_empties=6, time_limit=0.2)
+    for spec in ("mcts", "reference"):
+        agent = GAME.make_panel_agent(spec, timed, seed=1)
+        agent.select_move(state)  # compile / warm up
+        start = time.perf_counter()
+        assert agent.select_move(state) in state.legal_moves()
+        assert time.perf_counter() - start < 0.5
+
+
+@pytest.mark.parametrize("spec", ["random", "greedy", "mcts:50", "mcts_h:30", "alphabeta"])
+def test_every_agent_plays_legal_moves_to_the_end(spec):
+    rng = np.random.default_rng(0)
+    agent = GAME.make_panel_agent(spec, SearchSettings(depth=1, endgame_empties=4), seed=2)
+    state = GAME.initial_state()
+    while not state.is_over():
+        if state.to_move == 0:
+            move = agent.select_move(state)
+        else:
+            legal = state.legal_moves()
+            move = legal[int(rng.integers(len(legal)))]
+        assert move in state.legal_moves()
+        state = state.apply(move)

@@ -1,0 +1,167 @@
+"""Alpha-beta and the evaluation against slow, independent recomputations."""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.pentago import bitboard as bb
+from engine.pentago import reference as ref
+from engine.pentago import tactics
+from engine.pentago.evaluation import (
+    FEATURES,
+    N_FEATURES,
+    WIN_SCORE,
+    evaluate,
+    features,
+    phase_table,
+    terminal_value,
+)
+from engine.pentago.genome import reference_genome, weights_matrix
+from engine.pentago.search import Searcher
+from engine.pentago.state import State, parse_state, state_text
+from tests.engine.pentago.test_pentago_rules import random_board, random_reachable
+
+PHASES = 3
+WEIGHTS = weights_matrix(reference_genome("reference", PHASES), PHASES)
+PHASE_OF = phase_table(PHASES)
+
+
+def python_features(grid, me: str) -> list[float]:
+    """Feature counts for colour ``me`` (own) and the other colour, recounted from a grid."""
+    other = "B" if me == "W" else "W"
+    lines5 = []
+    for x in range(6):
+        for y in range(6):
+            for dx, dy in ((0, 1), (1, 0), (1, 1), (1, -1)):
+                cells = [(x + k * dx, y + k * dy) for k in range(5)]
+                if all(0 <= a < 6 and 0 <= b < 6 for a, b in cells):
+                    lines5.append(cells)
+    qlines = []
+    for r0, c0 in ref.ORIGINS.values():
+        local = [[(i, j) for j in range(3)] for i in range(3)] + \
+            [[(i, j) for i in range(3)] for j in range(3)] + \
+            [[(0, 0), (1, 1), (2, 2)], [(0, 2), (1, 1), (2, 0)]]
+        qlines += [[(r0 + i, c0 + j) for i, j in line] for line in local]
+    out = []
+    for colour, rival in ((me, other), (other, me)):
+        f = [0.0] * N_FEATURES
+        for line in lines5:
+            mine = sum(grid[a][b] == colour for a, b in line)
+            theirs = sum(grid[a][b] == rival for a, b in line)
+            if mine and not theirs:
+                f[min(mine, 4) - 1] += 1
+        for r0, c0 in ref.ORIGINS.values():
+            for i in range(3):
+                for j in range(3):
+                    if grid[r0 + i][c0 + j] == colour:
+                        kind = "centre" if (i, j) == (1, 1) else \
+                            "corner" if i != 1 and j != 1 else "edge"
+                        f[FEATURES.index(kind)] += 1
+        for line in qlines:
+            mine = sum(grid[a][b] == colour for a, b in line)
+            theirs = sum(grid[a][b] == rival for a, b in line)
+            if mine == 3:
+                f[FEATURES.index("qline3")] += 1
+            elif mine == 2 and theirs == 0:
+                f[FEATURES.index("qline2")] += 1
+        out += f
+    return out
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.builds(random_board, st.integers(0, 2**32 - 1), st.integers(0, 36)))
+def test_features_match_a_recount_from_the_reference_grid(state: State):
+    grid = ref.from_text(state_text(state))
+    out = np.zeros(2 * N_FEATURES)
+    P, O = state.boards()
+    features(P, O, out)
+    assert list(out) == python_features(grid, "WB"[state.to_move])
+    row = WEIGHTS[PHASE_OF[state.stones]]
+    assert evaluate(P, O, WEIGHTS, PHASE_OF) == pytest.approx(float(row @ out))
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.builds(random_board, st.integers(0, 2**32 - 1), st.integers(0, 36)),
+       st.integers(0, 7))
+def test_quadrant_features_survive_every_twist(state: State, twist: int):
+    P, O = state.boards()
+    before, after = np.zeros(2 * N_FEATURES), np.zeros(2 * N_FEATURES)
+    features(P, O, before)
+    features(bb.twist(P, twist), bb.twist(O, twist), after)
+    for name in ("centre", "corner", "edge", "qline3", "qline2"):
+        i = FEATURES.index(name)
+        assert (before[i], before[N_FEATURES + i]) == (after[i], after[N_FEATURES + i])
+
+
+def unfinished(seed: int, stones: int) -> State:
+    """The first unfinished random position with ``stones`` stones from seeds ``seed``, +1000..."""
+    for k in range(1000):
+        state = random_reachable(seed + 1000 * k, stones)
+        if state.stones == stones and not state.is_over():
+            return state
+    raise AssertionError("no unfinished position found")
+
+
+def plain_negamax(state: State, depth: int) -> float:
+    """Every legal move (duplicates included), no pruning, no table; a leaf whose side to move
+    has a winning move (found by trying them all) is worth that win."""
+    P, O = state.boards()
+    if state.is_over():
+        return terminal_value(P, O)
+    if depth == 0:
+        if tactics.winning_move(P, O) >= 0:
+            return WIN_SCORE + 35 - state.stones
+        return evaluate(P, O, WEIGHTS, PHASE_OF)
+    return max(-plain_negamax(state.after(m), depth - 1) for m in state.legal_moves())
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("depth", [1, 2])
+def test_alphabeta_value_equals_plain_negamax(seed, depth):
+    state = unfinished(seed, 29 - seed)  # 7..12 empty cells: brute force stays cheap
+    result = Searcher(WEIGHTS, PHASE_OF, endgame_empties=0).search(*state.boards(), depth=depth)
+    assert result.score == pytest.approx(plain_negamax(state, depth))
+    assert result.score == pytest.approx(-plain_negamax(state.after(result.move), depth - 1))
+
+
+@functools.cache
+def reference_solve(text: str) -> int:
+    """+1 / 0 / -1 for the side to move with perfect play, from the pure-Python rules."""
+    grid = ref.from_text(text)
+    result = ref.winner(grid)
+    me = ref.to_move(grid)
+    if result is not None:
+        return 0 if result == "draw" else (1 if result == me else -1)
+    return max(-reference_solve(ref.to_text(ref.play(grid, m))) for m in ref.legal_moves(grid))
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_exact_endgame_matches_the_reference_solution(seed):
+    state = unfinished(1000 + seed, 33)  # 3 empty cells
+    result = Searcher(WEIGHTS, PHASE_OF, endgame_empties=4).search(*state.boards(), depth=1)
+    assert result.exact
+    assert int(np.sign(result.score)) == reference_solve(ref.to_text(ref.from_text(
+        state_text(state))))
+
+
+def test_search_takes_a_win_in_one_and_blocks_a_loss():
+    threats = parse_state("WWWW..\n......\n......\n......\n......\nBBB.B.\nW")
+    result = Searcher(WEIGHTS, PHASE_OF).search(*threats.boards(), depth=2)
+    assert result.score >= WIN_SCORE and threats.after(result.move).winner() == 0
+    # black to move must stop white's row 0, else white wins next move
+    black = parse_state("WWWW..\n......\n......\n......\n....B.\nBB....\nB")
+    reply = Searcher(WEIGHTS, PHASE_OF).search(*black.boards(), depth=2)
+    assert -WIN_SCORE < reply.score
+    assert tactics.winning_move(*black.after(reply.move).boards()) == -1
+
+
+def test_timed_search_returns_a_legal_move_within_budget():
+    state = random_reachable(7, 10)
+    result = Searcher(WEIGHTS, PHASE_OF).search(*state.boards(), time_limit=0.2)
+    assert result.move in state.legal_moves() and result.depth >= 1
+    assert result.seconds < 0.6

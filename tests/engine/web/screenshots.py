@@ -1,0 +1,101 @@
+"""Screenshots of each registered game's page for the docs, made in headless chromium:
+
+    python -m tests.engine.web.screenshots [--out docs/screenshots] [--runs experiments/runs]
+
+Each game is played a few seeded random clicks into a game against the first champion of the
+runs (else the random agent); Pentago Twist is left with a cell picked, so its twist chooser
+shows."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from engine.core import game_names
+from engine.web.app import create_app
+from tests.engine.web import driver
+from tests.engine.web.runs import make_run_dir
+from tests.engine.web.server import chromium_page, serve
+
+DEMO = "demo_runs"  # the run made here when --runs holds no replayable game
+
+
+def screenshot_game(page, game_name: str, out: Path, clicks: int) -> Path:
+    driver.select_tab(page, "play")
+    driver.choose_game(page, game_name)
+    champions = page.eval_on_selector_all("#opponent option[value^='champion:']",
+                                          "options => options.map(o => o.value)")
+    opponent = champions[0] if champions else "agent:random"
+    for attempt_clicks in (clicks, clicks // 2, 1):  # a short game ends early: fewer clicks
+        driver.start_game(page, game_name, opponent)
+        if play_clicks(page, attempt_clicks, np.random.default_rng(2026)):
+            break
+    cells = page.query_selector_all("#board .cell.legal")
+    if cells:  # show the quadrant-and-twist step of a Pentago Twist move
+        cells[0].click()
+    path = out / f"{game_name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+def play_clicks(page, clicks: int, rng) -> bool:
+    """Make ``clicks`` seeded random moves; False if the game ended on the way."""
+    for _ in range(clicks):
+        ply = driver.session(page)["ply"]
+        driver.click_legal_move(page, rng)
+        page.wait_for_function(f"() => page.session.ply > {ply} && !page.busy")
+        if driver.session(page)["terminal"]:
+            return False
+    return True
+
+
+def screenshot_replay(page, game_name: str, out: Path, demo: bool) -> Path | None:
+    """The first replayable recorded game of ``game_name`` (in the demo run only if ``demo``),
+    a dozen plies in."""
+    driver.select_tab(page, "replay")
+    driver.choose_game(page, game_name)
+    run_ids = page.eval_on_selector_all("#run option", "options => options.map(o => o.value)")
+    for run_id in [r for r in run_ids if r.startswith(DEMO) == demo]:
+        page.select_option("#run", run_id)
+        page.wait_for_function("() => document.getElementById('recorded-summary').textContent"
+                               " && page.total !== undefined")
+        page.wait_for_timeout(300)
+        buttons = page.query_selector_all("button.replay-row:not([disabled])")
+        if buttons:
+            buttons[0].click()
+            page.wait_for_function("() => page.session && page.session.mode === 'replay'")
+            for _ in range(12):
+                page.click("#nav-forward")
+            page.wait_for_timeout(300)
+            path = out / f"{game_name}_replay.png"
+            page.screenshot(path=str(path), full_page=True)
+            return path
+    return None
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--out", default="docs/screenshots", type=Path)
+    parser.add_argument("--runs", nargs="*", default=["experiments/runs"])
+    parser.add_argument("--clicks", type=int, default=6, help="your moves before the picture")
+    args = parser.parse_args(argv)
+    args.out.mkdir(parents=True, exist_ok=True)
+    demo = Path(tempfile.mkdtemp(prefix="board-evolve-demo-")) / DEMO
+    make_run_dir(demo / f"{game_names()[0]}_random_games", game_names()[0], games=4)
+    roots = [Path(r) for r in args.runs] + [demo]  # the demo run: replayable before any GA run
+    with serve(create_app(roots)) as url, chromium_page(width=1200, height=820) as page:
+        page.goto(url)
+        for name in game_names():
+            print(screenshot_game(page, name, args.out, args.clicks))
+        replayed = next(filter(None, (screenshot_replay(page, name, args.out, demo=False)
+                                      for name in game_names())), None)
+        print(replayed or screenshot_replay(page, game_names()[0], args.out, demo=True))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

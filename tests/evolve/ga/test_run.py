@@ -1,0 +1,267 @@
+"""End to end: the smoke experiment composed through Hydra produces every output, and the
+outputs agree with each other."""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from hydra import compose, initialize_config_dir
+
+from engine.core.registry import get_game
+from engine.reversi.weights import GenomeLayout
+from engine.reversi.weights_io import load_weights
+from evolve.execution.backends import SerialBackend
+from evolve.ga import checkpoint
+from evolve.ga.hooks import (
+    GENERATION_COLUMNS,
+    INDIVIDUAL_COLUMNS,
+    PROGRESS_COLUMNS,
+    game_columns,
+)
+from evolve.ga.loop import run
+
+PANEL = ["wpc_negated", "wpc_negated@d+1", "wpc_negated@d+2", "course"]
+DIVERSITY = ["mobility", "positional", "stability", "p0", "p1"]
+
+CONF = str(Path(__file__).resolve().parents[3] / "conf")
+
+
+def smoke_config(*overrides):
+    with initialize_config_dir(config_dir=CONF, version_base="1.3"):
+        return compose("config", overrides=["+experiment=smoke", *overrides])
+
+
+@pytest.fixture(scope="module")
+def smoke_run(tmp_path_factory):
+    run_dir = tmp_path_factory.mktemp("smoke")
+    return run(smoke_config("ga.generations=3"), run_dir=run_dir)
+
+
+def test_smoke_run_writes_every_output(smoke_run):
+    d = smoke_run.run_dir
+    for name in ("generations.csv", "individuals.csv", "games.csv", "champion.json",
+                 "fitness.png", "checkpoint/checkpoint.json"):
+        assert (d / name).is_file(), name
+    names = sorted(p.name for p in (d / "champions").iterdir())
+    assert names == [f"gen_000{g}.json" for g in range(3)]
+
+
+def test_csv_columns_follow_the_contract(smoke_run):
+    d = smoke_run.run_dir
+    gens = pd.read_csv(d / "generations.csv")
+    assert list(gens.columns) == (GENERATION_COLUMNS + [f"yardstick_{p}" for p in PANEL]
+                                  + PROGRESS_COLUMNS + [f"diversity_{g}" for g in DIVERSITY])
+    assert list(gens["generation"]) == [0, 1, 2]
+    ind = pd.read_csv(d / "individuals.csv")
+    assert list(ind.columns) == INDIVIDUAL_COLUMNS + GenomeLayout(2, True).names
+    columns = ["generation", "pairing", "game", "black_id", "white_id", "opening", "black_discs",
+               "white_discs", "black_score", "winner", "plies", "moves"]
+    assert list(pd.read_csv(d / "games.csv").columns) == columns
+    assert game_columns(get_game("reversed_reversi")) == columns
+
+
+def test_fitness_table_agrees_with_the_games(smoke_run):
+    d = smoke_run.run_dir
+    ind, games = pd.read_csv(d / "individuals.csv"), pd.read_csv(d / "games.csv")
+    for (g, ident), row in ind.set_index(["generation", "id"]).iterrows():
+        mine = (games.black_id == ident) | (games.white_id == ident)
+        played = games[(games.generation == g) & mine]
+        colour = np.where(played.black_id == ident, "black", "white")
+        won = (played.winner == colour).sum()
+        drawn = (played.winner == "draw").sum()
+        lost = len(played) - won - drawn
+        assert (row.wins, row.draws, row.losses) == (won, drawn, lost)
+        assert row.fitness == 5 * won - 5 * lost
+    gens = pd.read_csv(d / "generations.csv")
+    by_gen = ind.groupby("generation").fitness
+    assert np.allclose(gens.best_fitness, by_gen.max())
+    assert np.allclose(gens.mean_fitness, by_gen.mean())
+    yard = pd.read_csv(d / "yardstick_games.csv")
+    assert np.all(gens.games == games.groupby("generation").size()
+                  + yard.groupby("generation").size())
+    assert list(yard.groupby("generation").size()) == [4 * 2, 4 * 2, 5 * 2]  # + hall of fame
+
+
+def test_every_pair_plays_both_colours_each_generation(smoke_run):
+    games = pd.read_csv(smoke_run.run_dir / "games.csv")
+    for _, gen in games.groupby("generation"):
+        assert len(gen) == 4 * 3 // 2 * 2
+        pairs = {(b, w) for b, w in zip(gen.black_id, gen.white_id, strict=True)}
+        assert all((w, b) in pairs for b, w in pairs)
+        assert gen.opening.nunique() == 1  # same opening for every pair within a generation
+
+
+def test_elites_carry_over_unchanged(smoke_run):
+    ind = pd.read_csv(smoke_run.run_dir / "individuals.csv")
+    genes = GenomeLayout(2, True).names
+    for g in (1, 2):
+        elite = ind[(ind.generation == g) & (ind.operator == "elite")]
+        assert len(elite) == 1
+        prev = ind[(ind.generation == g - 1) & (ind.id == elite.id.iloc[0])]
+        assert prev.fitness.iloc[0] == ind[ind.generation == g - 1].fitness.max()
+        assert np.array_equal(prev[genes].to_numpy(), elite[genes].to_numpy())
+
+
+def test_champion_file_is_a_weights_file_with_provenance(smoke_run):
+    d = smoke_run.run_dir
+    champion = load_weights(d / "champions" / "gen_0002.json")
+    meta = champion.metadata
+    assert meta["variant"] == "reversed"
+    assert meta["search"] == {"depth": 1, "endgame_empties": 4}
+    prov = meta["provenance"]
+    assert prov["generation"] == 2 and prov["seed"] == 0 and len(prov["config_hash"]) == 16
+    ind = pd.read_csv(d / "individuals.csv")
+    last = ind[ind.generation == 2]
+    best = last.loc[last.fitness.idxmax()]
+    assert prov["fitness"] == best.fitness and prov["individual_id"] == best.id
+    genes = GenomeLayout(2, True).names
+    assert np.allclose(champion.to_genome(), best[genes].to_numpy(dtype=float))
+    assert meta["selection"] == {"method": "round_robin", "generation": 2}
+
+
+def test_the_exported_champion_wins_the_playoff_of_the_last_champions(smoke_run):
+    d = smoke_run.run_dir
+    final = json.loads((d / "champion.json").read_text())
+    selection = final["metadata"].pop("selection")
+    assert selection["method"] == "playoff" and selection["table"] == "playoff.csv"
+    table = pd.read_csv(d / "playoff.csv")
+    assert list(table.generation) == selection["candidates"]
+    assert set(selection["candidates"]) <= {0, 1, 2}
+    chosen = table[table.chosen == 1].iloc[0]
+    assert chosen.generation == selection["generation"]
+    assert chosen.score == table.score.max() == selection["score"]
+    source = json.loads((d / "champions" / f"gen_{int(chosen.generation):04d}.json").read_text())
+    source["metadata"].pop("selection")
+    assert final == source  # the same weights and provenance, only the selection differs
+    assert np.array_equal(smoke_run.champion.genome,
+                          load_weights(d / "champion.json").to_genome())
+    genomes = {tuple(load_weights(d / "champions" / f"gen_{g:04d}.json").to_genome())
+               for g in table.generation}
+    assert len(genomes) == len(table)  # distinct candidates
+
+
+def test_yardstick_scores_are_fractions_from_the_yardstick_games(smoke_run):
+    d = smoke_run.run_dir
+    gens, yard = pd.read_csv(d / "generations.csv"), pd.read_csv(d / "yardstick_games.csv")
+    for _, row in gens.iterrows():
+        games = yard[yard.generation == row.generation]
+        for p, spec in enumerate(PANEL):
+            mine = games[games.pairing == p]
+            champ_colour = np.where(mine.black_id == spec, "white", "black")
+            score = ((mine.winner == champ_colour) + 0.5 * (mine.winner == "draw")).mean()
+            assert row[f"yardstick_{spec}"] == pytest.approx(score)
+
+
+@pytest.mark.parametrize("overrides, bounds", [
+    (["game.genome.phases=3", "game.genome.phase_bounds=[20,40]"], (20, 40)),
+    (["game.genome.phases=60"], tuple(range(5, 64))),  # one phase per move
+])
+def test_phase_bounds_reach_the_champion_and_the_genome(tmp_path, overrides, bounds):
+    result = run(smoke_config("ga.generations=1", "yardstick.enabled=false", "plot=false",
+                              *overrides), run_dir=tmp_path)
+    champion = load_weights(tmp_path / "champion.json")
+    assert champion.phase_bounds == bounds
+    assert np.array_equal(champion.to_genome(), result.champion.genome)
+    ind = pd.read_csv(tmp_path / "individuals.csv")
+    genes = GenomeLayout(len(bounds) + 1, True).names
+    assert set(genes) <= set(ind.columns)
+
+
+def test_a_population_of_two_runs_with_the_default_tournament_size(tmp_path):
+    run(smoke_config("ga.population=2", "ga.elites=1", "ga.tournament_size=3", "plot=false"),
+        run_dir=tmp_path)
+    ind = pd.read_csv(tmp_path / "individuals.csv")
+    assert ind.groupby("generation").size().tolist() == [2, 2]
+    games = pd.read_csv(tmp_path / "games.csv")
+    assert games.groupby("generation").size().tolist() == [2, 2]  # one pair, both colours
+
+
+class RecordingBackend(SerialBackend):
+    """Records every submit and wait: the games in the batch and which generation was
+    checkpointed at that moment."""
+
+    def __init__(self, run_dir: Path):
+        super().__init__()
+        self.run_dir, self.calls = run_dir, []
+
+    def record(self, what: str, tasks) -> None:
+        state = self.run_dir / "checkpoint" / "checkpoint.json"
+        done = json.loads(state.read_text())["generation"] if state.exists() else None
+        self.calls.append((what, len(tasks), done))
+
+    def submit(self, context, tasks):
+        self.record("submit", tasks)
+        return super().submit(context, tasks)
+
+    def wait(self, future):
+        self.record("wait", future.tasks)
+        return super().wait(future)
+
+
+def test_a_generations_yardstick_goes_out_with_the_next_round_robin_before_its_outputs(tmp_path):
+    backend = RecordingBackend(tmp_path)
+    run(smoke_config("ga.generations=3", "plot=false", "playoff.enabled=false"), run_dir=tmp_path,
+        backend=backend)
+    rr, yard = 4 * 3 // 2 * 2, 4 * 2  # 6 pairs x 2 colours; 4 panel opponents x 2 colours
+    hof = 5 * 2  # generation 2: the panel and generation 0's champion from the hall of fame
+    # generation g is checkpointed after its yardstick is back, while the next batch is out
+    assert backend.calls == [
+        ("submit", rr, None),
+        ("wait", rr, None), ("submit", yard, None), ("submit", rr, None),
+        ("wait", rr, None), ("submit", yard, None), ("submit", rr, None), ("wait", yard, None),
+        ("wait", rr, 0), ("submit", hof, 0), ("wait", yard, 0),
+        ("wait", hof, 1)]
+    assert checkpoint.load(tmp_path).generation == 2
+
+
+def test_without_a_panel_a_generations_outputs_are_written_while_the_next_one_plays(tmp_path):
+    backend = RecordingBackend(tmp_path)
+    run(smoke_config("ga.generations=3", "plot=false", "yardstick.enabled=false",
+                     "playoff.enabled=false"), run_dir=tmp_path, backend=backend)
+    assert backend.calls == [
+        ("submit", 12, None),
+        ("wait", 12, None), ("submit", 12, None),
+        ("wait", 12, None), ("submit", 12, None),
+        ("wait", 12, 0)]
+    assert checkpoint.load(tmp_path).generation == 2
+
+
+def test_a_checkpoint_whose_population_file_is_missing_is_one_line(tmp_path):
+    from evolve.ga.config import ConfigError
+
+    run(smoke_config("ga.generations=1", "plot=false"), run_dir=tmp_path)
+    for npz in (tmp_path / "checkpoint").glob("population_*.npz"):
+        npz.unlink()
+    with pytest.raises(checkpoint.CheckpointError, match="population file named by"):
+        checkpoint.load(tmp_path)
+    with pytest.raises(ConfigError) as err:
+        run(smoke_config(f"resume={tmp_path}"))
+    assert str(err.value).startswith(f"resume={tmp_path}: ") and "\n" not in str(err.value)
+
+
+def test_champion_elo_is_the_performance_rating_of_its_yardstick_games(smoke_run):
+    """Recomputed here from yardstick_games.csv: the panel is rated 0, a hall-of-fame member
+    (every 5th generation's champion, from two generations on) at its own earlier rating."""
+    from evolve.arena.elo import performance_rating
+
+    d = smoke_run.run_dir
+    gens, yard = pd.read_csv(d / "generations.csv"), pd.read_csv(d / "yardstick_games.csv")
+    ratings = {"hof_gen0000": gens.champion_elo[0]}
+    assert "hof_gen0000" in set(yard[yard.generation == 2].white_id) | set(
+        yard[yard.generation == 2].black_id)
+    assert "hof_gen0000" not in set(yard[yard.generation < 2][["black_id", "white_id"]]
+                                    .to_numpy().ravel())
+    for _, row in gens.iterrows():
+        games = yard[yard.generation == row.generation]
+        counts = {}
+        for _, game in games.iterrows():
+            champion_black = str(game.white_id) in PANEL or str(game.white_id) in ratings
+            opponent = str(game.white_id if champion_black else game.black_id)
+            won = game.winner == ("black" if champion_black else "white")
+            c = counts.setdefault(opponent, [0, 0, 0])
+            c[2 if won else 1 if game.winner == "draw" else 0] += 1
+        est = performance_rating([(c, ratings.get(o, 0.0)) for o, c in counts.items()])
+        assert (est.elo, est.elo_low, est.elo_high) == pytest.approx(
+            (row.champion_elo, row.champion_elo_low, row.champion_elo_high))
