@@ -286,7 +286,7 @@ def test_evaluation_with_some_groups_equals_the_engines(tmp_path, positions, gro
 
 
 def test_fixed_depth_agent_with_every_feature_group_plays_the_engines_moves(tmp_path):
-    from tests.test_cs303_fixed_depth import generated, moves_compared
+    from tests.engine.reversi.test_cs303_fixed_depth import generated, moves_compared
 
     weights = every_group_champion(3, seed=9, symmetric=True)
     module = generated(weights, tmp_path, 2, 3)
