@@ -18,7 +18,9 @@ def describe(name: str) -> dict:
     return {"name": name, "description": game.description, "players": list(game.players),
             "genome_size": game.genome_spec().size, "settings": game.settings(),
             "seed_references": list(game.seed_references),
-            "default_panel": list(game.default_panel), "agent_specs": list(game.agent_specs())}
+            "default_panel": list(game.default_panel), "agent_specs": list(game.agent_specs()),
+            "export_formats": [f.to_dict() for f in game.export_formats],
+            "commands": sorted(game.cli_commands)}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -35,6 +37,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{'':<18} players {' / '.join(g['players'])}; genome {g['genome_size']} genes "
               f"at default settings {json.dumps(g['settings'])}")
         print(f"{'':<18} agents: {', '.join(g['agent_specs'])}")
+        formats = ", ".join(f["name"] + "".join(f" [{o['flag']} N]" for o in f["options"])
+                            for f in g["export_formats"])
+        print(f"{'':<18} export: {formats}; commands: {', '.join(g['commands']) or 'none'}")
     return 0
 
 

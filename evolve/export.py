@@ -1,14 +1,12 @@
-"""Export a champion for other programs: canonical JSON for every game, plus the game's own
-formats (Reversi: arrays-only ``npz`` and the CS303 single-file agent).
+"""Export a champion for other programs: canonical JSON for every game, plus the formats a game
+declares (``Game.export_formats``; ``python -m engine.games`` lists them with their options).
 
-    python -m evolve.export <run dir | champion file> --format json|npz|cs303 --out PATH
+    python -m evolve.export <run dir | champion file> --format FORMAT --out PATH [options]
     python -m evolve.export RUN --format cs303 --depth 1 --endgame-empties 3 --out ai.py
 
-``--depth D`` (``--endgame-empties E``) makes the CS303 agent search a fixed depth and play
-exactly like the engine's agent at that depth; without it the agent deepens within the time limit.
-
-A run directory means its ``champion.json``. The game comes from the file (or ``--game``).
-Nothing is pickled: JSON and ``.npz`` go through the game's one loader/validator.
+A format's options (e.g. the CS303 agent's ``--depth``) are the game's. A run directory means
+its ``champion.json``. The game comes from the file (or ``--game``). Nothing is pickled: every
+format goes through the game's one loader/validator.
 """
 
 from __future__ import annotations
@@ -18,73 +16,99 @@ import sys
 from pathlib import Path
 
 from engine.core.files import champion_game, resolve_source
-from engine.core.game import ChampionFileError
-from engine.core.registry import get_game
+from engine.core.game import ChampionFileError, ExportFormat
+from engine.core.registry import game_names, get_game
 
-FORMATS = ("json", "npz", "cs303")  # json: every game; the others: games that offer them
+BINARY_SUFFIXES = (".npz",)  # loaders tell these from JSON by the suffix alone
 
 
-def output_path(fmt: str, out: str | Path) -> Path:
-    """The file ``export`` writes for ``--out out``. The weights loader tells npz from JSON by
-    the suffix, so an npz file must end in ``.npz`` (appended when there is no suffix, as
-    ``numpy.savez`` itself would) and a JSON file must not."""
+def all_formats() -> dict[str, list[ExportFormat]]:
+    """Format name -> its declarations across the registered games."""
+    found: dict[str, list[ExportFormat]] = {}
+    for name in game_names():
+        for fmt in get_game(name).export_formats:
+            found.setdefault(fmt.name, []).append(fmt)
+    return found
+
+
+def output_path(fmt: ExportFormat, out: str | Path) -> Path:
+    """The file ``export`` writes for ``--out out``. Loaders tell a binary format (npz) from
+    JSON by the suffix, so such a file must end in its suffix (appended when there is none, as
+    ``numpy.savez`` itself would) and no other format may take that suffix."""
     out = Path(out)
     suffix = out.suffix.lower()
-    if fmt == "npz" and suffix != ".npz":
+    if fmt.suffix in BINARY_SUFFIXES and suffix != fmt.suffix:
         if suffix:
-            raise ValueError(f"--format npz needs an --out ending in .npz, got {out}")
-        return out.with_name(out.name + ".npz")
-    if fmt == "json" and suffix == ".npz":
-        raise ValueError(f"--format json cannot be written to a .npz path ({out})")
+            raise ValueError(f"--format {fmt.name} needs an --out ending in {fmt.suffix}, "
+                             f"got {out}")
+        return out.with_name(out.name + fmt.suffix)
+    if fmt.suffix not in BINARY_SUFFIXES and suffix in BINARY_SUFFIXES:
+        raise ValueError(f"--format {fmt.name} cannot be written to a {suffix} path ({out})")
     return out
 
 
 def export(source: str | Path, fmt: str, out: str | Path, game: str | None = None,
            **options) -> Path:
     """Load and validate ``source`` and write it in ``fmt``; returns the path written (see
-    ``output_path``)."""
-    if fmt not in FORMATS:
-        raise ValueError(f"unknown format {fmt!r} (allowed: {', '.join(FORMATS)})")
+    ``output_path``). ``options``: the format's own options (``None`` = not given)."""
+    known = all_formats()
+    if fmt not in known:
+        raise ValueError(f"unknown format {fmt!r} (allowed: {', '.join(known)})")
     path = resolve_source(source)
     name = game or champion_game(path)
     if name is None:
-        raise ValueError(f"{path}: names no game (no \"game\" field); give --game NAME")
+        raise ValueError(unknown_game_message(path))
     the_game = get_game(name)
-    allowed = getattr(the_game, "export_formats", ("json",))
-    if fmt not in allowed:
+    declared = {f.name: f for f in the_game.export_formats}
+    if fmt not in declared:
         raise ValueError(f"--format {fmt} is not available for {name} (allowed: "
-                         f"{', '.join(allowed)})")
-    out = output_path(fmt, out)
+                         f"{', '.join(declared)})")
+    options = {k: v for k, v in options.items() if v is not None}
+    allowed = {o.name for o in declared[fmt].options}
+    for key in options:
+        if key not in allowed:
+            flag = "--" + key.replace("_", "-")
+            raise ValueError(f"{flag} is not an option of --format {fmt} for {name} (its "
+                             f"options: {', '.join(sorted(allowed)) or 'none'})")
+    out = output_path(declared[fmt], out)
     if out.is_dir():
         raise ValueError(f"--out {out} is a directory, not a file")
     out.parent.mkdir(parents=True, exist_ok=True)
-    options = {k: v for k, v in options.items() if v is not None}
-    if options and not hasattr(the_game, "export"):
-        raise ValueError(f"--depth/--endgame-empties are not available for {name}")
-    if hasattr(the_game, "export"):
-        the_game.export(path, fmt, out, **options)
-    else:  # canonical JSON: read with the game's validator, written back by it
-        champion = the_game.load_champion(path)
-        the_game.with_settings(champion.settings).save_champion(
-            out, champion.genome, champion.name, champion.metadata)
+    the_game.export(path, fmt, out, **options)
     return out
+
+
+def unknown_game_message(path: Path) -> str:
+    from engine.core.files import file_header
+
+    header = file_header(path)
+    if "game" not in header:
+        version = header.get("schema_version")
+        extra = f", schema_version {version!r}" if version is not None else ""
+        return f"{path}: names no game (no \"game\" field{extra}); give --game NAME"
+    return f"{path}: game {header['game']!r} is not a registered game; give --game NAME"
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m evolve.export",
                                      description=__doc__.split("\n")[0])
     parser.add_argument("source", help="run directory (its champion.json) or weights file")
-    parser.add_argument("--format", required=True, choices=FORMATS)
+    formats = all_formats()
+    parser.add_argument("--format", required=True, choices=list(formats))
     parser.add_argument("--out", required=True, help="output path")
     parser.add_argument("--game", default=None, help="the file's game, when the file omits it")
-    parser.add_argument("--depth", type=int, default=None,
-                        help="cs303: fixed search depth (plays exactly like the engine's agent)")
-    parser.add_argument("--endgame-empties", type=int, default=None,
-                        help="cs303: exact search from this many empties (default: the file's)")
+    options = {}  # every option some game's format declares, once
+    for name, declarations in formats.items():
+        for fmt in declarations:
+            for option in fmt.options:
+                if option.name not in options:
+                    options[option.name] = option
+                    parser.add_argument(option.flag, type=option.type, default=None,
+                                        help=f"{name}: {option.help}")
     args = parser.parse_args(argv)
     try:
-        out = export(args.source, args.format, args.out, args.game, depth=args.depth,
-                     endgame_empties=args.endgame_empties)
+        out = export(args.source, args.format, args.out, args.game,
+                     **{name: getattr(args, name) for name in options})
     except (ChampionFileError, ValueError, OSError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 1

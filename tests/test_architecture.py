@@ -52,11 +52,86 @@ def test_the_engine_never_imports_the_pipeline_or_its_frameworks(forbidden):
     assert offenders == []
 
 
-def test_the_core_knows_no_game():
-    games = ("engine.reversi", "engine.pentago", "engine.hexifence")
+def game_packages() -> tuple[str, ...]:
+    """The packages of every registered game (from the plug-in registry, not a list here)."""
+    from importlib.metadata import entry_points
+
+    from engine.core.registry import GROUP
+
+    modules = {ep.value.partition(":")[0] for ep in entry_points(group=GROUP)}
+    return tuple(sorted({m.rpartition(".")[0] or m for m in modules}))
+
+
+def test_the_games_come_from_the_registry_and_include_the_four_of_this_repository():
+    assert {"engine.reversi", "engine.pentago", "engine.hexifence"} <= set(game_packages())
+
+
+@pytest.mark.parametrize("package", ["engine.core", "engine.kernels", "evolve"])
+def test_the_core_the_kernels_and_the_pipeline_import_no_game(package):
+    games = game_packages()
     for name, path in project_modules().items():
-        if name.startswith("engine.core") and name != "engine.core.registry":
+        if name.startswith(package):
             assert not any(m.startswith(games) for m in imports_of(path)), name
+
+
+GAME_NAMES_IN_SOURCE = ("reversi", "othello", "pentago", "hexifence", "cs303")
+
+
+@pytest.mark.parametrize("package", ["engine/core", "engine/kernels", "evolve"])
+def test_no_code_of_the_core_the_kernels_or_the_pipeline_names_a_game(package):
+    """Strings count too: ``{"othello": ...}`` is game knowledge the import check cannot see.
+    Docstrings and comments may mention games as examples."""
+    offenders = []
+    for path in sorted((ROOT / package).rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and not (
+                    _is_docstring(node, path)):
+                if any(g in node.value.lower() for g in GAME_NAMES_IN_SOURCE):
+                    offenders.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.value!r}")
+    assert offenders == []
+
+
+def _is_docstring(node, path) -> bool:
+    return node.lineno in _docstring_lines(path)
+
+
+def _docstring_lines(path, _cache={}) -> set[int]:
+    if path not in _cache:
+        lines = set()
+        for n in ast.walk(ast.parse(path.read_text())):
+            if isinstance(n, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+                body = n.body
+                if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                    lines.add(body[0].value.lineno)
+        _cache[path] = lines
+    return _cache[path]
+
+
+def test_every_registered_game_implements_the_whole_contract():
+    """Optional members come from ``GameBase``; nothing is discovered by ``getattr``."""
+    from engine.core import Game, game_names, get_game
+
+    members = [m for m in dir(Game) if not m.startswith("_")] + list(Game.__annotations__)
+    for name in game_names():
+        game = get_game(name)
+        assert isinstance(game, Game), name
+        missing = [m for m in members if not hasattr(game, m)]
+        assert missing == [], (name, missing)
+
+
+@pytest.mark.parametrize("package", ["engine/core", "evolve"])
+def test_no_contract_member_is_discovered_by_getattr_or_hasattr(package):
+    from engine.core import Game
+
+    members = set(dir(Game)) | set(Game.__annotations__)
+    offenders = []
+    for path in sorted((ROOT / package).rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                    and node.func.id in ("getattr", "hasattr") and len(node.args) >= 2
+                    and isinstance(node.args[1], ast.Constant) and node.args[1].value in members):
+                offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert offenders == []
 
 
 def test_there_is_no_import_cycle():
@@ -106,3 +181,14 @@ def find_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
         if v not in index:
             visit(v)
     return out
+
+
+@pytest.mark.parametrize("package, forbidden", [
+    ("evolve.execution", ("evolve.ga", "evolve.arena", "evolve.analysis")),
+    ("evolve.arena", ("evolve.ga",)),
+    ("evolve.analysis", ("evolve.ga", "evolve.arena")),
+])
+def test_evolve_is_layered_execution_below_arena_below_ga(package, forbidden):
+    offenders = {name: sorted(m for m in imports_of(path) if m.startswith(forbidden))
+                 for name, path in project_modules().items() if name.startswith(package)}
+    assert {k: v for k, v in offenders.items() if v} == {}

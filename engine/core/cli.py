@@ -1,8 +1,10 @@
 """The game-neutral command lines (``python -m engine.perft|solve|play --game NAME ...``).
 
-Each game package owns its CLI logic (``<package>.perft`` etc. with ``main(argv)``); this module
-only picks the game from ``--game`` and hands over the rest of the arguments. A game without a
-given command says so in one line.
+Each game declares its commands (``Game.cli_commands``: command -> module with
+``main(argv)``); this module only picks the game from ``--game`` and hands over the rest of the
+arguments, after the game's own ``cli_arguments(command)``. Without ``--game`` the registry's
+``default_game`` module runs with the arguments as given (its own defaults decide, e.g. the
+Reversi commands' ``--variant``). A game without the command says so in one line.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 import importlib
 import sys
 
-from engine.core.registry import game_names, get_game
+from engine.core.registry import default_game, game_names, get_game
 
 
 def split_game(argv: list[str], default: str | None) -> tuple[str | None, list[str]]:
@@ -29,24 +31,19 @@ def split_game(argv: list[str], default: str | None) -> tuple[str | None, list[s
     return game, rest
 
 
-def dispatch(command: str, argv: list[str] | None = None, default_game: str | None = None) -> int:
+def dispatch(command: str, argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
-        name, rest = split_game(argv, default_game)
-        game = get_game(name) if name is not None else None
+        name, rest = split_game(argv, None)
+        game = get_game(name if name is not None else default_game())
     except ValueError as exc:
         print(f"error: --game: {exc}", file=sys.stderr)
         return 2
-    if game is None:  # the command's default game family decides (e.g. Reversi's --variant)
-        module = DEFAULT_MODULES[command]
-    else:
-        module = getattr(game, "cli_modules", {}).get(command)
-        if module is None:
-            print(f"error: --game {name} has no `{command}` command", file=sys.stderr)
-            return 2
-        rest = getattr(game, "cli_arguments", lambda _c: [])(command) + rest
-    return importlib.import_module(module).main(rest)
-
-
-DEFAULT_MODULES = {"perft": "engine.reversi.perft", "solve": "engine.reversi.solve",
-                   "play": "engine.reversi.play"}
+    module = game.cli_commands.get(command)
+    if module is None:
+        having = [n for n in game_names() if command in get_game(n).cli_commands]
+        print(f"error: --game {game.name} has no `{command}` command (games that have it: "
+              f"{', '.join(having) or 'none'})", file=sys.stderr)
+        return 2
+    own = game.cli_arguments(command) if name is not None else []
+    return importlib.import_module(module).main(own + rest)

@@ -1,18 +1,19 @@
-"""Champion files and run directories, game-neutrally: which game a file is for, and where a
-run directory's champion is. Reading the genome itself is the game's job
-(``Game.load_champion``)."""
+"""Champion files and run directories, game-neutrally: which game a file is for, where a run
+directory's champion is, and the JSON header every champion file starts with. Reading the
+genome itself is the game's job (``Game.load_champion``).
+
+Conventions every game's files follow: a JSON object with ``game`` and ``schema_version`` at the
+top (a game may name a family there and tell its variants apart by other keys: it decides with
+``Game.recognizes``); an ``.npz`` champion carries that header as the JSON string array
+``metadata_json`` (loaded with ``allow_pickle=False``).
+"""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-from engine.core.game import ChampionFileError
-
-SCHEMA_VERSION = 1  # every game's champion files so far
-
-# Reversi weights files name the family ("reversi") and the rules in "variant"
-_REVERSI_VARIANTS = {"othello": "othello", "reversed": "reversed_reversi"}
+from engine.core.records import ChampionFileError
 
 
 def resolve_source(source: str | Path) -> Path:
@@ -29,29 +30,41 @@ def resolve_source(source: str | Path) -> Path:
 
 
 def champion_game(path: str | Path) -> str | None:
-    """The registered game a champion file is for (its top-level ``game``; for a Reversi weights
-    file ``metadata.game_name`` or ``variant``); ``None`` when the file does not say.
-    ``ChampionFileError`` if it is not a readable JSON / npz file."""
-    header = _header(Path(path))
-    game = header.get("game")
-    if game != "reversi":
-        return game if isinstance(game, str) else None
-    meta = header.get("metadata") if isinstance(header.get("metadata"), dict) else {}
-    if meta.get("game_name") in _REVERSI_VARIANTS.values():
-        return meta["game_name"]
-    return _REVERSI_VARIANTS.get(header.get("variant"))
+    """The registered game a champion file is for (the first game that ``recognizes`` its
+    header); ``None`` when no game does. ``ChampionFileError`` if it is not a readable JSON /
+    npz file."""
+    from engine.core.registry import game_names, get_game
+
+    header = file_header(Path(path))
+    for name in game_names():
+        if get_game(name).recognizes(header):
+            return name
+    return None
 
 
-def _header(path: Path) -> dict:
-    try:
-        if path.suffix.lower() == ".npz":
-            import numpy as np
+def file_header(path: Path) -> dict:
+    """The top-level JSON object of a champion file (for ``.npz``: its ``metadata_json``, with
+    the file's own ``game`` and ``variant`` kept at the top as well)."""
+    if path.suffix.lower() == ".npz":
+        import numpy as np
 
+        try:
             with np.load(path, allow_pickle=False) as z:
                 meta = json.loads(str(z["metadata_json"])) if "metadata_json" in z.files else {}
-            return {"game": meta.get("game"), "variant": meta.get("variant"), "metadata": meta}
+        except (OSError, ValueError, KeyError) as exc:
+            raise ChampionFileError(f"{path}: not a readable champion file ({exc})") from None
+        meta = meta if isinstance(meta, dict) else {}
+        return {"game": meta.get("game"), "variant": meta.get("variant"), "metadata": meta}
+    return read_json_object(path)
+
+
+def read_json_object(path: str | Path) -> dict:
+    """The JSON object in ``path``; ``ChampionFileError`` naming the file and what is wrong
+    (unreadable, truncated or invalid JSON, not an object)."""
+    path = Path(path)
+    try:
         text = path.read_text(encoding="utf-8")
-    except (OSError, ValueError, KeyError) as exc:
+    except (OSError, ValueError) as exc:
         raise ChampionFileError(f"{path}: not a readable champion file ({exc})") from None
     try:
         data = json.loads(text)
@@ -59,9 +72,24 @@ def _header(path: Path) -> dict:
         what = "truncated JSON" if e.pos >= len(text.rstrip()) else "invalid JSON"
         raise ChampionFileError(f"{path}: {what} at line {e.lineno} column {e.colno}: "
                                 f"{e.msg}") from None
+    except RecursionError:
+        raise ChampionFileError(f"{path}: invalid JSON (nested too deeply)") from None
     if not isinstance(data, dict):
         raise ChampionFileError(f"{path}: expected a JSON object")
-    version = data.get("schema_version")
-    if "game" not in data and version not in (None, SCHEMA_VERSION):
-        raise ChampionFileError(f"{path}: schema_version {version!r}: expected {SCHEMA_VERSION}")
+    return data
+
+
+def check_header(path: str | Path, data: dict, game: str, schema_version: int) -> None:
+    """``ChampionFileError`` unless ``data`` names ``game`` and ``schema_version``."""
+    if data.get("game") != game:
+        raise ChampionFileError(f"{path}: game={data.get('game')!r}, expected {game!r}")
+    if data.get("schema_version") != schema_version:
+        raise ChampionFileError(f"{path}: schema_version={data.get('schema_version')!r}, "
+                                f"expected {schema_version}")
+
+
+def read_champion_json(path: str | Path, game: str, schema_version: int) -> dict:
+    """``read_json_object`` + ``check_header``: the first lines of every game's loader."""
+    data = read_json_object(path)
+    check_header(path, data, game, schema_version)
     return data

@@ -1,8 +1,10 @@
-"""What the GA, the arena, the CLIs and the web app need from any game (numpy only).
+"""The ``Game`` contract: everything the GA, the arena, the CLIs and the web app use of a game.
 
-A game package (``engine/reversi``, ``engine/pentago``, ``engine/hexifence``) implements ``Game``
-and registers it in ``engine.core.registry``. Nothing here knows a board: states and moves are
-opaque to the core (moves are ``int`` action ids; ``move_text`` / ``parse_move`` translate them).
+A game package implements ``Game``, usually by subclassing ``engine.core.base.GameBase`` (which
+supplies every member marked *optional* below), and registers itself as a plug-in under the
+entry-point group ``board_evolve.games`` (``engine.core.registry``). Nothing here knows a board:
+states and moves are opaque to the core (moves are ``int`` action ids; ``move_text`` /
+``parse_move`` translate them).
 
 Players are numbered by turn order: player 0 moves first (Reversi: black, Pentago Twist: white,
 Hexifence: blue). ``Game.players`` names them; outputs use those names.
@@ -11,96 +13,36 @@ Hexifence: blue). ``Game.players`` names them; outputs use those names.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
 from engine.core.agent import Agent, Seed
+from engine.core.records import (
+    DRAW,
+    JSON_EXPORT,
+    Champion,
+    ChampionFileError,
+    ExportFormat,
+    GameSettingsError,
+    GenomeSpec,
+    Option,
+    Outcome,
+    SearchSettings,
+)
 
-DRAW = -1  # Outcome.winner of a drawn game
-
-
-class GameSettingsError(ValueError):
-    """A bad game setting; the message is one line naming the key (``game.genome.phases=0 ...``)."""
-
-
-class ChampionFileError(ValueError):
-    """A champion/weights file that cannot be used; the message names the file and the field."""
-
-
-@dataclass(frozen=True)
-class SearchSettings:
-    """How an evolved agent searches; identical for the whole population and the panel.
-
-    ``endgame_empties``: search exactly (to the end of the game) once this few moves remain
-    (Reversi: empty squares; Pentago Twist: empty cells; Hexifence: undrawn edges).
-    ``time_limit``: seconds per move with iterative deepening (``None``: fixed ``depth``)."""
-
-    depth: int = 2
-    endgame_empties: int = 8
-    time_limit: float | None = None
-
-    def to_dict(self) -> dict:
-        d = asdict(self)
-        if d["time_limit"] is None:  # files written before time limits existed stay identical
-            del d["time_limit"]
-        return d
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """How one game ended. ``margin`` is from player 0's view in the game's own unit (discs,
-    cells, 1 for a Pentago win); ``details`` holds game-specific numbers (Reversi: disc counts),
-    written as columns of ``games.csv`` in the order of ``Game.result_columns``."""
-
-    winner: int  # 0, 1 or DRAW
-    margin: float
-    plies: int
-    moves: tuple[int, ...] = ()  # every ply from the start, opening included
-    details: dict = field(default_factory=dict)
-
-    def score_for(self, player: int) -> float:
-        """1 for a win, 0.5 for a draw, 0 for a loss."""
-        if self.winner == DRAW:
-            return 0.5
-        return 1.0 if self.winner == player else 0.0
-
-
-@dataclass(frozen=True)
-class GenomeSpec:
-    """The flat float64 genome: gene names, named blocks (crossover swaps whole blocks) and the
-    default initialisation/clipping bounds of every gene."""
-
-    names: tuple[str, ...]
-    blocks: Mapping[str, slice]
-    lower: np.ndarray
-    upper: np.ndarray
-
-    @property
-    def size(self) -> int:
-        return len(self.names)
-
-    def default_bounds(self) -> tuple[np.ndarray, np.ndarray]:
-        return self.lower, self.upper
-
-
-@dataclass
-class Champion:
-    """A genome read back from a champion file, with the game settings it was evolved under."""
-
-    game: str
-    genome: np.ndarray
-    settings: dict  # the game's settings (``Game.with_settings`` accepts them)
-    name: str = ""
-    metadata: dict = field(default_factory=dict)
+__all__ = ["DRAW", "JSON_EXPORT", "Champion", "ChampionFileError", "ExportFormat", "Game",
+           "GameSettingsError", "GenomeSpec", "Option", "Outcome", "SearchSettings",
+           "moves_text", "parse_moves"]
 
 
 @runtime_checkable
 class Game(Protocol):
     """A configured game. ``with_settings`` returns a copy configured from ``conf/game/<name>``
-    (genome layout, board size, ...); everything else uses those settings."""
+    (genome layout, board size, ...); everything else uses those settings.
+
+    Members marked *optional* have a default in ``GameBase``; the others are the game's own."""
 
     name: str
     description: str
@@ -109,6 +51,12 @@ class Game(Protocol):
     result_columns: tuple[str, ...]  # keys of Outcome.details written to games.csv
     seed_references: tuple[str, ...]  # reference genomes that seed a first population
     default_panel: tuple[str, ...]  # yardstick opponents (agent specs)
+    # optional capabilities, declared (GameBase: JSON only, no commands, no config dir)
+    export_formats: tuple[ExportFormat, ...]  # what ``evolve.export --format`` offers
+    cli_commands: Mapping[str, str]  # ``engine.<command>`` -> module with ``main(argv)``
+    config_dir: Path | None  # a folder holding ``game/<name>.yaml`` (plug-ins outside conf/)
+    cli_selectors: Mapping[str, str]  # options that pick this game where tools take --game
+    #   (Reversi: {"variant": "othello"} keeps ``--variant othello`` meaning ``--game othello``)
 
     # --- configuration and genome -------------------------------------------------------
     def with_settings(self, settings: Mapping[str, Any]) -> Game: ...
@@ -119,9 +67,11 @@ class Game(Protocol):
 
     def reference_genome(self, reference: str) -> np.ndarray: ...
 
-    def reference_names(self) -> tuple[str, ...]: ...
+    def reference_names(self) -> tuple[str, ...]: ...  # optional: the seed references
 
-    def phase_of(self, state) -> int: ...  # which genome phase evaluates ``state``
+    def phase_of(self, state) -> int: ...  # optional (one phase): genome phase of ``state``
+
+    def check_search(self, search: SearchSettings) -> None: ...  # optional: GameSettingsError
 
     # --- agents ---------------------------------------------------------------------------
     def make_agent(self, genome: np.ndarray, search: SearchSettings, seed: Seed = None,
@@ -133,14 +83,14 @@ class Game(Protocol):
 
     def agent_specs(self) -> tuple[str, ...]: ...  # documented spec forms, for help and --json
 
-    # --- playing --------------------------------------------------------------------------
+    # --- playing (optional: the core's match runner over the state interface) --------------
     def random_openings(self, n: int, seed: Seed, min_plies: int,
                         max_plies: int) -> list[tuple[int, ...]]: ...
 
     def play(self, first: Agent, second: Agent, opening: Sequence[int] = (),
              seed: Seed = None) -> Outcome: ...
 
-    # --- states (the generic match runner, play CLIs, the web app) -------------------------
+    # --- states (the match runner, play CLIs, the web app) ----------------------------------
     def initial_state(self): ...
 
     def to_move(self, state) -> int: ...
@@ -157,19 +107,31 @@ class Game(Protocol):
 
     def parse_state(self, text: str): ...  # ValueError on bad text
 
-    def state_view(self, state) -> dict: ...  # JSON-able board description for renderers
+    def state_view(self, state) -> dict: ...  # optional: JSON-able board for renderers
 
-    def move_text(self, move: int) -> str: ...
+    def move_text(self, move: int) -> str: ...  # optional (str of the id): files and wire
 
-    def parse_move(self, text: str, state=None) -> int: ...  # ValueError on bad text
+    def parse_move(self, text: str, state=None) -> int: ...  # optional: ValueError on bad text
 
-    # --- files and figures ------------------------------------------------------------------
+    def move_label(self, move: int, state=None) -> str: ...  # optional: for people (web, logs)
+
+    # --- files, figures, export, commands ------------------------------------------------------
     def save_champion(self, path: str | Path, genome: np.ndarray, name: str = "",
-                      metadata: Mapping | None = None) -> None: ...
+                      metadata: Mapping | None = None) -> None: ...  # optional: JSON by gene
 
-    def load_champion(self, path: str | Path) -> Champion: ...  # ChampionFileError
+    def load_champion(self, path: str | Path) -> Champion: ...  # optional; ChampionFileError
 
-    def genome_figure(self, genome: np.ndarray, title: str = ""): ...  # Figure or None
+    def recognizes(self, header: dict) -> bool: ...  # optional: is a file's header ours?
+
+    def export(self, source: Path, fmt: str, out: Path, **options) -> None: ...  # optional
+
+    def genome_figure(self, genome: np.ndarray, title: str = ""): ...  # optional: Figure|None
+
+    def genome_figures(self, champion: Champion, history=()) -> dict: ...  # optional: {}
+
+    def genome_markdown(self, genome: np.ndarray) -> str: ...  # optional: ""
+
+    def cli_arguments(self, command: str) -> list[str]: ...  # optional: prepended to argv
 
 
 def moves_text(game: Game, moves: Sequence[int]) -> str:

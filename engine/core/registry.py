@@ -1,38 +1,95 @@
-"""Game names -> games, imported lazily (listing the games must not compile every engine).
+"""Game names -> games, from plug-ins: every installed distribution may register games under
+the entry-point group ``board_evolve.games`` (``name = "module:attribute"`` of an unconfigured
+``Game``). Games are imported lazily: listing the names never compiles an engine.
 
-Adding a game = one package under ``engine/`` exposing a ``Game`` plus one line here and one
-``conf/game/<name>.yaml``. The shared conformance test (``tests/engine/core/test_games_conformance.py``)
-covers every name listed here.
+Adding a game = one package exposing a ``Game`` + one entry point in its ``pyproject.toml`` +
+one ``game/<name>.yaml`` (in ``conf/``, or in the package's ``Game.config_dir``). This project's
+own games are registered in its ``pyproject.toml``; the conformance test covers every registered
+game. The game a command uses when ``--game`` is not given is the entry point ``game`` of the
+group ``board_evolve.defaults``.
 """
 
 from __future__ import annotations
 
-import importlib
+from functools import cache
+from importlib.metadata import EntryPoint, entry_points
 
 from engine.core.game import Game
 
-# name -> "module:attribute" of an unconfigured Game (default settings)
-GAMES: dict[str, str] = {
-    "reversed_reversi": "engine.reversi.game:REVERSED_REVERSI",
-    "othello": "engine.reversi.game:OTHELLO",
-    "pentago_twist": "engine.pentago.game:GAME",
-    "hexifence": "engine.hexifence.game:GAME",
-}
+GROUP = "board_evolve.games"
+DEFAULTS_GROUP = "board_evolve.defaults"
 
 _loaded: dict[str, Game] = {}
 
 
+class NoGamesError(RuntimeError):
+    """No game is registered: the project is not installed."""
+
+
+@cache
+def _entry_points() -> dict[str, EntryPoint]:
+    found: dict[str, EntryPoint] = {}
+    for ep in entry_points(group=GROUP):
+        found.setdefault(ep.name, ep)  # the first distribution to claim a name keeps it
+    if not found:
+        raise NoGamesError(f"no game is registered under the entry-point group {GROUP!r}: "
+                           "install the project first (pip install -e .)")
+    return found
+
+
 def game_names() -> list[str]:
-    return list(GAMES)
+    """Every registered game, the default game first."""
+    first = default_game()
+    return [first, *(name for name in _entry_points() if name != first)]
+
+
+@cache
+def default_game() -> str:
+    """The game commands use without ``--game`` (declared by an installed distribution)."""
+    points = _entry_points()
+    for ep in entry_points(group=DEFAULTS_GROUP):
+        if ep.name == "game" and ep.value in points:
+            return ep.value
+    return next(iter(points))
 
 
 def get_game(name: str, settings: dict | None = None) -> Game:
     """The registered game ``name`` (configured with ``settings`` when given); ``ValueError``
     lists the allowed names."""
-    if name not in GAMES:
-        raise ValueError(f"unknown game {name!r} (allowed: {', '.join(GAMES)})")
+    points = _entry_points()
+    if name not in points:
+        raise ValueError(f"unknown game {name!r} (allowed: {', '.join(game_names())})")
     if name not in _loaded:
-        module, _, attr = GAMES[name].partition(":")
-        _loaded[name] = getattr(importlib.import_module(module), attr)
+        game = points[name].load()
+        if not isinstance(game, Game):
+            raise TypeError(f"entry point {name} = {points[name].value} is not a Game")
+        _loaded[name] = game
     game = _loaded[name]
     return game.with_settings(settings) if settings else game
+
+
+def selectors() -> dict[str, dict[str, str]]:
+    """Option -> {value: game} from every game's ``cli_selectors`` (``--variant reversed``)."""
+    found: dict[str, dict[str, str]] = {}
+    for name in game_names():
+        for option, value in get_game(name).cli_selectors.items():
+            found.setdefault(option, {}).setdefault(value, name)
+    return found
+
+
+def select_game(requested: str | None, chosen: dict[str, str | None]) -> str | None:
+    """The game named by ``--game`` and/or selector options (``{"variant": "reversed"}``);
+    ``ValueError`` when they disagree or a value selects nothing."""
+    table = selectors()
+    game = requested
+    for option, value in chosen.items():
+        if value is None:
+            continue
+        flag = "--" + option.replace("_", "-")
+        by_value = table.get(option, {})
+        if value not in by_value:
+            raise ValueError(f"{flag} {value}: allowed {', '.join(by_value) or 'nothing'}")
+        if game is not None and game != by_value[value]:
+            raise ValueError(f"{flag} {value} contradicts --game {game}")
+        game = by_value[value]
+    return game

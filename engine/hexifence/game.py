@@ -15,9 +15,8 @@ from typing import Any
 import numpy as np
 
 from engine.core.agent import Seed
+from engine.core.base import GameBase
 from engine.core.game import DRAW, Champion, GameSettingsError, GenomeSpec, Outcome, SearchSettings
-from engine.core.match import play_game
-from engine.core.match import random_openings as core_random_openings
 from engine.hexifence import weights as W
 from engine.hexifence.board import MAX_SIZE, board
 from engine.hexifence.state import PLAYER_NAMES, State, edge_of_move, from_text, initial_state
@@ -26,7 +25,7 @@ SIMPLE_SPECS = ("random", "greedy", "safe", "chain")
 SEARCH_SPECS = ("alphabeta", "reference", "margin", "perfect")
 
 
-class HexifenceGame:
+class HexifenceGame(GameBase):
     name = "hexifence"
     description = "Hexifence: hexagonal dots-and-boxes (Melbourne COMP30024), most cells wins"
     players = PLAYER_NAMES
@@ -34,7 +33,7 @@ class HexifenceGame:
     result_columns = ("blue_cells", "red_cells")
     seed_references = ("reference",)
     default_panel = ("random", "greedy", "safe", "chain")
-    cli_modules = {"solve": "engine.hexifence.solve", "play": "engine.hexifence.play"}
+    cli_commands = {"solve": "engine.hexifence.solve", "play": "engine.hexifence.play"}
 
     def __init__(self, size: int = 3, phases: int = 3):
         self.size = size
@@ -120,14 +119,6 @@ class HexifenceGame:
     def agent_specs(self) -> tuple[str, ...]:
         return (*SIMPLE_SPECS, *SEARCH_SPECS, "<champion.json>")
 
-    # --- playing --------------------------------------------------------------------------
-    def random_openings(self, n: int, seed: Seed, min_plies: int,
-                        max_plies: int) -> list[tuple[int, ...]]:
-        return core_random_openings(self, n, seed, min_plies, max_plies)
-
-    def play(self, first, second, opening: Sequence[int] = (), seed: Seed = None) -> Outcome:
-        return play_game(self, first, second, opening, seed)
-
     # --- states ---------------------------------------------------------------------------
     def initial_state(self) -> State:
         return initial_state(self.size)
@@ -165,6 +156,16 @@ class HexifenceGame:
     def move_text(self, move: int) -> str:
         row, col = self.board.edges[edge_of_move(self.board, move)]
         return f"{row} {col}"
+
+    def move_label(self, move: int, state: State | None = None) -> str:
+        """For people: the edge's grid point and the cell(s) it borders, e.g.
+        ``"5 6 (cells 2,2 | 2,3)"`` or ``"0 1 (cell 0,0, on the rim)"``."""
+        edge = edge_of_move(self.board, move)
+        row, col = self.board.edges[edge]
+        cells = [self.board.cells[c] for c in self.board.edge_cells[edge] if c >= 0]
+        names = " | ".join(f"{r},{c}" for r, c in cells)
+        return (f"{row} {col} (cells {names})" if len(cells) == 2
+                else f"{row} {col} (cell {names}, on the rim)")
 
     def parse_move(self, text: str, state: State | None = None) -> int:
         parts = str(text).replace(",", " ").split()

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
+from engine.core.files import read_champion_json
 from engine.core.game import Champion, ChampionFileError, GenomeSpec
 from engine.hexifence.structure import FEATURES, N_FEATURES
 
@@ -86,17 +87,7 @@ def save_champion(path: str | Path, genome: np.ndarray, settings: Mapping, name:
 
 def load_champion(path: str | Path) -> Champion:
     """Read a champion file; every problem is a ``ChampionFileError`` naming file and field."""
-    try:
-        doc = json.loads(Path(path).read_text())
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise ChampionFileError(f"{path}: not a readable JSON file ({err})") from None
-    if not isinstance(doc, dict):
-        raise ChampionFileError(f"{path}: expected a JSON object")
-    if doc.get("game") != GAME:
-        raise ChampionFileError(f"{path}: game is {doc.get('game')!r}, expected {GAME!r}")
-    if doc.get("schema_version") != SCHEMA_VERSION:
-        raise ChampionFileError(f"{path}: schema_version must be {SCHEMA_VERSION}, got "
-                                f"{doc.get('schema_version')!r}")
+    doc = read_champion_json(path, GAME, SCHEMA_VERSION)
     if doc.get("features") != list(FEATURES):
         raise ChampionFileError(f"{path}: features must be {list(FEATURES)}")
     weights = doc.get("weights")

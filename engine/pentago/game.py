@@ -10,13 +10,12 @@ own/opp feature weights of ``engine.pentago.evaluation``; its one setting is
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 
 import numpy as np
 
-from engine.core import DRAW, Champion, GameSettingsError, GenomeSpec, Outcome, SearchSettings
+from engine.core import DRAW, GameSettingsError, GenomeSpec, Outcome, SearchSettings
 from engine.core.agent import Agent, Seed
-from engine.pentago import champion as champion_file
+from engine.core.base import GameBase
 from engine.pentago import genome as genes
 from engine.pentago import specs
 from engine.pentago import state as st
@@ -25,7 +24,7 @@ from engine.pentago.evaluation import phase_table
 GENOME_DEFAULTS = {"phases": 3}
 
 
-class PentagoTwistGame:
+class PentagoTwistGame(GameBase):
     """Pentago Twist with its genome settings (``with_settings`` makes a copy)."""
 
     name = "pentago_twist"
@@ -36,7 +35,8 @@ class PentagoTwistGame:
     result_columns = ("stones",)
     seed_references = ("reference",)
     default_panel = ("mcts", "greedy", "random")
-    cli_modules = {"perft": "engine.pentago.perft", "play": "engine.pentago.play"}
+    cli_commands = {"perft": "engine.pentago.perft", "play": "engine.pentago.play"}
+    max_abs_weight = genes.MAX_WEIGHT
 
     def __init__(self, genome: Mapping | None = None):
         self.genome = _validated_genome(dict(genome or {}))
@@ -94,19 +94,6 @@ class PentagoTwistGame:
     def agent_specs(self) -> tuple[str, ...]:
         return specs.AGENT_SPECS
 
-    # --- playing ---------------------------------------------------------------------------
-    def random_openings(self, n: int, seed: Seed, min_plies: int = 2,
-                        max_plies: int = 4) -> list[tuple[int, ...]]:
-        from engine.core.match import random_openings
-
-        return random_openings(self, n, seed, min_plies, max_plies)
-
-    def play(self, first: Agent, second: Agent, opening: Sequence[int] = (),
-             seed: Seed = None) -> Outcome:
-        from engine.core.match import play_game
-
-        return play_game(self, first, second, opening, seed)
-
     # --- states ----------------------------------------------------------------------------
     def initial_state(self) -> st.State:
         return st.State()
@@ -147,14 +134,10 @@ class PentagoTwistGame:
     def parse_move(self, text: str, state: st.State | None = None) -> int:
         return st.parse_move(text, state)
 
+    def move_label(self, move: int, state: st.State | None = None) -> str:
+        return st.move_label(move)
+
     # --- files and figures -----------------------------------------------------------------
-    def save_champion(self, path: str | Path, genome: np.ndarray, name: str = "",
-                      metadata: Mapping | None = None) -> None:
-        champion_file.save(path, genome, self.phases, name, metadata)
-
-    def load_champion(self, path: str | Path) -> Champion:
-        return champion_file.load(path)
-
     def genome_figure(self, genome: np.ndarray, title: str = ""):
         from engine.pentago.figures import weights_figure
 

@@ -7,6 +7,7 @@ import numpy as np
 from engine.core import GenomeSpec
 from engine.pentago.evaluation import FEATURES, N_FEATURES
 
+MAX_WEIGHT = 1000.0  # far below WIN_SCORE / (counts per position): wins stay dominant
 GENE_BOUND = 1.0  # default init/clip range [-1, 1]; WIN_SCORE dwarfs any weighted count
 # A sensible hand-set vector (own weights, then opp): threats dominate, longer open windows
 # grow fast, the twist-proof centres and quadrant lines help; the opponent's threats (it moves

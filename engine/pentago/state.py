@@ -93,6 +93,17 @@ def move_text(move: int) -> str:
     return f"{cell // 6} {cell % 6} {t // 2} {t % 2}"
 
 
+QUADRANT_NAMES = ("top-left", "top-right", "bottom-left", "bottom-right")
+TWIST_NAMES = ("rotate", "flip")
+
+
+def move_label(move: int) -> str:
+    """For people: the cell as (row, column) as the board's margins show them, then the twist,
+    e.g. ``"x2 y3, rotate top-right"``."""
+    cell, t = divmod(int(move), 8)
+    return f"x{cell // 6} y{cell % 6}, {TWIST_NAMES[t % 2]} {QUADRANT_NAMES[t // 2]}"
+
+
 def parse_move(text: str, state: State | None = None) -> int:
     """The move id of ``"x y a b"``; ``ValueError`` on bad text or (given ``state``) an
     illegal move."""

@@ -10,17 +10,20 @@ A state is a ``Position``; move ids are squares 0..63 (a1 = 0, b1 = 1, ..., h8 =
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 
 import numpy as np
 
 from engine.core.agent import Agent, Seed
+from engine.core.base import GameBase
 from engine.core.game import (
     DRAW,
+    JSON_EXPORT,
     Champion,
     ChampionFileError,
+    ExportFormat,
     GameSettingsError,
     GenomeSpec,
+    Option,
     Outcome,
     SearchSettings,
 )
@@ -33,15 +36,24 @@ GENOME_DEFAULTS = {"phases": 3, "phase_bounds": None, "symmetric": True,
 WEIGHTS_CACHE_SIZE = 256  # genomes whose Weights a game keeps (a population plus anchors)
 
 
-class ReversiGame:
+NPZ_EXPORT = ExportFormat("npz", ".npz", "the same weights as numpy arrays (no pickle)")
+CS303_EXPORT = ExportFormat(
+    "cs303", ".py", "a single-file CS303 course agent (numpy only)",
+    (Option("depth", int, "fixed search depth: plays exactly like the engine's agent (default: "
+            "iterative deepening within the course's time limit)"),
+     Option("endgame_empties", int, "exact search from this many empties (default: the file's)")))
+BOARD_SQUARES = 64
+
+
+class ReversiGame(GameBase):
     """One variant of Reversi with its genome settings (``with_settings`` makes a copy)."""
 
     players = ("black", "white")
     margin_unit = "discs"
     result_columns = ("black_discs", "white_discs", "black_score")
-    export_formats = ("json", "npz", "cs303")
-    cli_modules = {"perft": "engine.reversi.perft", "solve": "engine.reversi.solve",
-                   "play": "engine.reversi.play"}
+    export_formats = (JSON_EXPORT, NPZ_EXPORT, CS303_EXPORT)
+    cli_commands = {"perft": "engine.reversi.perft", "solve": "engine.reversi.solve",
+                    "play": "engine.reversi.play"}
 
     def __init__(self, name: str, variant: Variant | str, description: str, seed_references,
                  default_panel, genome: Mapping | None = None, endgame_solver: str = "pvs"):
@@ -54,6 +66,7 @@ class ReversiGame:
             raise GameSettingsError(f"game.endgame_solver={endgame_solver} must be one of: "
                                     f"{', '.join(EXACT_SOLVERS)}")
         self.endgame_solver = endgame_solver  # "negamax": replay games from before issue 15
+        self.cli_selectors = {"variant": self.variant.value}  # --variant othello|reversed
         self._weights_cache: dict[bytes, object] = {}
 
     def __repr__(self) -> str:
@@ -106,6 +119,12 @@ class ReversiGame:
         from engine.reversi.weights import REFERENCE_NAMES
 
         return REFERENCE_NAMES
+
+    def check_search(self, search: SearchSettings) -> None:
+        super().check_search(search)
+        if search.endgame_empties > BOARD_SQUARES:
+            raise GameSettingsError(f"search.endgame_empties={search.endgame_empties} must "
+                                    f"satisfy 0 <= endgame_empties <= {BOARD_SQUARES}")
 
     def reference_genome(self, reference: str) -> np.ndarray:
         """A reference weight set re-expressed in this layout: each of our phases takes the
@@ -244,6 +263,18 @@ class ReversiGame:
     def parse_move(self, text: str, state: Position | None = None) -> int:
         return parse_move(text)
 
+    def recognizes(self, header: dict) -> bool:
+        """Reversi weights files name the family (``"game": "reversi"``) and the rules in
+        ``variant`` (or ``metadata.game_name``); files of a registered name are ours too."""
+        if header.get("game") == self.name:
+            return True
+        if header.get("game") not in ("reversi", None):
+            return False
+        meta = header.get("metadata") if isinstance(header.get("metadata"), dict) else {}
+        if meta.get("game_name") in (OTHELLO.name, REVERSED_REVERSI.name):
+            return meta["game_name"] == self.name
+        return header.get("game") == "reversi" and header.get("variant") == self.variant.value
+
     # --- files and figures ---------------------------------------------------------------------
     def save_champion(self, path, genome, name: str = "", metadata: Mapping | None = None) -> None:
         meta = {"variant": self.variant.value, "game_name": self.name, **(metadata or {})}
@@ -264,6 +295,8 @@ class ReversiGame:
         """``options``: ``depth`` / ``endgame_empties`` of a fixed-depth CS303 agent."""
         from engine.reversi.cs303 import export_weights
 
+        if options and fmt != CS303_EXPORT.name:
+            raise ValueError(f"--format {fmt} takes no options (got {', '.join(options)})")
         export_weights(source, fmt, out, **options)
 
     def genome_figures(self, champion: Champion, history=()) -> dict:
@@ -345,14 +378,3 @@ REVERSED_REVERSI = ReversiGame(
     # 50% / 35% / 24% against the negated WPC at the study's depth, +1 and +2 plies
     default_panel=("wpc_negated", "wpc_negated@d+1", "wpc_negated@d+2", "course"))
 
-
-def game_of_weights_file(path: str | Path) -> str | None:
-    """``othello`` / ``reversed_reversi`` from a weights file's ``metadata.game_name`` or
-    ``variant``; ``None`` when the file names neither."""
-    from engine.reversi.weights_io import load_weights
-
-    w = load_weights(path)
-    name = w.metadata.get("game_name")
-    if name in ("othello", "reversed_reversi"):
-        return name
-    return {"othello": "othello", "reversed": "reversed_reversi"}.get(w.variant)

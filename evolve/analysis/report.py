@@ -79,10 +79,7 @@ def run_markdown(run: RunData, champion, figure_names: list[str]) -> str:
 
 def genome_figures(game, champion, history) -> dict:
     """The game's figures of a champion's genome (Reversi: heatmaps, features, history)."""
-    if hasattr(game, "genome_figures"):
-        return game.genome_figures(champion, history)
-    figure = game.genome_figure(champion.genome, champion.name)
-    return {} if figure is None else {"genome": figure}
+    return game.genome_figures(champion, history)
 
 
 def champion_markdown(champion, game=None) -> str:
@@ -94,7 +91,7 @@ def champion_markdown(champion, game=None) -> str:
     parts = [f"## Champion: {champion.name or 'champion.json'}\n"]
     if info:
         parts.append(_table(["provenance", "value"], info))
-    if game is not None and hasattr(game, "genome_markdown"):
+    if game is not None:
         parts.append(game.genome_markdown(champion.genome))
     else:
         names = (game.genome_spec().names if game is not None

@@ -33,7 +33,7 @@ from evolve.arena.matches import EvalContext, EvalSettings, EvalTask
 from evolve.arena.tables import format_elo_table, format_table
 from evolve.errors import ConfigError
 from evolve.execution.backends import RayConfig, make_backend
-from evolve.ga.tournament import OPENINGS_STREAM
+from evolve.execution.games import OPENINGS_STREAM
 
 SPRT_BATCH_PAIRS = 8  # pairs played between two SPRT looks at the results (decision per pair)
 
@@ -164,7 +164,7 @@ def open_backend(name: str, workers: int | None, address: str | None, game: str,
     """The backend training uses (``evolve.execution``): warm Ray actors, ``ray.address``."""
     import functools
 
-    from evolve.ga.tournament import warm_up
+    from evolve.execution.games import warm_up
 
     if workers is not None and workers < 1:  # ray.init(num_cpus=0) would wait forever
         raise ValueError(f"--workers must be >= 1, got {workers}")
@@ -259,9 +259,13 @@ def parse_args(argv):
     p.add_argument("--game", default=None,
                    help="game name (python -m engine.games; default: the champion files' game)")
     p.add_argument("--game-settings", default=None, metavar="JSON",
-                   help="the game's settings as a JSON object, e.g. '{\"size\": 2}' (Hexifence)")
-    p.add_argument("--variant", choices=("othello", "reversed"), default=None,
-                   help="Reversi rules, same as --game othello|reversed_reversi")
+                   help="the game's settings as a JSON object, e.g. '{\"size\": 2}'")
+    from engine.core.registry import selectors
+
+    for option, values in selectors().items():  # games' own selectors (--variant ...)
+        p.add_argument("--" + option.replace("_", "-"), dest=f"select_{option}", default=None,
+                       choices=list(values), help="picks the game: "
+                       + ", ".join(f"{v} = --game {g}" for v, g in values.items()))
     p.add_argument("--endgame-empties", type=int, default=8)
     p.add_argument("--json", default=None, metavar="OUT", help="also write the results as JSON")
     p.add_argument("--backend", choices=("serial", "ray"), default="ray",
@@ -328,12 +332,10 @@ def game_settings(text: str | None, game: str) -> dict:
 
 
 def requested_game(args) -> str | None:
-    if args.variant is None:
-        return args.game
-    game = {"othello": "othello", "reversed": "reversed_reversi"}[args.variant]
-    if args.game is not None and args.game != game:
-        raise ValueError(f"--variant {args.variant} contradicts --game {args.game}")
-    return game
+    from engine.core.registry import select_game
+
+    chosen = {k[len("select_"):]: v for k, v in vars(args).items() if k.startswith("select_")}
+    return select_game(args.game, chosen)
 
 
 def run(args, argv: list[str]) -> dict:

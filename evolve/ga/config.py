@@ -26,9 +26,15 @@ ALGORITHMS = ("ga", "cmaes")
 CROSSOVERS = ("block", "uniform", "blend", "none")
 
 
+def _default_game() -> str:
+    from engine.core.registry import default_game
+
+    return default_game()
+
+
 @dataclass
 class GameConfig:
-    name: str = "reversed_reversi"
+    name: str = field(default_factory=_default_game)
     seed_references: list[str] | None = None  # None: the game's defaults
     # everything else under ``game:`` (``genome: {phases: 3}``, ``size: 3``): the game validates it
     settings: dict[str, Any] = field(default_factory=dict)
@@ -173,7 +179,7 @@ def moved_key_message(key: str) -> str:
 
 def game_config(node: dict) -> GameConfig:
     node = dict(node)
-    name = node.pop("name", GameConfig.name)
+    name = node.pop("name", None) or _default_game()
     references = node.pop("seed_references", None)
     node.pop("settings", None)  # a dict written by ``to_dict`` before flattening: never
     return GameConfig(str(name), None if references is None else list(references), node)
@@ -204,7 +210,7 @@ def _check_choice(key: str, value, allowed) -> None:
 
 def validate(c: Config) -> None:
     """Raise ``ConfigError`` for the first bad value."""
-    from engine.core.game import GameSettingsError
+    from engine.core.game import GameSettingsError, SearchSettings
     from engine.core.registry import game_names
 
     _check_choice("game.name", c.game.name, game_names())
@@ -218,9 +224,12 @@ def validate(c: Config) -> None:
     _validate_ga(c.ga)
     s, games = c.search, c.games
     _check(s.depth >= 1, "search.depth", s.depth, "depth >= 1")
-    # a game's own scale: Reversi solves 20 empties in about a second, Hexifence 24+ undrawn edges
-    _check(0 <= s.endgame_empties <= 64, "search.endgame_empties", s.endgame_empties,
-           "0 <= endgame_empties <= 64")
+    _check(s.endgame_empties >= 0, "search.endgame_empties", s.endgame_empties,
+           "endgame_empties >= 0")
+    try:  # the game's own limits (Reversi: at most its 64 squares)
+        make_game(c).check_search(SearchSettings(s.depth, s.endgame_empties))
+    except GameSettingsError as exc:
+        raise ConfigError(str(exc)) from None
     _check(games.openings >= 1, "games.openings", games.openings, "openings >= 1")
     if games.opponents_per_individual is not None:
         from evolve.ga.sampled import check_opponents

@@ -13,57 +13,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.core import specs
-from engine.core.game import DRAW, Game, Outcome, SearchSettings, moves_text
-from evolve.execution.games import configured_game
+from engine.core.game import DRAW, Game
+from evolve.execution.games import (  # noqa: F401 - re-exported: the tasks are the GA's words
+    OPENINGS_STREAM,
+    Context,
+    GameResult,
+    GameTask,
+    play_tasks,
+    warm_up,
+)
 
-OPENINGS_STREAM = 1 << 30  # pairing slot for the openings' seed (never a real pairing index)
 YARDSTICK_STREAM = 1 << 29  # yardstick pairings are YARDSTICK_STREAM + opponent index
-
-
-@dataclass(frozen=True)
-class GameTask:
-    index: int  # position in this batch's result list
-    pairing: int
-    game: int  # game number within the pairing
-    first: int | str  # population index, or a panel agent spec; player 0 (moves first)
-    second: int | str
-    opening: tuple[int, ...]
-    seed: tuple[int, ...]  # SeedSequence entropy
-
-
-@dataclass(frozen=True)
-class GameResult:
-    """What a worker sends back: the outcome with its moves as compact text."""
-
-    index: int
-    winner: int  # 0 (first player), 1 or DRAW
-    margin: float
-    plies: int
-    details: tuple  # values of ``Game.result_columns``
-    moves: str
-
-    @classmethod
-    def of(cls, index: int, game: Game, outcome: Outcome) -> GameResult:
-        details = tuple(outcome.details[c] for c in game.result_columns)
-        return cls(index, int(outcome.winner), float(outcome.margin), int(outcome.plies),
-                   details, moves_text(game, outcome.moves))
-
-    def points_for(self, player: int) -> float:
-        return 0.5 if self.winner == DRAW else float(self.winner == player)
-
-
-@dataclass(frozen=True)
-class Context:
-    """Everything a worker needs besides the tasks; shipped once per generation."""
-
-    game: str
-    settings: dict  # the game's settings (``Game.with_settings``)
-    search: SearchSettings
-    genomes: np.ndarray
-
-    def play(self, tasks: list[GameTask]) -> list[GameResult]:
-        return play_tasks(self, tasks)
 
 
 def openings_for(game: Game, seed: int, generation: int, n: int, min_plies: int, max_plies: int):
@@ -96,27 +56,6 @@ def yardstick_tasks(champion: int, panel, openings, seed: int, generation: int) 
                 tasks.append(GameTask(len(tasks), p, g, first, second, tuple(opening),
                                       (seed, generation, YARDSTICK_STREAM + p, g)))
     return tasks
-
-
-def play_tasks(context: Context, tasks: list[GameTask]) -> list[GameResult]:
-    """Play ``tasks`` in order with fresh agents per game (no state leaks between games, so a
-    game's result cannot depend on which worker played it or what it played before)."""
-    game = configured_game(context.game, context.settings)
-    results = []
-    for task in tasks:
-        ss = np.random.SeedSequence(list(task.seed))
-        first_seed, second_seed, game_seed = ss.spawn(3)
-        first = _agent(game, context, task.first, first_seed)
-        second = _agent(game, context, task.second, second_seed)
-        outcome = game.play(first, second, task.opening, game_seed)
-        results.append(GameResult.of(task.index, game, outcome))
-    return results
-
-
-def _agent(game: Game, context: Context, who, seed):
-    if isinstance(who, str):
-        return specs.make_agent(game, who, context.search, seed=seed)
-    return game.make_agent(context.genomes[who], context.search, seed=seed, name=f"g{who}")
 
 
 @dataclass
@@ -159,12 +98,3 @@ def yardstick_scores(panel, champion: int, tasks, results) -> dict[str, float]:
         if spec in points:  # the hall of fame plays too, but is no panel column
             points[spec].append(res.points_for(0 if champion_first else 1))
     return {spec: float(np.mean(p)) for spec, p in points.items()}
-
-
-def warm_up(name: str, settings: dict) -> None:
-    """Compile the game's kernels (one short game) before the first timed generation."""
-    game = configured_game(name, settings)
-    low, high = game.genome_spec().default_bounds()
-    genome = (np.asarray(low, dtype=np.float64) + np.asarray(high, dtype=np.float64)) / 2
-    context = Context(name, settings, SearchSettings(depth=1, endgame_empties=4), genome[None, :])
-    context.play([GameTask(0, 0, 0, 0, "random", (), (0, 0, 0, 0))])

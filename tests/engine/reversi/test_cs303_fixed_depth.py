@@ -140,4 +140,4 @@ def test_export_cli_writes_a_fixed_depth_agent_and_refuses_bad_options(tmp_path,
     assert "--depth 0 must be >= 1" in capsys.readouterr().err
     assert export_main([source, "--format", "json", "--depth", "2", "--out",
                         str(tmp_path / "w.json")]) == 1
-    assert "apply to --format cs303" in capsys.readouterr().err
+    assert "--depth is not an option of --format json" in capsys.readouterr().err

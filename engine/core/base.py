@@ -1,0 +1,175 @@
+"""``GameBase``: the defaults of every optional member of the ``Game`` contract, so that a new
+game writes only its rules, its agents and its genome.
+
+The defaults: one genome phase; openings and matches by the core's runner over the state
+interface; move ids written as numbers; a board view holding the state text; JSON champion files
+with one weight per gene name (``{"game", "schema_version", "name", "settings", "weights",
+"metadata"}``); no figures; export as that JSON only; no commands of its own.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from types import MappingProxyType
+
+import numpy as np
+
+from engine.core.agent import Agent, Seed
+from engine.core.files import read_champion_json
+from engine.core.records import (
+    JSON_EXPORT,
+    Champion,
+    ChampionFileError,
+    ExportFormat,
+    GameSettingsError,
+    Outcome,
+    SearchSettings,
+)
+
+CHAMPION_SCHEMA_VERSION = 1
+
+
+class GameBase:
+    """Subclass and write the rules (``initial_state`` ... ``outcome``, ``state_text`` /
+    ``parse_state``), the agents (``make_agent``, ``make_panel_agent``, ``check_spec``,
+    ``agent_specs``) and the genome (``genome_spec``, ``reference_genome``,
+    ``with_settings`` / ``settings`` when there are settings)."""
+
+    description = ""
+    margin_unit = "win"
+    result_columns: tuple[str, ...] = ()
+    seed_references: tuple[str, ...] = ()
+    default_panel: tuple[str, ...] = ()
+    export_formats: tuple[ExportFormat, ...] = (JSON_EXPORT,)
+    cli_commands: Mapping[str, str] = MappingProxyType({})
+    config_dir: Path | None = None
+    cli_selectors: Mapping[str, str] = MappingProxyType({})
+    champion_schema_version = CHAMPION_SCHEMA_VERSION
+    max_abs_weight = np.inf  # load_champion refuses larger weights
+
+    # --- configuration and genome ---------------------------------------------------------
+    def with_settings(self, settings: Mapping) -> GameBase:
+        if settings:
+            key = sorted(settings)[0]
+            raise GameSettingsError(f"game.{key}: unknown setting for {self.name} (it has none)")
+        return self
+
+    def settings(self) -> dict:
+        return {}
+
+    def reference_names(self) -> tuple[str, ...]:
+        return tuple(self.seed_references)
+
+    def phase_of(self, state) -> int:
+        return 0
+
+    def check_search(self, search: SearchSettings) -> None:
+        if search.depth < 1:
+            raise GameSettingsError(f"search.depth={search.depth} must satisfy depth >= 1")
+        if search.endgame_empties < 0:
+            raise GameSettingsError(f"search.endgame_empties={search.endgame_empties} must "
+                                    "satisfy endgame_empties >= 0")
+
+    # --- playing ------------------------------------------------------------------------------
+    def random_openings(self, n: int, seed: Seed, min_plies: int = 2,
+                        max_plies: int = 4) -> list[tuple[int, ...]]:
+        from engine.core.match import random_openings
+
+        return random_openings(self, n, seed, min_plies, max_plies)
+
+    def play(self, first: Agent, second: Agent, opening: Sequence[int] = (),
+             seed: Seed = None) -> Outcome:
+        from engine.core.match import play_game
+
+        return play_game(self, first, second, opening, seed)
+
+    # --- states -------------------------------------------------------------------------------
+    def state_view(self, state) -> dict:
+        return {"text": self.state_text(state), "to_move": self.to_move(state)}
+
+    def move_text(self, move: int) -> str:
+        return str(int(move))
+
+    def parse_move(self, text: str, state=None) -> int:
+        try:
+            move = int(str(text).strip())
+        except ValueError:
+            raise ValueError(f"{text!r} is not a move (moves are numbers)") from None
+        if state is not None and move not in self.legal_moves(state):
+            raise ValueError(f"move {move} is not legal here")
+        return move
+
+    def move_label(self, move: int, state=None) -> str:
+        return self.move_text(move)
+
+    # --- files and figures --------------------------------------------------------------------
+    def recognizes(self, header: dict) -> bool:
+        return header.get("game") == self.name
+
+    def save_champion(self, path: str | Path, genome: np.ndarray, name: str = "",
+                      metadata: Mapping | None = None) -> None:
+        names = self.genome_spec().names
+        genome = np.asarray(genome, dtype=np.float64)
+        if genome.shape != (len(names),):
+            raise ValueError(f"genome has {genome.size} genes, {self.name} needs {len(names)}")
+        doc = {"game": self.name, "schema_version": self.champion_schema_version, "name": name,
+               "settings": self.settings(),
+               "weights": {n: float(v) for n, v in zip(names, genome, strict=True)},
+               "metadata": dict(metadata or {})}
+        Path(path).write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+
+    def load_champion(self, path: str | Path) -> Champion:
+        data = read_champion_json(path, self.name, self.champion_schema_version)
+        settings = data.get("settings", {})
+        if not isinstance(settings, dict):
+            raise ChampionFileError(f"{path}: settings must be an object")
+        try:
+            game = self.with_settings(settings)
+        except GameSettingsError as exc:
+            raise ChampionFileError(f"{path}: settings: {exc}") from None
+        names = game.genome_spec().names
+        weights = data.get("weights")
+        if not isinstance(weights, dict) or set(weights) != set(names):
+            missing = sorted(set(names) - set(weights or {}))[:3]
+            raise ChampionFileError(f"{path}: weights must map each of the {len(names)} genes "
+                                    f"to a number (missing e.g. {missing})")
+        values = [weights[n] for n in names]
+        if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
+            raise ChampionFileError(f"{path}: weights must be numbers")
+        genome = np.array(values, dtype=np.float64)
+        if not np.all(np.isfinite(genome)) or np.abs(genome).max(initial=0) > self.max_abs_weight:
+            raise ChampionFileError(f"{path}: weights must be finite with |w| <= "
+                                    f"{self.max_abs_weight:g}")
+        metadata = data.get("metadata", {})
+        return Champion(self.name, genome, game.settings(), str(data.get("name", "")),
+                        metadata if isinstance(metadata, dict) else {})
+
+    def export(self, source: Path, fmt: str, out: Path, **options) -> None:
+        """The base writes the canonical champion JSON (read back through the game's own
+        validator first); a game with more formats overrides this for them."""
+        if fmt != JSON_EXPORT.name:
+            raise ValueError(f"--format {fmt} is not available for {self.name}")
+        if options:
+            raise ValueError(f"--format json takes no options (got {', '.join(options)})")
+        champion = self.load_champion(source)
+        self.with_settings(champion.settings).save_champion(out, champion.genome, champion.name,
+                                                            champion.metadata)
+
+    def genome_figure(self, genome: np.ndarray, title: str = ""):
+        return None
+
+    def genome_figures(self, champion: Champion, history=()) -> dict:
+        """Named figures of a champion for reports (default: ``genome_figure`` alone)."""
+        figure = self.genome_figure(champion.genome, champion.name)
+        return {} if figure is None else {"genome": figure}
+
+    def genome_markdown(self, genome: np.ndarray) -> str:
+        """A report's Markdown of a genome (default: a table of every gene's weight)."""
+        rows = "".join(f"| {name} | {float(v):.4g} |\n"
+                       for name, v in zip(self.genome_spec().names, genome, strict=True))
+        return "### Genome\n\n| gene | weight |\n|---|---|\n" + rows
+
+    def cli_arguments(self, command: str) -> list[str]:
+        return []

@@ -1,0 +1,122 @@
+"""The plain records the contract speaks in: search settings, outcomes, genome specs, champions,
+the capabilities a game declares (export formats and their options), and the two errors a game
+raises for bad user input. numpy only."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+
+DRAW = -1  # Outcome.winner of a drawn game
+
+
+class GameSettingsError(ValueError):
+    """A bad game setting; the message is one line naming the key (``game.genome.phases=0 ...``)."""
+
+
+class ChampionFileError(ValueError):
+    """A champion/weights file that cannot be used; the message names the file and the field."""
+
+
+@dataclass(frozen=True)
+class SearchSettings:
+    """How an evolved agent searches; identical for the whole population and the panel.
+
+    ``endgame_empties``: search exactly (to the end of the game) once this few moves remain
+    (Reversi: empty squares; Pentago Twist: empty cells; Hexifence: undrawn edges).
+    ``time_limit``: seconds per move with iterative deepening (``None``: fixed ``depth``)."""
+
+    depth: int = 2
+    endgame_empties: int = 8
+    time_limit: float | None = None
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        if d["time_limit"] is None:  # files written before time limits existed stay identical
+            del d["time_limit"]
+        return d
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How one game ended. ``margin`` is from player 0's view in the game's own unit (discs,
+    cells, 1 for a Pentago win); ``details`` holds game-specific numbers (Reversi: disc counts),
+    written as columns of ``games.csv`` in the order of ``Game.result_columns``."""
+
+    winner: int  # 0, 1 or DRAW
+    margin: float
+    plies: int
+    moves: tuple[int, ...] = ()  # every ply from the start, opening included
+    details: dict = field(default_factory=dict)
+
+    def score_for(self, player: int) -> float:
+        """1 for a win, 0.5 for a draw, 0 for a loss."""
+        if self.winner == DRAW:
+            return 0.5
+        return 1.0 if self.winner == player else 0.0
+
+
+@dataclass(frozen=True)
+class GenomeSpec:
+    """The flat float64 genome: gene names, named blocks (crossover swaps whole blocks) and the
+    default initialisation/clipping bounds of every gene."""
+
+    names: tuple[str, ...]
+    blocks: Mapping[str, slice]
+    lower: np.ndarray
+    upper: np.ndarray
+
+    @property
+    def size(self) -> int:
+        return len(self.names)
+
+    def default_bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        return self.lower, self.upper
+
+
+@dataclass
+class Champion:
+    """A genome read back from a champion file, with the game settings it was evolved under."""
+
+    game: str
+    genome: np.ndarray
+    settings: dict  # the game's settings (``Game.with_settings`` accepts them)
+    name: str = ""
+    metadata: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Option:
+    """A command-line option a game adds to a tool (``--depth 3``): its name without dashes
+    (``endgame_empties`` is spelt ``--endgame-empties``), its type and a one-line help."""
+
+    name: str
+    type: type = int
+    help: str = ""
+    default: Any = None
+
+    @property
+    def flag(self) -> str:
+        return "--" + self.name.replace("_", "-")
+
+
+@dataclass(frozen=True)
+class ExportFormat:
+    """A file format ``python -m evolve.export --format NAME`` writes for a game."""
+
+    name: str
+    suffix: str  # the suffix of the file written (".json", ".npz", ".py")
+    description: str
+    options: tuple[Option, ...] = ()
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "suffix": self.suffix, "description": self.description,
+                "options": [{"flag": o.flag, "type": o.type.__name__, "help": o.help}
+                            for o in self.options]}
+
+
+JSON_EXPORT = ExportFormat("json", ".json", "the champion file: JSON with the game, its settings "
+                           "and every weight by name (every game)")
