@@ -3,6 +3,7 @@ imports Ray, Hydra or ``evolve``, and no import cycle anywhere (lazy imports ins
 count too: a cycle hidden in a function is still a cycle)."""
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -95,16 +96,15 @@ def _is_docstring(node, path) -> bool:
     return node.lineno in _docstring_lines(path)
 
 
-def _docstring_lines(path, _cache={}) -> set[int]:
-    if path not in _cache:
-        lines = set()
-        for n in ast.walk(ast.parse(path.read_text())):
-            if isinstance(n, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
-                body = n.body
-                if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
-                    lines.add(body[0].value.lineno)
-        _cache[path] = lines
-    return _cache[path]
+@functools.cache
+def _docstring_lines(path) -> set[int]:
+    lines = set()
+    for n in ast.walk(ast.parse(path.read_text())):
+        if isinstance(n, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            first = n.body[0] if n.body else None
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+                lines.add(first.value.lineno)
+    return lines
 
 
 def test_every_registered_game_implements_the_whole_contract():

@@ -1,6 +1,6 @@
 """Slow, independent references for the search and evaluation tests.
 
-Written on the list-of-cells rules of ``tests/engine/reversi/reference_rules.py`` (no bit tricks), with plain
+Written on the list-of-cells rules of ``reference_rules.py`` (no bit tricks), with plain
 recursion and no pruning, so they share no code with the numba search except, where noted, the
 leaf evaluation function (whose features are checked separately against slow code here).
 """
@@ -29,7 +29,7 @@ def minimax(p: Position, depth: int, leaf, reversed_rules: bool) -> float:
     """Plain negamax without pruning. A pass keeps the depth; two passes end the game.
 
     ``leaf(position)`` scores a depth-0 node from the side to move's view. Rules come from
-    ``Position`` (itself tested against ``tests/engine/reversi/reference_rules.py``): the recursion and the
+    ``Position`` (itself tested against ``reference_rules.py``): the recursion and the
     terminal scoring are what is independent of the search under test.
     """
     if depth == 0:

@@ -1,6 +1,6 @@
 """Every shortcut of the exact endgame solver against brute force.
 
-The references share no code with the solver: flips from ``tests/engine/reversi/reference_rules.py`` (lists of
+The references share no code with the solver: flips from ``reference_rules.py`` (lists of
 cells), exact scores from plain recursive minimax (``tests/helpers_search.exact_score``),
 stable discs from enumerating every continuation of the game.
 """

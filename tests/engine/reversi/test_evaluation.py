@@ -10,7 +10,11 @@ from engine.reversi.position import PASS, Position, square
 from engine.reversi.weights import FEATURE_NAMES, Weights, default_phase_bounds
 from tests.engine.reversi import reference_rules as ref
 from tests.engine.reversi.conftest import random_reachable
-from tests.engine.reversi.helpers_search import positions_with_empties, slow_features, slow_positional
+from tests.engine.reversi.helpers_search import (
+    positions_with_empties,
+    slow_features,
+    slow_positional,
+)
 
 
 def cells_of(p: Position) -> list[int]:

@@ -11,7 +11,12 @@ from engine.reversi.search import NO_MOVE, Searcher
 from engine.reversi.weights import FEATURE_NAMES, Weights, default_phase_bounds
 from engine.reversi.weights_io import reference_weights, save_json
 from tests.engine.reversi.conftest import random_reachable
-from tests.engine.reversi.helpers_search import exact_score, minimax, positions_with_empties, with_passes
+from tests.engine.reversi.helpers_search import (
+    exact_score,
+    minimax,
+    positions_with_empties,
+    with_passes,
+)
 
 
 def free_weights(seed: int) -> Weights:
