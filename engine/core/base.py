@@ -72,6 +72,11 @@ class GameBase:
             raise GameSettingsError(f"search.endgame_empties={search.endgame_empties} must "
                                     "satisfy endgame_empties >= 0")
 
+    def spec_searches(self, spec: str) -> bool:
+        """Whether the search settings (depth, endgame, time) change the agent ``spec`` plays:
+        tools show search fields only for those."""
+        return True
+
     # --- playing ------------------------------------------------------------------------------
     def random_openings(self, n: int, seed: Seed, min_plies: int = 2,
                         max_plies: int = 4) -> list[tuple[int, ...]]:

@@ -83,6 +83,8 @@ class Game(Protocol):
 
     def agent_specs(self) -> tuple[str, ...]: ...  # documented spec forms, for help and --json
 
+    def spec_searches(self, spec: str) -> bool: ...  # optional (True): do depth/time apply?
+
     # --- playing (optional: the core's match runner over the state interface) --------------
     def random_openings(self, n: int, seed: Seed, min_plies: int,
                         max_plies: int) -> list[tuple[int, ...]]: ...

@@ -116,6 +116,12 @@ class HexifenceGame(GameBase):
             return
         raise ValueError(f"unknown agent spec {spec!r} (allowed: {', '.join(self.agent_specs())})")
 
+    def spec_searches(self, spec: str) -> bool:
+        from engine.core.specs import split_depth
+
+        inner, _ = split_depth(spec, SearchSettings())
+        return inner.strip() not in SIMPLE_SPECS
+
     def agent_specs(self) -> tuple[str, ...]:
         return (*SIMPLE_SPECS, *SEARCH_SPECS, "<champion.json>")
 

@@ -91,6 +91,13 @@ class PentagoTwistGame(GameBase):
     def check_spec(self, spec: str) -> None:
         specs.check_spec(spec, self.load_champion)
 
+    def spec_searches(self, spec: str) -> bool:
+        """Alpha-beta agents search; MCTS uses the time limit only (play-outs otherwise)."""
+        from engine.core.specs import split_depth
+
+        inner, _ = split_depth(spec, SearchSettings())
+        return inner.strip() not in ("random", "greedy") and not inner.startswith("mcts")
+
     def agent_specs(self) -> tuple[str, ...]:
         return specs.AGENT_SPECS
 

@@ -197,6 +197,13 @@ class ReversiGame(GameBase):
         if parsed.weights is not None:
             load_spec_weights(parsed.weights)
 
+    def spec_searches(self, spec: str) -> bool:
+        from engine.core.specs import split_depth
+        from engine.reversi.agents.factory import parse_spec
+
+        inner, _ = split_depth(spec, SearchSettings())
+        return parse_spec(inner).kind == "alphabeta"
+
     def agent_specs(self) -> tuple[str, ...]:
         from engine.reversi.agents.factory import AGENT_SPECS
 
