@@ -24,8 +24,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 FIRST_CALL = (
     "import time; t=time.perf_counter(); import numpy as np; "
-    "from engine.pentago import bitboard as bb; from engine.pentago.bits import new_rng_state; "
-    "t1=time.perf_counter(); bb.random_games(1, new_rng_state(np.random.default_rng(0))); "
+    "from engine.pentago import bitboard as bb; from engine.kernels.rng import new_state; "
+    "t1=time.perf_counter(); bb.random_games(1, new_state(np.random.default_rng(0))); "
     "print(time.perf_counter()-t1, t1-t)"
 )
 
@@ -47,8 +47,8 @@ def best_of(repeats: int, fn) -> tuple[float, object]:
 
 
 def random_game_rows(games: int, repeats: int) -> list[str]:
+    from engine.kernels.rng import new_state as new_rng_state
     from engine.pentago import bitboard as bb
-    from engine.pentago.bits import new_rng_state
 
     state = new_rng_state(np.random.default_rng(0))
     bb.random_games(1, state)

@@ -52,8 +52,8 @@ def first_player_advantage(games: int, seed: int) -> dict:
     sys.path.insert(0, str(ROOT))
     import numpy as np
 
+    from engine.kernels.rng import new_state as new_rng_state
     from engine.pentago import bitboard as bb
-    from engine.pentago.bits import new_rng_state
 
     start = time.perf_counter()
     white, black, draws = (int(c) for c in bb.random_games(games, new_rng_state(

@@ -27,7 +27,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from engine.pentago.bits import ONE, ZERO, below, lowest_bit_index, nth_set_bit, popcount
+from engine.kernels.bits import ONE, ZERO, lowest_bit_index, nth_set_bit, popcount
+from engine.kernels.rng import below
 
 U64 = np.uint64
 SIZE = 6

@@ -20,8 +20,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from engine.kernels.bits import popcount
 from engine.pentago import bitboard as bb
-from engine.pentago.bits import popcount
 
 FEATURES = ("win1", "win2", "win3", "win4", "centre", "corner", "edge", "qline3", "qline2")
 N_FEATURES = len(FEATURES)

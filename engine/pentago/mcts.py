@@ -20,9 +20,10 @@ import numpy as np
 from numba import njit
 
 from engine.core.agent import Seed, make_rng
+from engine.kernels.rng import below
+from engine.kernels.rng import new_state as new_rng_state
 from engine.pentago import bitboard as bb
 from engine.pentago import tactics
-from engine.pentago.bits import below, new_rng_state
 from engine.pentago.evaluation import evaluate
 
 NONE = -1

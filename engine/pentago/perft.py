@@ -20,8 +20,8 @@ import time
 import numpy as np
 from numba import njit
 
+from engine.kernels.bits import ONE, lowest_bit_index, popcount
 from engine.pentago import bitboard as bb
-from engine.pentago.bits import ONE, lowest_bit_index, popcount
 from engine.pentago.state import State, parse_state
 
 

@@ -20,8 +20,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from engine.kernels.bits import popcount
 from engine.pentago import bitboard as bb
-from engine.pentago.bits import popcount
 from engine.pentago.evaluation import WIN_SCORE, evaluate, terminal_value
 
 U64 = np.uint64

@@ -10,8 +10,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from engine.kernels.bits import ONE, lowest_bit_index
 from engine.pentago import bitboard as bb
-from engine.pentago.bits import ONE, lowest_bit_index
 
 HANDS_WIN, DRAW_NOW, SAFE, WIN = 0, 1, 2, 3
 

@@ -23,9 +23,9 @@ So ``a1`` is bit 0, ``h1`` bit 7, ``a8`` bit 56 and ``h8`` bit 63; square index 
 from __future__ import annotations
 
 import numpy as np
-from llvmlite import ir
-from numba import njit, types
-from numba.extending import intrinsic
+from numba import njit
+
+from engine.kernels.bits import lowest_bit_index, popcount, square_bit  # noqa: F401 - re-exported
 
 U64 = np.uint64
 ZERO = U64(0)
@@ -43,42 +43,6 @@ NO_MOVE = -1  # no move at all: the game is over
 # Shift amounts as uint64 so numba never promotes a shift to float or int64.
 S1, S2, S7, S8, S9 = U64(1), U64(2), U64(7), U64(8), U64(9)
 S14, S16, S18 = U64(14), U64(16), U64(18)
-
-
-# --- bit intrinsics -------------------------------------------------------------------------
-# llvm.ctpop / llvm.cttz compile to single POPCNT / TZCNT instructions on the host CPU; the
-# pure-Python fallbacks numba would otherwise need are ~10x slower in the perft inner loop.
-
-
-@intrinsic
-def popcount(typingctx, x):
-    """Number of set bits of a uint64."""
-    if not isinstance(x, types.Integer):
-        return None
-    sig = types.int64(x)
-
-    def codegen(context, builder, signature, args):
-        return builder.ctpop(args[0])
-
-    return sig, codegen
-
-
-@intrinsic
-def lowest_bit_index(typingctx, x):
-    """Index of the least significant set bit (undefined for 0: callers test first)."""
-    if not isinstance(x, types.Integer):
-        return None
-    sig = types.int64(x)
-
-    def codegen(context, builder, signature, args):
-        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
-
-    return sig, codegen
-
-
-@njit(cache=True, inline="always")
-def square_bit(sq):
-    return ONE << U64(sq)
 
 
 # --- move generation ------------------------------------------------------------------------

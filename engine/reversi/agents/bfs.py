@@ -39,8 +39,8 @@ import numpy as np
 from numba import njit
 
 from engine.core.agent import Seed, make_rng
+from engine.kernels.rng import new_state, random_bit
 from engine.reversi import bitboard as bb
-from engine.reversi.agents.fastrng import new_state, random_bit
 from engine.reversi.agents.simple import (
     ILLEGAL_SCORE,
     legal_list,

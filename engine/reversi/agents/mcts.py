@@ -2,7 +2,7 @@
 
 The tree is a set of flat arrays (one row per node, children as a sibling list), so a whole
 search is one compiled call and costs microseconds per playout. Randomness comes from the
-explicit splitmix64 state of ``engine.reversi.agents.fastrng``, seeded from the agent's generator: a
+explicit splitmix64 state of ``engine.kernels.rng``, seeded from the agent's generator: a
 search with a playout budget is reproducible. A time budget runs the same kernel in chunks.
 
 Rewards are variant-aware: the playout's final position is scored with ``final_score`` under
@@ -20,8 +20,8 @@ import numpy as np
 from numba import njit
 
 from engine.core.agent import Seed, make_rng
+from engine.kernels.rng import new_state, random_bit, uniform
 from engine.reversi import bitboard as bb
-from engine.reversi.agents.fastrng import new_state, random_bit, uniform
 from engine.reversi.agents.simple import legal_list, positional_arrays
 from engine.reversi.position import PASS, Position, Variant
 

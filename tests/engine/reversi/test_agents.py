@@ -318,7 +318,7 @@ def test_mcts_beats_random_in_both_variants(variant):
 
 
 def test_kernel_rng_picks_set_bits_uniformly():
-    from engine.reversi.agents.fastrng import random_bit
+    from engine.kernels.rng import random_bit
 
     state = np.array([12345], np.uint64)
     mask = np.uint64((1 << 3) | (1 << 17) | (1 << 40) | (1 << 63))
