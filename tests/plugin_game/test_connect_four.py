@@ -5,10 +5,10 @@ it covers every registered game."""
 
 import numpy as np
 import pytest
-
 from connect_four import rules
 from connect_four.game import GAME
 from connect_four.search import WIN, evaluate
+
 from engine.core import SearchSettings, game_names
 
 WEIGHTS = np.tile(np.array([1.0, 4.0, 16.0, -1.0, -4.0, -16.0, 2.0]), (2, 1))

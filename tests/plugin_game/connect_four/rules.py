@@ -17,7 +17,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-
 U64 = np.uint64
 COLUMNS, ROWS, CELLS = 7, 6, 42
 BOTTOM = U64(sum(1 << (7 * c) for c in range(COLUMNS)))
