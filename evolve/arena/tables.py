@@ -12,7 +12,7 @@ from evolve.arena.matches import file_of
 
 
 def format_table(results) -> str:
-    """``results``: ``evolve.arena.evaluate.MatchResult`` objects."""
+    """``results``: ``evolve.arena.tally.MatchResult`` objects."""
     head = f"{'player':<22} {'opponent':<22} {'games':>5} {'W':>5} {'D':>4} {'L':>5} " \
            f"{'score':>7} {'Elo':>8} {'95% CI (games)':>18} {'95% CI (pairs)':>18}  SPRT"
     lines = [head, "-" * len(head)]

@@ -11,20 +11,23 @@ from engine.core.game import DRAW
 from engine.core.registry import get_game
 from engine.reversi.weights_io import save_json
 from evolve.arena import evaluate as ev
+from evolve.arena import schedule as sch
 from evolve.arena.elo import elo_from_score, score_from_elo, sprt
 from evolve.arena.matches import EvalSettings, EvalTask, make_player
+from evolve.arena.tables import format_table
+from evolve.arena.tally import Match, MatchResult
 from evolve.execution.backends import SerialBackend
 
 OTHELLO = EvalSettings("othello", depth=1)
 
 
 def SerialRunner(settings):  # noqa: N802 - reads like the class it stands for
-    return ev.Runner(settings, SerialBackend())
+    return sch.Runner(settings, SerialBackend())
 
 
 def test_match_tasks_play_each_opening_with_both_colours():
     openings = [(19,), (26,), (37,)]
-    tasks = ev.match_tasks("a", "b", 5, range(6), openings, seed=9)
+    tasks = sch.match_tasks("a", "b", 5, range(6), openings, seed=9)
     for k in range(3):
         first, second = tasks[2 * k], tasks[2 * k + 1]
         assert first.opening == second.opening == openings[k]
@@ -36,12 +39,12 @@ def test_match_tasks_play_each_opening_with_both_colours():
 def test_results_are_counted_from_the_players_point_of_view():
     # Replay every game independently and count the first player's points by hand.
     runner = SerialRunner(OTHELLO)
-    result = ev.evaluate("wpc1", ["random"], OTHELLO, 12, seed=4, runner=runner)[0]
+    result = sch.evaluate("wpc1", ["random"], OTHELLO, 12, seed=4, runner=runner)[0]
     game = get_game("othello")
-    openings = ev.openings(game, 6, seed=4)
+    openings = sch.openings(game, 6, seed=4)
     points = 0.0
     for k in range(12):
-        tasks = ev.match_tasks("wpc1", "random", 0, range(k, k + 1), openings, 4)
+        tasks = sch.match_tasks("wpc1", "random", 0, range(k, k + 1), openings, 4)
         t = tasks[0]
         b, w, g = np.random.SeedSequence(list(t.seed)).spawn(3)
         outcome = game.play(make_player(game, t.first, OTHELLO, b),
@@ -54,32 +57,32 @@ def test_results_are_counted_from_the_players_point_of_view():
 def test_same_seed_same_results_and_the_seed_matters():
     settings = EvalSettings("reversed_reversi", depth=1)
     runner = SerialRunner(settings)
-    a = ev.evaluate("greedy", ["random", "wpc1"], settings, 20, seed=1, runner=runner)
-    b = ev.evaluate("greedy", ["random", "wpc1"], settings, 20, seed=1, runner=runner)
+    a = sch.evaluate("greedy", ["random", "wpc1"], settings, 20, seed=1, runner=runner)
+    b = sch.evaluate("greedy", ["random", "wpc1"], settings, 20, seed=1, runner=runner)
     assert [r.as_dict() for r in a] == [r.as_dict() for r in b]
-    c = [ev.evaluate("greedy", ["random"], settings, 20, s, runner)[0] for s in range(2, 6)]
+    c = [sch.evaluate("greedy", ["random"], settings, 20, s, runner)[0] for s in range(2, 6)]
     assert len({(r.wins, r.draws, r.losses) for r in c}) > 1
 
 
 def test_odd_game_counts_round_up_to_whole_pairs():
-    res = ev.evaluate("greedy", ["random"], OTHELLO, 5, seed=0, runner=SerialRunner(OTHELLO))[0]
+    res = sch.evaluate("greedy", ["random"], OTHELLO, 5, seed=0, runner=SerialRunner(OTHELLO))[0]
     assert res.games == 6
 
 
 def test_sprt_stops_with_h1_for_a_much_stronger_player_and_h0_for_a_weaker_one():
     runner = SerialRunner(OTHELLO)
-    strong = ev.evaluate("wpc1", ["random"], OTHELLO, 400, 0, runner, sprt_elo=(0, 100))[0]
+    strong = sch.evaluate("wpc1", ["random"], OTHELLO, 400, 0, runner, sprt_elo=(0, 100))[0]
     assert strong.sprt["decision"] == "H1" and strong.games < 400 and strong.games % 2 == 0
     assert strong.sprt["llr"] >= strong.sprt["bounds"][1]
     # the LLR is the pentanomial one, recomputed from the pair counts
     assert 2 * sum(strong.penta) == strong.games
     assert strong.sprt["llr"] == pytest.approx(sprt(strong.penta, 0, 100).llr, rel=1e-12)
-    weak = ev.evaluate("random", ["wpc1"], OTHELLO, 400, 0, runner, sprt_elo=(0, 100))[0]
+    weak = sch.evaluate("random", ["wpc1"], OTHELLO, 400, 0, runner, sprt_elo=(0, 100))[0]
     assert weak.sprt["decision"] == "H0" and weak.games < 400
     assert weak.sprt["llr"] <= weak.sprt["bounds"][0]
 
 
-def feed(match: ev.Match, points: list[float]) -> int:
+def feed(match: Match, points: list[float]) -> int:
     """Record games with the given points for the first player (game k: a black on even k);
     returns the number of games recorded when the SPRT decided (or all of them)."""
     winner_of = {1.0: (0, 1), 0.0: (1, 0), 0.5: (DRAW, DRAW)}
@@ -90,7 +93,7 @@ def feed(match: ev.Match, points: list[float]) -> int:
 
 
 def test_pairs_are_counted_into_the_pentanomial():
-    m = ev.Match("a", "b")
+    m = Match("a", "b")
     # pairs: W+W, W+L, D+D, L+D, L+L, D+W  ->  points 2, 1, 1, 1/2, 0, 3/2
     feed(m, [1, 1, 1, 0, 0.5, 0.5, 0, 0.5, 0, 0, 0.5, 1])
     assert m.result.penta == [1, 1, 2, 1, 1]
@@ -102,12 +105,12 @@ def test_sprt_on_a_perfect_sweep_neither_explodes_nor_accepts_h0():
     # hypothesis); with s1 = score(50) that crosses log(19) = 2.944 at n = 23 pairs = 46 games.
     per_pair = np.log(score_from_elo(50) / 0.5)
     assert 22 * per_pair < np.log(19) < 23 * per_pair
-    m = ev.Match("a", "b", sprt_elo=(0, 50))
+    m = Match("a", "b", sprt_elo=(0, 50))
     assert feed(m, [1.0] * 20) == 20 and m.result.sprt["decision"] == "continue"
     assert m.result.sprt["llr"] == pytest.approx(10 * per_pair, rel=1e-3)
-    m = ev.Match("a", "b", sprt_elo=(0, 50))
+    m = Match("a", "b", sprt_elo=(0, 50))
     assert feed(m, [1.0] * 100) == 46 and m.result.sprt["decision"] == "H1"
-    m = ev.Match("a", "b", sprt_elo=(0, 50))  # and the mirror image: H0 from lost pairs
+    m = Match("a", "b", sprt_elo=(0, 50))  # and the mirror image: H0 from lost pairs
     lost_pair = np.log((1 - score_from_elo(50)) / 0.5)
     assert feed(m, [0.0] * 20) == 20 and m.result.sprt["decision"] == "continue"
     assert m.result.sprt["llr"] == pytest.approx(10 * lost_pair, rel=1e-3)
@@ -118,16 +121,16 @@ def test_sprt_decision_does_not_depend_on_the_batch_size(monkeypatch):
     runner = SerialRunner(OTHELLO)
     results = []
     for pairs in (1, 3, 8):
-        monkeypatch.setattr(ev, "SPRT_BATCH_PAIRS", pairs)
-        res = ev.evaluate("wpc1", ["random"], OTHELLO, 400, 0, runner, (0, 100))[0]
+        monkeypatch.setattr(sch, "SPRT_BATCH_PAIRS", pairs)
+        res = sch.evaluate("wpc1", ["random"], OTHELLO, 400, 0, runner, (0, 100))[0]
         results.append(res.as_dict())
     assert results[0] == results[1] == results[2]
 
 
 def test_sprt_full_plays_every_game_and_reports_where_the_test_would_have_stopped():
     runner = SerialRunner(OTHELLO)
-    stopped = ev.evaluate("wpc1", ["random"], OTHELLO, 100, 0, runner, (0, 100))[0]
-    full = ev.evaluate("wpc1", ["random"], OTHELLO, 100, 0, runner, (0, 100), stop=False)[0]
+    stopped = sch.evaluate("wpc1", ["random"], OTHELLO, 100, 0, runner, (0, 100))[0]
+    full = sch.evaluate("wpc1", ["random"], OTHELLO, 100, 0, runner, (0, 100), stop=False)[0]
     assert full.games == 100 and stopped.games < 100
     assert full.sprt["decision"] == stopped.sprt["decision"] == "H1"
     assert full.sprt["games"] == stopped.games and full.sprt["llr"] == stopped.sprt["llr"]
@@ -136,7 +139,7 @@ def test_sprt_full_plays_every_game_and_reports_where_the_test_would_have_stoppe
 def test_round_robin_fits_elo_with_mean_zero_and_orders_players():
     runner = SerialRunner(OTHELLO)
     players = ["random", "wpc1", "greedy"]
-    matches, elo, score, played = ev.round_robin(players, OTHELLO, 16, seed=2, runner=runner)
+    matches, elo, score, played = sch.round_robin(players, OTHELLO, 16, seed=2, runner=runner)
     assert len(matches) == 3 and np.all(played[~np.eye(3, dtype=bool)] == 16)
     assert np.allclose(score + score.T, played)
     assert elo.mean() == pytest.approx(0.0, abs=1e-9)
@@ -260,13 +263,13 @@ def test_ray_backend_gives_the_serial_results():
     ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
         settings = EvalSettings("reversed_reversi", depth=1)
-        backend = ev.open_backend("ray", 2, None, "reversed_reversi")
+        backend = sch.open_backend("ray", 2, None, "reversed_reversi")
         try:
-            on_ray = ev.evaluate("greedy", ["random", "wpc1"], settings, 12, 3,
-                                 ev.Runner(settings, backend))
+            on_ray = sch.evaluate("greedy", ["random", "wpc1"], settings, 12, 3,
+                                  sch.Runner(settings, backend))
         finally:
             backend.close()
-        serial = ev.evaluate("greedy", ["random", "wpc1"], settings, 12, 3, SerialRunner(settings))
+        serial = sch.evaluate("greedy", ["random", "wpc1"], settings, 12, 3, SerialRunner(settings))
         assert [r.as_dict() for r in on_ray] == [r.as_dict() for r in serial]
     finally:
         ray.shutdown()
@@ -285,7 +288,7 @@ def test_run_directories_inside_any_spec_become_their_champion_file(tmp_path):
                                       str(champion), "course", "greedy"]
     assert choose_game(None, resolve_players([f"bfs::{run}", "random"])) == \
         ("reversed_reversi", None)
-    table = ev.format_table([ev.MatchResult(f"eps0.5:{champion}", "random", 1, 0, 1)])
+    table = format_table([MatchResult(f"eps0.5:{champion}", "random", 1, 0, 1)])
     assert table.splitlines()[2].startswith("eps0.5:run ")
 
 
