@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from engine.core.game import DRAW
 from evolve.arena.elo import elo_estimate, pair_estimate, sprt
+from evolve.arena.intervals import score_estimate
 
 
 @dataclass
@@ -47,8 +48,11 @@ class MatchResult:
              "wins": self.wins, "draws": self.draws, "losses": self.losses}
         if self.games:
             est = elo_estimate(self.wins, self.draws, self.losses).as_dict()
+            wilson = score_estimate(self.wins, self.draws, self.losses)
             d.update(score=est["score"], elo=_finite(est["elo"]),
-                     elo_ci95=[_finite(x) for x in est["elo_ci95"]])
+                     elo_ci95=[_finite(x) for x in est["elo_ci95"]],
+                     score_ci95=list(wilson.score_ci),
+                     elo_ci95_wilson=[_finite(x) for x in wilson.elo_ci])
         if sum(self.penta):
             pairs = pair_estimate(self.penta).as_dict()
             d.update(pentanomial=list(self.penta),
