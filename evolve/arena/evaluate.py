@@ -8,22 +8,63 @@ Players are agent specs of the game (``python -m engine.games`` lists them; Reve
 ``greedy``, ``wpc1``, ``course``, ``wpc``, ``wpc_negated``, ``mcts``, ``bfs``) or champion files (a
 run directory means its ``champion.json``); the game comes from ``--game`` or the files. Which
 games are played is ``evolve.arena.schedule``; the tally and its SPRT ``evolve.arena.tally``;
-the options and their checks ``evolve.arena.options``.
+the options and their checks ``evolve.arena.options``; the printed words
+``evolve.arena.tables`` and ``evolve.arena.summary``.
+
+stdout gets what was played and the results; stderr the notes, Ray's start and the progress
+bar (on a terminal, or with ``--progress``).
 """
 
 from __future__ import annotations
 
 import json
 import sys
+import time
 
+from evolve.arena import summary
+from evolve.arena.labels import player_labels
 from evolve.arena.matches import EvalSettings
 from evolve.arena.options import check_args, game_settings, parse_args, requested_game
 from evolve.arena.schedule import Runner, evaluate, open_backend, round_robin
-from evolve.arena.tables import format_elo_table, format_table
+from evolve.arena.tables import match_table, ranking_table
 from evolve.errors import ConfigError
 
 
 def run(args, argv: list[str]) -> dict:
+    players, settings = prepare(args)
+    rr = args.round_robin is not None
+    labels = player_labels(players)
+    games = args.games + args.games % 2
+    print(summary.plan_line(settings, [labels[p] for p in players], games, args.seed, rr),
+          flush=True)
+    out = {"command": " ".join(["python -m evolve.evaluate", *argv]),
+           "settings": settings.as_dict(), "seed": args.seed, "games_per_match": args.games}
+    n_matches = len(players) * (len(players) - 1) // 2 if rr else len(players) - 1
+    matches, workers, ranking, seconds = play(args, players, settings, n_matches * games)
+    if ranking is not None:
+        elo, score, played = ranking
+        out["round_robin"] = {"players": players, "elo": elo.tolist(), "anchor": "mean 0",
+                              "score": score.tolist(), "games": played.tolist()}
+    out["matches"] = [m.as_dict() for m in matches]
+    out["labels"] = labels
+    print()
+    if ranking is not None:
+        print(ranking_table(players, labels, *ranking))
+        print()
+    print(match_table(matches, labels))
+    print()
+    for block in (summary.sprt_lines(matches, labels),
+                  summary.legend_lines(players, labels, bool(args.sprt), rr),
+                  [summary.played_line(matches, n_matches * games, seconds, args.backend,
+                                       workers)]):
+        if block:
+            print("\n".join(block) + "\n")
+    write_json(args.json, out)
+    return out
+
+
+def prepare(args) -> tuple[list[str], EvalSettings]:
+    """The players (run directories resolved) and settings, every input checked."""
     from evolve.arena.matches import check_specs, choose_game, resolve_players
 
     check_args(args)
@@ -40,38 +81,51 @@ def run(args, argv: list[str]) -> dict:
     settings = EvalSettings(game, depth, args.time, args.epsilon, args.endgame_empties,
                             game_settings(args.game_settings, game))
     check_specs(players, settings)
-    out = {"command": " ".join(["python -m evolve.evaluate", *argv]),
-           "settings": settings.as_dict(), "seed": args.seed, "games_per_match": args.games}
-    backend = open_backend(args.backend, args.workers, args.ray_address, game,
+    return players, settings
+
+
+def play(args, players: list[str], settings: EvalSettings, total: int):
+    """Open the backend and play every match under a progress bar; returns (match results,
+    workers, (elo, score, played) of a round robin or ``None``, seconds the games took)."""
+    if args.backend == "ray":
+        where = f"the Ray cluster at {args.ray_address}" if args.ray_address else "a local Ray"
+        print(f"starting {where} and its workers (each compiles the engine once)",
+              file=sys.stderr, flush=True)
+    backend = open_backend(args.backend, args.workers, args.ray_address, settings.game,
                            settings.game_settings)
+    bar = progress_bar(args.progress, total)
     try:
-        runner = Runner(settings, backend)
-        if rr is not None:
-            matches, elo, score, played = round_robin(players, settings, args.games, args.seed,
-                                                      runner)
-            out["round_robin"] = {"players": players, "elo": elo.tolist(),
-                                  "anchor": "mean 0", "score": score.tolist(),
-                                  "games": played.tolist()}
-            print(format_elo_table(players, elo, score, played))
-        else:
-            matches = evaluate(players[0], players[1:], settings, args.games, args.seed, runner,
-                               tuple(args.sprt) if args.sprt else None, args.alpha, args.beta,
-                               stop=not args.sprt_full)
+        workers, started = backend.workers, time.monotonic()
+        runner = Runner(settings, backend, bar)
+        if args.round_robin is not None:
+            matches, *ranking = round_robin(players, settings, args.games, args.seed, runner)
+            return matches, workers, tuple(ranking), time.monotonic() - started
+        matches = evaluate(players[0], players[1:], settings, args.games, args.seed, runner,
+                           tuple(args.sprt) if args.sprt else None, args.alpha, args.beta,
+                           stop=not args.sprt_full)
+        return matches, workers, None, time.monotonic() - started
     finally:
+        if bar is not None:
+            bar.close()
         backend.close()
-    out["matches"] = [m.as_dict() for m in matches]
-    print(format_table(matches))
-    for m in matches:
-        if m.sprt:
-            verdict = {"H1": f"H1 accepted (Elo >= {m.sprt['elo1']:g} more likely)",
-                       "H0": f"H0 accepted (Elo <= {m.sprt['elo0']:g} more likely)",
-                       "continue": "no decision within the game limit"}[m.sprt["decision"]]
-            print(f"SPRT vs {m.opponent}: {verdict} after {m.sprt['games']} games")
-    if args.json:
-        with open(args.json, "w", encoding="utf-8") as f:
-            json.dump(out, f, indent=2)
-            f.write("\n")
-    return out
+
+
+def progress_bar(wanted: bool | None, total: int):
+    """A tqdm bar on stderr with ETA: ``--progress`` forces it, ``--no-progress`` hides it,
+    by default it shows on a terminal only (logs and pipes stay clean)."""
+    if wanted is False or (wanted is None and not sys.stderr.isatty()):
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=total, desc="games", unit="game", file=sys.stderr, dynamic_ncols=True)
+
+
+def write_json(path: str | None, out: dict) -> None:
+    if not path:
+        return
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(out, f, indent=2)
+        f.write("\n")
 
 
 def main(argv=None) -> int:

@@ -26,7 +26,7 @@ from evolve.arena.elo import Z95, elo_from_score
 def wilson_interval(score: float, n: int, z: float = Z95) -> tuple[float, float]:
     """Wilson interval of a mean score in [0, 1] observed over ``n`` games."""
     if n <= 0:
-        raise ValueError(f"the Wilson interval needs at least one game, got n = {n}")
+        raise ValueError(f"a score needs at least one game, got n = {n}")
     if not 0.0 <= score <= 1.0:
         raise ValueError(f"a score must be in [0, 1], got {score}")
     shrink = 1.0 + z * z / n
@@ -62,10 +62,16 @@ class ScoreEstimate:
 
 def score_estimate(wins: int, draws: int, losses: int, z: float = Z95) -> ScoreEstimate:
     """The score of ``wins`` / ``draws`` / ``losses`` with its Wilson interval."""
-    n = wins + draws + losses
-    score = (wins + draws / 2) / n if n else math.nan
-    low, high = wilson_interval(score, n, z)
-    return ScoreEstimate(n, score, low, high)
+    return points_estimate(wins + draws / 2, wins + draws + losses, z)
+
+
+def points_estimate(points: float, games: int, z: float = Z95) -> ScoreEstimate:
+    """The score of ``points`` (win 1, draw 1/2) taken in ``games`` games, with its interval."""
+    if games <= 0:
+        raise ValueError(f"a score needs at least one game, got {games}")
+    score = points / games
+    low, high = wilson_interval(score, games, z)
+    return ScoreEstimate(games, score, low, high)
 
 
 def score_text(est: ScoreEstimate) -> str:

@@ -49,6 +49,8 @@ def parse_args(argv):
     p.add_argument("--ray-address", default=None,
                    help="join a Ray cluster: auto, host:port or ray://host:port (like ray.address)")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help="progress bar with ETA on stderr (default: only on a terminal)")
     return p.parse_args(argv)
 
 

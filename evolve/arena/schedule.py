@@ -21,6 +21,7 @@ from evolve.execution.backends import RayConfig, make_backend
 from evolve.execution.games import OPENINGS_STREAM
 
 SPRT_BATCH_PAIRS = 8  # pairs played between two SPRT looks at the results (decision per pair)
+PROGRESS_STEPS = 50  # with a progress bar, a batch goes to the backend in about this many parts
 
 
 def openings(game, n_pairs: int, seed: int, min_plies: int = 4,
@@ -42,14 +43,34 @@ def match_tasks(a: str, b: str, match: int, games: range, opening_list,
 
 
 class Runner:
-    """Evaluation games on the shared execution layer: ``runner(tasks) -> winners``."""
+    """Evaluation games on the shared execution layer: ``runner(tasks) -> winners``.
 
-    def __init__(self, settings: EvalSettings, backend):
-        self.context, self.backend = EvalContext(settings), backend
+    With a ``progress`` bar (anything with ``update(n)``, ``total`` and ``refresh()``, e.g.
+    ``tqdm``) a batch is submitted in parts, all at once so every worker stays busy, and the
+    bar moves as each part comes back. Every game is seeded on its own, so the parts do not
+    change any result."""
+
+    def __init__(self, settings: EvalSettings, backend, progress=None):
+        self.context, self.backend, self.progress = EvalContext(settings), backend, progress
         self.game = self.context.game()
 
     def __call__(self, tasks: list[EvalTask]) -> list[int]:
-        return self.backend.play(self.context, tasks)
+        if self.progress is None:
+            return self.backend.play(self.context, tasks)
+        size = max(self.backend.workers, -(-len(tasks) // PROGRESS_STEPS))
+        futures = [self.backend.submit(self.context, tasks[start:start + size])
+                   for start in range(0, len(tasks), size)]
+        winners = []
+        for future in futures:
+            winners += future.result()
+            self.progress.update(len(future.tasks))
+        return winners
+
+    def skip(self, games: int) -> None:
+        """``games`` that will not be played (an SPRT stopped its match): off the bar's total."""
+        if self.progress is not None and games:
+            self.progress.total -= games
+            self.progress.refresh()
 
 
 def open_backend(name: str, workers: int | None, address: str | None, game: str,
@@ -75,6 +96,7 @@ def play_sequential(runner, match: Match, index: int, n_games: int, opening_list
         tasks = match_tasks(a, b, index, games, opening_list, seed)
         for task, winner in zip(tasks, runner(tasks), strict=True):
             if match.record(task, winner):
+                runner.skip(n_games - games.stop)
                 return match.finish()
     return match.finish()
 
