@@ -120,3 +120,33 @@ def test_ray_backend_gives_the_serial_results():
         assert [r.as_dict() for r in on_ray] == [r.as_dict() for r in serial]
     finally:
         ray.shutdown()
+
+
+class Bar:
+    """Counts what a tqdm bar would show."""
+
+    def __init__(self, total: int):
+        self.total, self.n = total, 0
+
+    def update(self, n: int) -> None:
+        self.n += n
+
+    def refresh(self) -> None:
+        pass
+
+
+def test_a_progress_bar_sees_every_game_and_changes_no_result():
+    plain = sch.evaluate("wpc1", ["random", "greedy"], OTHELLO, 60, 5, SerialRunner(OTHELLO))
+    bar = Bar(120)
+    shown = sch.evaluate("wpc1", ["random", "greedy"], OTHELLO, 60, 5,
+                         sch.Runner(OTHELLO, SerialBackend(), bar))
+    assert [r.as_dict() for r in shown] == [r.as_dict() for r in plain]
+    assert bar.n == bar.total == 120
+
+
+def test_games_an_sprt_saves_come_off_the_progress_bar():
+    bar = Bar(400)
+    res = sch.evaluate("wpc1", ["random"], OTHELLO, 400, 0, sch.Runner(OTHELLO, SerialBackend(),
+                                                                       bar), (0, 100))[0]
+    assert res.games < bar.total < 400  # played up to the end of the deciding batch
+    assert bar.n == bar.total and bar.total - res.games < 2 * sch.SPRT_BATCH_PAIRS
