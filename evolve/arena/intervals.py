@@ -85,5 +85,5 @@ def elo_text(est: ScoreEstimate) -> str:
     end of the interval that is known (the other is unbounded)."""
     elo, (low, high) = est.elo, est.elo_ci
     if math.isinf(elo):
-        return f">= {low:+.0f}" if elo > 0 else f"<= {high:+.0f}"
-    return f"{elo:+.0f} [{low:+.0f}, {high:+.0f}]"
+        return f">= {round(low):+d}" if elo > 0 else f"<= {round(high):+d}"
+    return f"{round(elo):+d} [{round(low):+d}, {round(high):+d}]"  # round: no "-0"
