@@ -47,8 +47,8 @@ def fitness(run: RunData) -> str:
         what = ("Fitness is a weighted mean of points per game against the population, fixed "
                 "references and earlier champions (the run's fitness.* weights); the dashed "
                 "line is its population mean.")
-    elite = (" The dotted line (right axis) is the elites' share of the round-robin points."
-             if "elite_score" in run.generations else "")
+    elite = (" The dotted line (right axis) is the elites' score fraction in the games that "
+             "made their fitness." if "elite_score" in run.generations else "")
     return (f"Best and worst individual per generation, the band between them the population's "
             f"range. {what}{elite} Relative to the population: the strength figure measures "
             "against fixed opponents.")
@@ -76,13 +76,13 @@ def diversity(run: RunData) -> str:
 
 
 def elo_range(elo: float, low: float, high: float) -> str:
-    """``+436 [+377, +502]``; with an unbounded end only the known one: ``>= +406``."""
+    """``+436 [+377, +502]``; an unbounded Elo (a 100% or 0% score) as the bound that is
+    known, ``>= +406``; a finite Elo whose interval has no upper (lower) end as
+    ``+150 [-35, unbounded]``. Rounded to whole Elo (no ``-0``)."""
     if any(math.isnan(v) for v in (elo, low, high)):
         return "n/a"
-    if math.isinf(high) and math.isinf(low):
-        return "unbounded"
-    if math.isinf(high):
-        return f">= {round(low):+d}"
-    if math.isinf(low):
-        return f"<= {round(high):+d}"
-    return f"{round(elo):+d} [{round(low):+d}, {round(high):+d}]"  # round: no "-0"
+    if math.isinf(elo):
+        return (f">= {round(low):+d}" if elo > 0 and math.isfinite(low) else
+                f"<= {round(high):+d}" if elo < 0 and math.isfinite(high) else "unbounded")
+    ends = [f"{round(v):+d}" if math.isfinite(v) else "unbounded" for v in (low, high)]
+    return f"{round(elo):+d} [{ends[0]}, {ends[1]}]"

@@ -71,7 +71,7 @@ def champion_origin(champion) -> str:
     generation = meta.get("provenance", {}).get("generation")
     text = f"generation {generation}" if generation is not None else "generation unknown"
     selection = meta.get("selection", {})
-    if selection.get("method") == "playoff" and selection.get("candidates"):
+    if selection.get("method") == "playoff" and len(selection.get("candidates", ())) > 1:
         listed = ", ".join(str(c) for c in selection["candidates"])
         text += f", chosen by a playoff among generations {listed}"
     return text
@@ -138,6 +138,16 @@ def champion_markdown(champion, game) -> str:
 
 
 def comparison_markdown(runs: list[RunData], figure_name: str) -> str:
+    return ("# Run comparison\n\n" + comparison_table(runs)
+            + "\nEach run is labelled by the overrides that differ between the runs; 'last' is "
+              "each run's last generation.\n"
+            + f"\n![comparison]({figure_name})\n\n*{len(runs)} runs: champion Elo against the "
+              "yardstick panel, best (relative) fitness, yardstick score and diversity per "
+              "generation.*\n")
+
+
+def comparison_table(runs: list[RunData]) -> str:
+    """One row per run: its label, directory, generations and last generation's numbers."""
     rows = []
     for r in runs:
         g, last = r.generations, r.generations.iloc[-1]
@@ -147,12 +157,7 @@ def comparison_markdown(runs: list[RunData], figure_name: str) -> str:
                      fmt(last["yardstick_score"]), fmt(last["best_fitness"])])
     header = ["run", "directory", "generations", "champion Elo (last)",
               "yardstick score (last)", "best fitness (last)"]
-    return ("# Run comparison\n\n" + table(header, rows)
-            + "\nEach run is labelled by the overrides that differ between the runs; 'last' is "
-              "each run's last generation.\n"
-            + f"\n![comparison]({figure_name})\n\n*{len(runs)} runs: champion Elo against the "
-              "yardstick panel, best (relative) fitness, yardstick score and diversity per "
-              "generation.*\n")
+    return table(header, rows)
 
 
 def table(header: list[str], rows: list[list[str]]) -> str:

@@ -53,11 +53,12 @@ def plot_fitness(run: RunData) -> Figure:
     if "elite_score" in g and g["elite_score"].notna().any():
         twin = ax.twinx()
         twin.plot(x, g["elite_score"], ":", color="black",
-                  label="elites' score fraction in the round robin (right axis)")
+                  label="elites' score fraction in their fitness games (right axis)")
         twin.set_ylim(-0.02, 1.02)
         twin.set_ylabel("elites' score fraction (win 1, draw 1/2)")
         axes.append(twin)
-    _finish(fig, axes, "Fitness per generation (relative to the population)", run)
+    relative = " (relative to the population)" if run.zero_sum else ""
+    _finish(fig, axes, f"Fitness per generation{relative}", run)
     return fig
 
 

@@ -31,7 +31,7 @@ def write_run_report(run: RunData, dpi: int = 110) -> list[Path]:
     figures = plots.run_figures(run)
     champion = _champion_or_none(run)
     if champion is not None:
-        figures |= genome_figures(run.game, champion, run.champion_history())
+        figures |= genome_figures(run.game, champion, _history_or_none(run))
     written = [(stem, _save(fig, run.path / f"report_{stem}.png", dpi), figure_title(fig))
                for stem, fig in figures.items()]
     markdown = run.path / "report.md"
@@ -66,6 +66,17 @@ def _champion_or_none(run: RunData):
               file=sys.stderr)
         return None
     return run.champion
+
+
+def _history_or_none(run: RunData) -> list:
+    """The champions' history, or none (with a warning) when the run kept neither
+    ``champions/`` nor ``individuals.csv`` (committed runs keep only their summaries)."""
+    try:
+        return run.champion_history()
+    except RunDirError as exc:
+        print(f"evolve.report: warning: no champion history ({exc}); figures of the weights' "
+              "history skipped", file=sys.stderr)
+        return []
 
 
 def _save(fig, path: Path, dpi: int) -> Path:

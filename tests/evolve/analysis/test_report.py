@@ -374,3 +374,15 @@ def test_a_run_without_champion_elo_says_why_its_strength_figure_is_empty(smoke_
     assert "no champion Elo" in " ".join(t.get_text() for t in ax.texts)
     assert list(ax.get_xticks()) == [] and list(ax.get_yticks()) == []  # no meaningless 0..1
     plt.close("all")
+
+
+@pytest.mark.parametrize("elo, low, high, shown", [
+    (436.2, 377.0, 502.4, "+436 [+377, +502]"),
+    (np.inf, 406.0, np.inf, ">= +406"),
+    (-np.inf, -np.inf, -406.0, "<= -406"),
+    (150.0, -35.0, np.inf, "+150 [-35, unbounded]"),
+    (-1e-14, -297.0, 297.0, "+0 [-297, +297]"),
+    (np.nan, np.nan, np.nan, "n/a"),
+])
+def test_elo_ranges_never_print_inf(elo, low, high, shown):
+    assert elo_range(elo, low, high) == shown
