@@ -59,9 +59,10 @@ def _overrides(run_dir: Path) -> list[str]:
 
 def _generation(path: Path) -> int | None:
     try:
-        provenance = file_header(path).get("metadata", {}).get("provenance", {})
+        metadata = file_header(path).get("metadata")
     except (OSError, ValueError):
-        provenance = {}
+        metadata = None
+    provenance = metadata.get("provenance") if isinstance(metadata, dict) else None
     generation = provenance.get("generation") if isinstance(provenance, dict) else None
     if isinstance(generation, int):
         return generation
@@ -139,6 +140,4 @@ def describe(spec: str, label: str) -> str | None:
         details.append(f"generation {o.generation}")
     if o.overrides:
         details.append("run with " + " ".join(o.overrides))
-    elif o.run_dir is not None:
-        details.append("run without overrides")
     return f"{label} = {file}" + (f" ({', '.join(details)})" if details else "")

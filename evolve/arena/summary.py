@@ -36,7 +36,8 @@ def search_text(settings: EvalSettings) -> str:
 
 def plan_line(settings: EvalSettings, labels: list[str], games: int, seed: int,
               round_robin: bool) -> str:
-    """One line saying what is about to be played (printed before the first game)."""
+    """Two lines saying what is about to be played (printed before the first game): who, then
+    how many games of what."""
     game = settings.game + (f" {settings.game_settings}" if settings.game_settings else "")
     if round_robin:
         n = len(labels)
