@@ -3,7 +3,7 @@
 The network is linear in its weights, ``s(x) = sum_i w[offset_i + index_i(x)]``, so the
 gradient of ``s`` with respect to ``w[k]`` is the number of instances whose entry is ``k``: a
 learning step touches only the active entries. The value is ``V = s`` or, with ``squash``,
-``V = tanh(s)`` (Jaskowski's and Szubert et al.'s Othello networks; targets then lie in
+``V = tanh(s)`` (the squashing of Jaskowski's Othello networks; targets then lie in
 [-1, 1]), whose gradient is ``(1 - V**2)`` times the counts. One step towards ``target``:
 
     w[offset_i + index_i(x)] += alpha * (target - V(x)) * dV/ds      for every instance i
