@@ -63,7 +63,7 @@ def group_closure(generators, n_cells: int) -> np.ndarray:
     return np.array(found, dtype=np.int64)
 
 
-def board_layout(width: int, height: int, tuples, group: str = "d4", states: int = 3,
+def board_layout(width: int, height: int, tuples, group: str = "d4", states=3,
                  name: str = "") -> Layout:
     """A layout of ``tuples`` on the board, one table per orbit of ``group``."""
     _check_board(width, height)

@@ -6,10 +6,10 @@ The weights are a flat ``float64`` array of ``layout.n_weights`` (one row per ga
 game passes ``weights[phase]``). Cell states:
 
 - bitboards ``(P, O)``: ``uint64`` masks of the side to move and the opponent, bit ``c`` =
-  cell ``c``; state 0 empty, 1 own (``P``), 2 opponent (``O``). Needs ``layout.states == 3``
+  cell ``c``; state 0 empty, 1 own (``P``), 2 opponent (``O``). Needs 3 states in every cell
   and at most 64 cells; ``P & O`` must be 0.
-- cell vectors: a ``uint8`` array of ``n_cells`` states in ``0..states-1`` (edges drawn or not,
-  cells by owner, ...), for games that are not two bitboards.
+- cell vectors: a ``uint8`` array of ``n_cells`` states, cell ``c`` in ``0..states[c]-1``
+  (edges drawn or not, cells by owner, ...), for games that are not two bitboards.
 
 Incremental use (as Edax's ``eval.c``): ``indices_bits(black, white, t, idx)`` once at the root
 with **absolute colours** (1 = the first player, 2 = the second), then ``play_bits`` /
@@ -36,7 +36,8 @@ IndexTables = namedtuple("IndexTables", (
     "offset",       # int64 [I]: where the instance's LUT starts in the weight array
     "length",       # int64 [I]: number of cells of the instance
     "cells",        # int64 [I, M]: its cells in digit order (first = most significant)
-    "powers",       # int64 [I, M]: states ** (length - 1 - j), the digit weight of cells[i, j]
+    "powers",       # int64 [I, M]: the digit weight of cells[i, j] (product of the states of
+                    # the cells after it; states ** (length - 1 - j) when all cells have states)
     "cell_start",   # int64 [C + 1]: cell c occurs in cell_instance[cell_start[c]:cell_start[c+1]]
     "cell_instance",  # int64 [K]: the instances reading cell c ...
     "cell_power",   # int64 [K]: ... and the digit weight c has in each
@@ -54,10 +55,12 @@ def index_tables(layout: Layout) -> IndexTables:
     powers = np.zeros((count, width), dtype=np.int64)
     by_cell = [[] for _ in range(layout.n_cells)]
     for i, (_, members) in enumerate(instances):
-        for j, c in enumerate(members):
-            power = layout.states ** (len(members) - 1 - j)
+        power = 1
+        for j in range(len(members) - 1, -1, -1):  # from the least significant digit
+            c = members[j]
             cells[i, j], powers[i, j] = c, power
             by_cell[c].append((i, power))
+            power *= layout.cell_states[c]
     cell_start = np.zeros(layout.n_cells + 1, dtype=np.int64)
     cell_start[1:] = np.cumsum([len(entries) for entries in by_cell])
     flat = [entry for entries in by_cell for entry in entries]
@@ -68,9 +71,10 @@ def index_tables(layout: Layout) -> IndexTables:
 
 def check_bitboard_layout(layout: Layout) -> None:
     """Refuse a layout the ``(P, O)`` kernels cannot read (one line)."""
-    if layout.states != 3 or layout.n_cells > 64:
-        raise LayoutError(f"layout: the bitboard kernels need 3 states and <= 64 cells, got "
-                          f"{layout.states} states and {layout.n_cells} cells")
+    if layout.uniform_states != 3 or layout.n_cells > 64:
+        raise LayoutError(f"layout: the bitboard kernels need 3 states in every cell and <= 64 "
+                          f"cells, got {layout.uniform_states or 'mixed'} states and "
+                          f"{layout.n_cells} cells")
 
 
 def check_weights(layout: Layout, weights: np.ndarray) -> None:
@@ -85,7 +89,7 @@ def check_weights(layout: Layout, weights: np.ndarray) -> None:
 def state_permuted(weights: np.ndarray, layout: Layout, permutation) -> np.ndarray:
     """Weights read through relabelled cell states: ``result[index(x)] == weights[index(p(x))]``
     where ``p`` maps state ``s`` to ``permutation[s]`` in every cell (works on a 2-D
-    ``[phases, n_weights]`` array too)."""
+    ``[phases, n_weights]`` array too). Every cell must have the same number of states."""
     return weights[..., _permuted_indices(layout, tuple(permutation))]
 
 
@@ -95,8 +99,11 @@ def colour_swapped(weights: np.ndarray, layout: Layout) -> np.ndarray:
 
 
 def _permuted_indices(layout: Layout, permutation) -> np.ndarray:
-    if sorted(permutation) != list(range(layout.states)):
-        raise LayoutError(f"permutation: must reorder the states 0..{layout.states - 1}, "
+    base = layout.uniform_states
+    if base is None:
+        raise LayoutError("permutation: the cells have different numbers of states")
+    if sorted(permutation) != list(range(base)):
+        raise LayoutError(f"permutation: must reorder the states 0..{base - 1}, "
                           f"got {list(permutation)}")
     perm = np.array(permutation, dtype=np.int64)
     out = np.empty(layout.n_weights, dtype=np.int64)
@@ -104,7 +111,7 @@ def _permuted_indices(layout: Layout, permutation) -> np.ndarray:
         index = np.arange(layout.lut_sizes[lut], dtype=np.int64)
         mapped = np.zeros_like(index)
         for j in range(len(cells)):  # digit j from the least significant
-            mapped += perm[(index // layout.states ** j) % layout.states] * layout.states ** j
+            mapped += perm[(index // base ** j) % base] * base ** j
         out[layout.lut_offsets[lut]:layout.lut_offsets[lut + 1]] = layout.lut_offsets[lut] + mapped
     return out
 

@@ -1,17 +1,19 @@
 """The JSON form of a layout: what a weight file embeds so another program can read it alone.
 
     {"schema": "board-evolve/ntuple-layout", "version": 1, "name": "...",
-     "cells": 64, "states": 3,
+     "cells": 64, "states": 3,                or one number per cell: [2, 2, ..., 3]
      "index": "first cell most significant",
      "tuples": [[0, 1], ...],                 one LUT each, in weight-array order
      "symmetries": [[0, 1, ..., 63], ...],    row s: cell -> image
      "lut_offsets": [0, 9, ..., 288],         derived: LUT k = weights[off[k]:off[k+1]]
      "instances": [[0, [0, 1]], ...]}         derived: (LUT, cells in digit order)
 
-An instance's index is ``sum(state[cells[j]] * states ** (len - 1 - j))``; the value of a
-position is the sum over instances of ``weights[lut_offsets[lut] + index]``. The derived fields
-let a reader skip the expansion; they are optional when a person writes a layout by hand and
-are checked against the expansion when present (a mismatch is refused, never guessed at).
+An instance's index reads its cells' states as digits, the first cell the most significant:
+``index = 0; for c in cells: index = index * states[c] + state[c]`` (cell ``j`` weighs
+``states ** (len - 1 - j)`` when every cell has ``states``). The value of a position is the sum
+over instances of ``weights[lut_offsets[lut] + index]``. The derived fields let a reader skip the
+expansion; they are optional when a person writes a layout by hand and are checked against the
+expansion when present (a mismatch is refused, never guessed at).
 """
 
 from __future__ import annotations

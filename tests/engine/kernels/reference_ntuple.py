@@ -7,10 +7,12 @@ from __future__ import annotations
 
 class ReferenceNetwork:
     """Tables, offsets and instances of ``tuples`` under ``symmetries`` (lists of cell -> image
-    lists), deduplicated by orbit of cell sets, first tuple of an orbit kept."""
+    lists), deduplicated by orbit of cell sets, first tuple of an orbit kept. ``states``: one
+    number for every cell, or a list of one per cell."""
 
     def __init__(self, states, tuples, symmetries):
-        self.states = states
+        n_cells = len(symmetries[0])
+        self.states = list(states) if isinstance(states, list) else [states] * n_cells
         symmetries = [list(s) for s in symmetries]
         self.tables = []
         for cells in tuples:
@@ -19,7 +21,10 @@ class ReferenceNetwork:
                 self.tables.append(list(cells))
         self.offsets = [0]
         for cells in self.tables:
-            self.offsets.append(self.offsets[-1] + states ** len(cells))
+            size = 1
+            for c in cells:
+                size *= self.states[c]
+            self.offsets.append(self.offsets[-1] + size)
         self.instances = []
         for lut, cells in enumerate(self.tables):
             for s in symmetries:
@@ -32,10 +37,11 @@ class ReferenceNetwork:
         return self.offsets[-1]
 
     def index(self, board, cells):
-        """``board[cells]`` read as a base-``states`` number, first cell most significant."""
+        """``board[cells]`` read as a number, first cell most significant, digit ``c`` in base
+        ``states[c]``."""
         value = 0
         for c in cells:
-            value = value * self.states + board[c]
+            value = value * self.states[c] + board[c]
         return value
 
     def entries(self, board):

@@ -69,7 +69,9 @@ def edit(layout, **changes):
     ({"instances": []}, r"^instances: does not match the expansion"),
     ({"tuples": [[0, 1], [35, 34]]}, r"^tuples\[1\] is a symmetric image of tuples\[0\]"),
     ({"tuples": "01"}, r"^tuples: must be a list of lists of cell ids$"),
-    ({"states": "3"}, r"^states: must be an integer in 2\.\.255, got '3'$"),
+    ({"states": "3"}, r"^states: must be an integer in 2\.\.255 or a list of one such "
+                      r"integer per cell \(36\), got '3'$"),
+    ({"states": [3] * 35}, r"^states: must be an integer in 2\.\.255 or a list"),
     ({"name": 5}, r"^name: must be a string, got 5$"),
 ])
 def test_a_bad_layout_json_is_refused_naming_the_field(layout, changes, message):

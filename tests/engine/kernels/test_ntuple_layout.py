@@ -111,13 +111,16 @@ def test_group_closure_builds_a_group_from_generators():
 @pytest.mark.parametrize("args, message", [
     ((64, 3, [(0, 64)]), r"^tuples\[0\]: cell 64 is out of range \(cells are 0\.\.63\)$"),
     ((64, 3, [(1,), (5, 6, 5)]), r"^tuples\[1\]: cell 5 appears more than once$"),
-    ((64, 3, [tuple(range(11))]), r"^tuples\[0\]: 11 cells of 3 states make a table of "
-                                   r"177,147 weights; at most 59,049 allowed$"),
+    ((64, 3, [tuple(range(11))]), r"^tuples\[0\]: its 11 cells make a table of 177,147 "
+                                   r"weights; at most 59,049 allowed$"),
+    ((4, [2, 255, 255, 2], [(0, 1, 2)]), r"^tuples\[0\]: its 3 cells make a table of 130,050 "),
     ((64, 3, [()]), r"^tuples\[0\]: empty"),
     ((64, 3, [(0, 1.5)]), r"^tuples\[0\]: cell 1\.5 is out of range"),
     ((64, 3, [5]), r"^tuples\[0\]: must be a list of cell ids"),
     ((64, 3, []), r"^tuples: empty"),
-    ((64, 1, [(0,)]), r"^states: must be an integer in 2\.\.255, got 1$"),
+    ((64, 1, [(0,)]), r"^states: must be an integer in 2\.\.255 or a list of one such "
+                      r"integer per cell \(64\), got 1$"),
+    ((2, [3, 256], [(0,)]), r"^states: .* got \[3, 256\]$"),
     ((0, 3, [(0,)]), r"^cells: must be an integer >= 1, got 0$"),
 ])
 def test_bad_tuples_fail_with_one_line_naming_the_field(args, message):
