@@ -29,6 +29,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import numba
 import numpy as np
 from numba import njit
 
@@ -200,33 +201,40 @@ def main() -> None:
     args = parser.parse_args()
     if args.games < 1 or args.repeats < 1:
         parser.error("--games and --repeats must be >= 1")
-    load_before = os.getloadavg()
+    args.load_before = os.getloadavg()
     with tempfile.TemporaryDirectory() as cache:
-        cold, import_s = first_call_seconds(cache)
-        cached, _ = first_call_seconds(cache)
+        args.cold, args.import_s = first_call_seconds(cache)
+        args.cached, _ = first_call_seconds(cache)
     games = random_games(args.games, args.seed)
-    n = len(games[0])
     rows = [(label, measure(games, families, group, args.repeats))
             for label, families, group in LAYOUTS]
     table = np.random.default_rng(0).normal(size=64)
     square_table_pass(games[0], games[1], games[2], table)  # compile before timing
-    hand = best_rate(lambda: square_table_pass(games[0], games[1], games[2], table), n,
-                     args.repeats)
+    hand = best_rate(lambda: square_table_pass(games[0], games[1], games[2], table),
+                     len(games[0]), args.repeats)
+    text = report(args, len(games[0]), rows, hand)
+    print(text)
+    if args.out:
+        args.out.write_text(text)
+
+
+def report(args, n: int, rows, hand: float) -> str:
     lines = [
         "# N-tuple evaluation benchmark", "",
         f"Command: `python {' '.join(sys.argv)}`", "",
         f"Commit {commit()}; {platform.processor() or platform.machine()}, "
         f"{os.cpu_count()} cores ({len(os.sched_getaffinity(0))} usable), one thread; "
-        f"load average {' / '.join(f'{x:.2f}' for x in load_before)} before, "
+        f"load average {' / '.join(f'{x:.2f}' for x in args.load_before)} before, "
         f"{' / '.join(f'{x:.2f}' for x in os.getloadavg())} after; Python "
-        f"{platform.python_version()}, numba {__import__('numba').__version__}; "
+        f"{platform.python_version()}, numba {numba.__version__}; "
         f"{time.strftime('%Y-%m-%d %H:%M')}.", "",
         f"{n:,} positions from {args.games} random games (seed {args.seed}); rates are the best "
         f"of {args.repeats} passes, in millions of evaluations per second.", "",
-        f"- import of the n-tuple modules: {import_s:.2f} s",
+        f"- import of the n-tuple modules: {args.import_s:.2f} s",
         f"- first calls (evaluate, indices, play, evaluate_indices, td_step), empty numba "
-        f"cache (compile): {cold:.2f} s",
-        f"- the same, numba cache filled (every later process): {cached:.3f} s", "",
+        f"cache (compile): {args.cold:.2f} s",
+        f"- the same, numba cache filled (every later process; includes numba's own start): "
+        f"{args.cached:.3f} s", "",
         "| layout | tables | weights | instances | full M/s | incremental M/s "
         "| indices only M/s |",
         "|---|---:|---:|---:|---:|---:|---:|",
@@ -235,10 +243,7 @@ def main() -> None:
           f"{r['indices_only'] / 1e6:.2f} |" for label, r in rows],
         f"| square table, hand-written bit loop | | 64 | | {hand / 1e6:.2f} | | |",
     ]
-    text = "\n".join(lines) + "\n"
-    print(text)
-    if args.out:
-        args.out.write_text(text)
+    return "\n".join(lines) + "\n"
 
 
 if __name__ == "__main__":
