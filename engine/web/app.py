@@ -21,11 +21,13 @@ from starlette.responses import FileResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from engine.core import SearchSettings, get_game
 from engine.web.errors import EXCEPTION_HANDLERS, NumpyJSONResponse
 from engine.web.games import available_games, load_game
 from engine.web.hosts import LocalHostsOnly
 from engine.web.limits import Limits
 from engine.web.play import SessionRoutes
+from engine.web.players import check_web_spec
 from engine.web.recorded import list_recorded
 from engine.web.runs import RunCatalogue
 from engine.web.sessions import SessionStore
@@ -60,7 +62,16 @@ def create_app(runs: list[Path] | None = None, store: SessionStore | None = None
         game = request.query_params.get("game")
         if game is not None:
             load_game(game)
-        return NumpyJSONResponse({"champions": [c.to_json() for c in catalogue.champions(game)]})
+        listed = [dict(c.to_json(), searches=get_game(c.game).spec_searches(str(c.path)))
+                  for c in catalogue.champions(game)]
+        return NumpyJSONResponse({"champions": listed})
+
+    async def spec(request: Request):
+        """Whether a typed agent spec is accepted here, and whether it searches."""
+        game = load_game(request.query_params.get("game"))
+        text = check_web_spec(game, request.query_params.get("spec"), thinker.limits,
+                              SearchSettings())
+        return NumpyJSONResponse({"spec": text, "searches": game.spec_searches(text)})
 
     async def runs_list(_request: Request):
         return NumpyJSONResponse({"runs": [r.to_json() for r in catalogue.runs()]})
@@ -83,7 +94,7 @@ def create_app(runs: list[Path] | None = None, store: SessionStore | None = None
         Route("/", index), Route("/favicon.ico", favicon), Route("/api/health", health),
         Route("/api/games", games), Route("/api/champions", champions),
         Route("/api/runs", runs_list), Route("/api/recorded", recorded),
-        Route("/api/limits", limits_now), *sessions.routes(),
+        Route("/api/limits", limits_now), Route("/api/spec", spec), *sessions.routes(),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     middleware = [Middleware(LocalHostsOnly)] if local_only else []
