@@ -98,8 +98,8 @@ function choiceSearches(selectId) {
   if (value.startsWith("champion:")) return lists.champions.some(c =>
     `champion:${c.id}` === value && c.searches);
   if (value === "custom") {
-    const spec = $(`${selectId}-spec`).value.trim();
-    return lists.specSearches[spec] !== undefined ? lists.specSearches[spec] : true;
+    const known = lists.specSearches[`${game().name}:${$(`${selectId}-spec`).value.trim()}`];
+    return known !== undefined ? known : true;
   }
   return game().searching_specs.includes(value.slice("agent:".length));
 }
@@ -111,18 +111,22 @@ function showSearchFields() {
 }
 
 // A typed spec: ask the server whether it is valid and whether it searches.
+// The input's data-checked holds the spec once the answer is in.
 async function checkSpec(input) {
-  const spec = input.value.trim();
+  const spec = input.value.trim(), name = game().name;
+  delete input.dataset.checked;
   $("spec-problem").hidden = true;
-  if (!spec) return showSearchFields();
-  try {
-    const answer = await api("GET", `/api/spec?game=${encodeURIComponent(game().name)}` +
-                             `&spec=${encodeURIComponent(spec)}`);
-    lists.specSearches[spec] = answer.searches;
-  } catch (err) {
-    $("spec-problem").textContent = err.message;
-    $("spec-problem").hidden = false;
+  if (spec) {
+    try {
+      const answer = await api("GET", `/api/spec?game=${encodeURIComponent(name)}` +
+                               `&spec=${encodeURIComponent(spec)}`);
+      lists.specSearches[`${name}:${spec}`] = answer.searches;
+    } catch (err) {
+      $("spec-problem").textContent = err.message;
+      $("spec-problem").hidden = false;
+    }
   }
+  input.dataset.checked = spec;
   showSearchFields();
 }
 

@@ -28,7 +28,11 @@ async function loadRuns() {
 }
 
 async function loadRecorded() {
-  if (!$("run").value) return;
+  if (!$("run").value) {  // the filter left no run
+    $("recorded-list").replaceChildren();
+    $("recorded-summary").textContent = "";
+    return;
+  }
   const params = new URLSearchParams({run: $("run").value, table: $("table").value,
     generation: $("filter-generation").value, player: $("filter-player").value,
     winner: $("filter-winner").value, offset: page.offset, limit: PAGE_SIZE});

@@ -332,3 +332,21 @@ def test_champions_carry_their_study_and_whether_they_search(client, runs_root):
         assert champion["study"] == runs_root.name and champion["name"] == champion["game"]
         path = runs_root / champion["id"].split("/", 1)[1]
         assert champion["searches"] == get_game(champion["game"]).spec_searches(str(path))
+
+
+def test_a_game_the_store_drops_or_closes_has_its_search_cancelled(client):
+    class Thinking:
+        cancelled = False
+
+        def cancel(self):
+            self.cancelled = True
+
+    store = SessionStore(limit=1)
+    small = TestClient(create_app([], store=store))
+    first = new_play(small, GAMES[0])["id"]
+    store.get(first).thinking = dropped = Thinking()
+    second = new_play(small, GAMES[0])["id"]  # the store keeps one game: the first goes
+    assert dropped.cancelled
+    store.get(second).thinking = closed = Thinking()
+    assert small.delete(f"/api/sessions/{second}").json() == {"closed": second}
+    assert closed.cancelled and small.get(f"/api/sessions/{second}").status_code == 404

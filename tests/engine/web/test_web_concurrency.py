@@ -23,30 +23,13 @@ from engine.web import play as web_play
 from engine.web.app import create_app
 from engine.web.limits import Limits
 from engine.web.thinking import ProcessThinker
+from tests.engine.web.agents import BlockingAgent
 from tests.engine.web.server import serve
 
 warnings.filterwarnings("ignore", message=".*httpx2.*")
 from starlette.testclient import TestClient  # noqa: E402  (after the deprecation filter)
 
 GAME = game_names()[0]
-
-
-class BlockingAgent:
-    """Thinks until the test lets it move (then plays its first legal move)."""
-
-    name = "blocking"
-
-    def __init__(self, game):
-        self.game, self.thinking, self.release = game, threading.Event(), threading.Event()
-
-    def select_move(self, state) -> int:
-        self.thinking.set()
-        assert self.release.wait(timeout=30), "the test never released the agent"
-        self.last_info = {"eval": 0.25}
-        return self.game.legal_moves(state)[0]
-
-    def reset(self, seed=None) -> None:
-        pass
 
 
 def test_the_server_answers_while_an_agent_thinks(monkeypatch):

@@ -23,8 +23,8 @@ from engine.web.errors import ApiError
 from engine.web.limits import Limits
 from engine.web.slots import SlotQueue
 from engine.web.thinking import ProcessThinker, ThreadThinker
+from tests.engine.web.agents import BlockingAgent
 from tests.engine.web.server import serve
-from tests.engine.web.test_web_concurrency import BlockingAgent
 
 warnings.filterwarnings("ignore", message=".*httpx2.*")
 from starlette.testclient import TestClient  # noqa: E402  (after the deprecation filter)
@@ -218,6 +218,24 @@ def test_twenty_tabs_asking_at_once_get_the_free_slots_the_line_or_a_429(monkeyp
     assert len(moved) == 5 and all(r.json()["plies"] == 1 for r in moved)
 
 
+def run_async(scenario) -> None:
+    """``asyncio.run(scenario())`` in a thread of its own (Playwright's sync API, once started
+    by another test module, keeps an event loop in this one)."""
+    failures = []
+
+    def guarded():
+        try:
+            asyncio.run(scenario())
+        except BaseException as err:  # noqa: BLE001 (re-raised in the test's thread)
+            failures.append(err)
+
+    thread = threading.Thread(target=guarded)
+    thread.start()
+    thread.join(timeout=60)
+    if failures:
+        raise failures[0]
+
+
 def test_the_line_is_first_come_first_served_and_a_cancelled_wait_leaves_it():
     async def scenario():
         line = SlotQueue(["slot"], waiting=3)
@@ -241,7 +259,7 @@ def test_the_line_is_first_come_first_served_and_a_cancelled_wait_leaves_it():
         await asyncio.gather(a, c)
         assert order == ["a", "c"] and line.running == 0
 
-    asyncio.run(scenario())
+    run_async(scenario)
 
 
 def test_a_request_cancelled_just_as_it_is_served_hands_its_slot_on():
@@ -254,7 +272,7 @@ def test_a_request_cancelled_just_as_it_is_served_hands_its_slot_on():
         late.cancel()  # ... which is cancelled before it runs again
         assert await next_ == "slot"
 
-    asyncio.run(scenario())
+    run_async(scenario)
 
 
 def test_a_heavy_game_exists_for_the_cap_tests():

@@ -10,6 +10,7 @@ never from the page's own answers."""
 from __future__ import annotations
 
 import json
+import threading
 
 import httpx
 import numpy as np
@@ -17,9 +18,13 @@ import pytest
 
 from engine.core import game_names, get_game, parse_moves
 from engine.core.match import replay
+from engine.web import play as web_play
 from engine.web.app import create_app
 from engine.web.games import RENDERERS
+from engine.web.limits import Limits
+from engine.web.thinking import ThreadThinker
 from tests.engine.web import driver
+from tests.engine.web.agents import BlockingAgent
 from tests.engine.web.runs import make_run_dir
 from tests.engine.web.server import chromium_available, chromium_page, serve
 
@@ -162,7 +167,7 @@ def test_the_settings_hint_is_the_games_own(site, game_name):
 
 
 @pytest.mark.parametrize("game_name", GAMES)
-def test_search_fields_show_only_for_agents_that_search(site, game_name):
+def test_search_fields_show_only_for_agents_that_search(site, runs_root, game_name):
     _, page = site
     driver.select_tab(page, "play")
     driver.choose_game(page, game_name)
@@ -172,18 +177,20 @@ def test_search_fields_show_only_for_agents_that_search(site, game_name):
                                         "options => options.map(o => o.value)")
     for value in choices:
         page.select_option("#opponent", value)
-        kind, name = value.split(":", 1)
-        searches = game.spec_searches(name) if kind == "agent" else True
+        kind, name = value.split(":", 1)  # a champion's id: <root folder>/<path in it>
+        spec = name if kind == "agent" else str(runs_root / name.split("/", 1)[1])
+        searches = game.spec_searches(spec)
         assert page.is_visible("#depth") == searches, value
     page.select_option("#opponent", "custom")
     for spec in [s for s in game.agent_specs() if "<" not in s][:3]:
         page.fill("#opponent-spec", spec)
         page.dispatch_event("#opponent-spec", "change")
-        page.wait_for_function(f"() => lists.specSearches[{json.dumps(spec)}] !== undefined")
+        page.wait_for_selector(f"#opponent-spec[data-checked={json.dumps(spec)}]",
+                               state="attached")
         assert page.is_visible("#depth") == game.spec_searches(spec), spec
     page.fill("#opponent-spec", "no such agent")
     page.dispatch_event("#opponent-spec", "change")
-    page.wait_for_selector("#spec-problem:not([hidden])")
+    page.wait_for_selector("#opponent-spec[data-checked='no such agent']", state="attached")
     assert page.inner_text("#spec-problem").startswith("spec:")
 
 
@@ -256,3 +263,39 @@ def test_a_game_the_page_leaves_is_closed_on_the_server(site):
     page.goto(url)  # leaving the page closes its games
     page.wait_for_selector("body[data-ready=true]")
     assert httpx.get(f"{url}/api/sessions/{second}", timeout=10).status_code == 404
+
+
+def test_a_full_line_of_searches_is_asked_again_until_the_agent_moves(monkeypatch):
+    """One thread and no line: while another game's agent holds the thread, the page's agent
+    gets a 429; the page says so, asks again, and plays once the thread is free."""
+    held, build = [], web_play._build_agents
+
+    def first_game_held(game, choices, search, seeds):
+        if held:
+            return build(game, choices, search, seeds)
+        held.append(BlockingAgent(game))
+        return held * 2
+
+    monkeypatch.setattr(web_play, "_build_agents", first_game_held)
+    thinker = ThreadThinker(Limits(queue=0), threads=1)
+    with serve(create_app([], thinker=thinker)) as url, chromium_page() as page:
+        other = httpx.post(f"{url}/api/sessions", timeout=10, json={
+            "game": FIRST, "mode": "watch", "players": [{"type": "agent", "spec": "random"}] * 2})
+        mover = threading.Thread(target=httpx.post, args=(
+            f"{url}/api/sessions/{other.json()['id']}/agent-move",), kwargs={"timeout": 30})
+        mover.start()
+        assert held[0].thinking.wait(timeout=10)
+        page.goto(url)
+        driver.choose_game(page, FIRST)
+        page.select_option("#opponent", fast_agent(FIRST))
+        page.select_option("#colour", "1")  # the agent opens
+        page.click("#new-game")
+        page.wait_for_function("() => document.getElementById('message').textContent"
+                               ".includes('asking again')")
+        assert "the server is busy: 1 searches running" in page.inner_text("#message")
+        held[0].release.set()
+        mover.join(timeout=30)
+        page.wait_for_function("() => page.session && page.session.ply >= 1 && !page.busy")
+        assert page.inner_text("#message") == ""
+        assert page.js_errors == []
+    thinker.close()
