@@ -10,13 +10,23 @@ choice depends only on the config, the seed and the champion files.
 from __future__ import annotations
 
 import csv
+import logging
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from evolve.arena.elo import elo_estimate
-from evolve.ga.tournament import GameTask, round_robin_tasks, yardstick_tasks
+from evolve.ga.hooks import ChampionRecord
+from evolve.ga.tournament import (
+    PLAYOFF_GENERATION,
+    Context,
+    GameTask,
+    round_robin_tasks,
+    yardstick_tasks,
+)
+
+log = logging.getLogger("evolve")
 
 
 @dataclass
@@ -95,3 +105,35 @@ def write_table(path: Path, table: list[Standing], chosen: int) -> None:
         for i, s in enumerate(table):
             w.writerow([s.generation, s.games, s.score, s.panel_elo, *s.panel_elo_ci95,
                         int(i == chosen)])
+
+
+def choose_champion(study, backend, last_generation: int) -> ChampionRecord | None:
+    """Play the playoff of ``study`` (an ``evolve.ga.study.Study``) among the champions of the
+    generations up to ``last_generation``; rewrite ``champion.json`` with the winner and write
+    ``playoff.csv``. None when the playoff is off or there is no candidate."""
+    c, run_dir = study.config, study.run_dir
+    if not c.playoff.enabled:
+        return None
+    pool = candidates(run_dir, study.game, last_generation, c.playoff.generations)
+    if not pool:
+        return None
+    genomes = np.vstack([np.asarray(p.champion.genome, np.float64)[None, :] for p in pool])
+    openings = study.openings("playoff.openings", PLAYOFF_GENERATION, c.playoff.openings)
+    tasks = playoff_tasks(len(pool), study.panel, openings, c.seed, PLAYOFF_GENERATION)
+    context = Context(c.game.name, c.game.settings, study.search, genomes)
+    results = backend.submit(context, tasks).result() if tasks else []
+    table = standings(pool, tasks, results)
+    i = winner(table)
+    write_table(run_dir / "playoff.csv", table, i)
+    chosen = pool[i].champion
+    metadata = {**chosen.metadata, "selection": {
+        "method": "playoff", "generation": pool[i].generation,
+        "candidates": [p.generation for p in pool], "score": table[i].score,
+        "games": table[i].games, "table": "playoff.csv"}}
+    tmp = run_dir / ".champion.json.tmp"
+    study.game.save_champion(tmp, chosen.genome, chosen.name, metadata)
+    tmp.replace(run_dir / "champion.json")
+    log.info("playoff among the champions of generations %s: generation %d's wins "
+             "(score %.3f over %d games)", [p.generation for p in pool],
+             pool[i].generation, table[i].score, table[i].games)
+    return ChampionRecord(np.asarray(chosen.genome, np.float64), chosen.name, metadata)

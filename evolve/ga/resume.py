@@ -13,9 +13,34 @@ from Python with a composed config, every key (the config must then match the sa
 
 from __future__ import annotations
 
-from evolve.ga.config import RUNTIME_KEYS, Config, ConfigError, from_dict, to_dict
+import logging
+from pathlib import Path
 
+from evolve.ga import checkpoint as ckpt
+from evolve.ga.config import RUNTIME_KEYS, Config, ConfigError, from_dict, to_dict
+from evolve.ga.state import State, restored
+
+log = logging.getLogger("evolve")
 GROWABLE = "ga.generations"
+
+
+def resume(current: Config) -> tuple[Config, State, Path]:
+    """The run ``current.resume`` names: its config (the saved one, with the command line's
+    allowed changes), the state its checkpoint holds, and its directory."""
+    run_dir = Path(current.resume)
+    try:
+        saved = ckpt.load(run_dir)
+    except ckpt.CheckpointError as exc:
+        raise ConfigError(f"resume={current.resume}: {exc}") from None
+    config = merged_config(saved.config, current, command_line_keys(current))
+    finished = saved.generation + 1 >= saved.config["ga"]["generations"]
+    if finished and not saved.next_bred and config.ga.generations > saved.generation + 1:
+        raise ConfigError(f"resume={current.resume}: this checkpoint (written by an older "
+                          f"version) cannot be extended to ga.generations="
+                          f"{config.ga.generations}")
+    log.info("resuming %s after generation %d (backend %s)", run_dir, saved.generation + 1,
+             config.backend)
+    return config, restored(saved), run_dir
 
 
 def merged_config(saved: dict, current: Config, set_keys: set[str] | None) -> Config:
