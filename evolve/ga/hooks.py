@@ -22,10 +22,11 @@ log = logging.getLogger("evolve")
 
 GENERATION_COLUMNS = ["generation", "best_fitness", "mean_fitness", "min_fitness", "std_fitness",
                       "yardstick_score", "diversity", "games", "wall_seconds"]
-# after the yardstick columns: the champion's Elo against the anchors (panel rated 0, hall of
-# fame rated when it was champion) with its 95% CI, the elite's round-robin score, then
-# ``diversity_<group>`` per block kind and per phase
-PROGRESS_COLUMNS = ["champion_elo", "champion_elo_low", "champion_elo_high", "elite_score"]
+# after the yardstick columns: the champion's Elo against the panel (every panel agent rated 0)
+# with its 95% CI, the elite's round-robin score, the champion's score against the hall of fame
+# (earlier champions; evolve.ga.progress), then ``diversity_<group>`` per block kind and phase
+PROGRESS_COLUMNS = ["champion_elo", "champion_elo_low", "champion_elo_high", "elite_score",
+                    "hall_of_fame_score"]
 INDIVIDUAL_COLUMNS = ["generation", "id", "parent_a", "parent_b", "operator", "fitness", "wins",
                       "draws", "losses"]
 
@@ -63,6 +64,8 @@ class GenerationReport:
     diversity_groups: dict = field(default_factory=dict)
     elite_score: float = math.nan
     champion_elo: object = None  # evolve.arena.elo.EloEstimate once the yardstick is in
+    hall_of_fame_score: float = math.nan  # the champion's score against earlier champions
+    joins_hall_of_fame: bool = False
     anchor_labels: dict = field(default_factory=dict)  # genome index -> label (hall of fame)
     fitness_labels: dict = field(default_factory=dict)  # the same for the fitness games
 
@@ -83,16 +86,21 @@ class CsvTable:
 
     def truncate_after(self, generation: int) -> None:
         """Keep the rows of generations <= ``generation`` (none: start afresh). A row cut short
-        by a kill has the wrong number of fields and is dropped too."""
+        by a kill has the wrong number of fields and is dropped too. A table an older version
+        wrote with other columns gets this version's: each value under its name, a new column
+        empty in the old rows."""
         if generation < 0 or not self.path.exists():
             self.path.unlink(missing_ok=True)
             return
         with open(self.path, newline="") as f:
             rows = list(csv.reader(f))
-        width = len(self.columns)
-        keep = [self.columns] + [r for r in rows[1:] if len(r) == width and int(r[0]) <= generation]
+        header = rows[0] if rows else self.columns
+        keep = [r for r in rows[1:] if len(r) == len(header) and int(r[0]) <= generation]
+        if header != self.columns:
+            keep = [[dict(zip(header, r, strict=True)).get(c, "") for c in self.columns]
+                    for r in keep]
         with open(self.path, "w", newline="") as f:
-            csv.writer(f).writerows(keep)
+            csv.writer(f).writerows([self.columns, *keep])
 
 
 class CsvLogger:
@@ -121,6 +129,7 @@ class CsvLogger:
         self.generations.append([[g, fit.max(), fit.mean(), fit.min(), fit.std(), yard_mean,
                                   r.diversity, len(r.games) + len(r.yardstick_games),
                                   round(r.wall_seconds, 3), *yard, *progress, r.elite_score,
+                                  r.hall_of_fame_score,
                                   *(r.diversity_groups.get(k, math.nan)
                                     for k in self.diversity_groups)]])
         s = r.standings

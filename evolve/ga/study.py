@@ -17,6 +17,7 @@ never changes a result.
 from __future__ import annotations
 
 import logging
+import math
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,6 +51,7 @@ from evolve.ga.progress import (
     counts_by_opponent,
     diversity_groups,
     elite_score,
+    hall_of_fame_score,
     joins,
 )
 from evolve.ga.sampled import sampled_tasks
@@ -194,8 +196,7 @@ class Study:
                                  c.yardstick.openings)
         tasks = yardstick_tasks(report.champion_index, [*self.panel, *indices], openings,
                                 c.seed, g)
-        ratings = {i: m.elo for i, m in zip(indices, anchors, strict=True)}
-        return tasks, backend.submit(ctx, tasks), ratings
+        return tasks, backend.submit(ctx, tasks)
 
     def next_population(self, state: State, report: GenerationReport, g: int) -> None:
         """The algorithm's half: GA breeding, or CMA-ES tell + ask."""
@@ -238,11 +239,11 @@ class Study:
         report.elapsed = state.elapsed
         for hook in hooks:
             hook.on_generation(report)
-        elo = report.champion_elo
-        if elo is not None and joins(report.generation, self.config.yardstick.hall_of_fame_every,
-                                     elo.elo):
+        if report.joins_hall_of_fame:
+            elo = report.champion_elo.elo if report.champion_elo else math.nan
             state.hall_of_fame.append(Member(report.generation,
-                                             tuple(report.champion.genome.tolist()), elo.elo))
+                                             tuple(report.champion.genome.tolist()),
+                                             elo if math.isfinite(elo) else None))
         save(self.run_dir, to_dict(self.config), report.generation, snap, state)
         return report
 
@@ -254,13 +255,17 @@ class Study:
             self.add_yardstick(report, *yardstick)
         return report
 
-    def add_yardstick(self, report: GenerationReport, tasks, future,
-                      ratings: dict) -> GenerationReport:
+    def add_yardstick(self, report: GenerationReport, tasks, future) -> GenerationReport:
+        """The champion's yardstick results: its score per panel agent, its Elo against the
+        panel, its score against the hall of fame (``evolve.ga.progress``)."""
         results = future.result()
         report.yardstick = yardstick_scores(self.panel, report.champion_index, tasks, results)
         report.yardstick_games = list(zip(tasks, results, strict=True))
         counts = counts_by_opponent(report.champion_index, tasks, results)
-        report.champion_elo = champion_rating(counts, ratings)
+        report.champion_elo = champion_rating(counts)
+        report.hall_of_fame_score = hall_of_fame_score(counts)
+        report.joins_hall_of_fame = joins(report.generation,
+                                          self.config.yardstick.hall_of_fame_every, counts)
         return report
 
     def openings(self, key: str, generation: int, n: int) -> list:
