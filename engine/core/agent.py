@@ -35,3 +35,14 @@ def child_seeds(seed: Seed, n: int) -> list[np.random.SeedSequence]:
         np.random.SeedSequence(ss.entropy, spawn_key=(*ss.spawn_key, i), pool_size=ss.pool_size)
         for i in range(n)
     ]
+
+
+def check_search_args(depth: int | None = None, time_limit: float | None = None,
+                      endgame_empties: int | None = None) -> None:
+    """``ValueError`` naming the first bad search argument of an agent (``None``: not given)."""
+    if depth is not None and depth < 1:
+        raise ValueError(f"depth must be >= 1, got {depth}")
+    if time_limit is not None and not time_limit > 0:
+        raise ValueError(f"time_limit must be > 0 seconds, got {time_limit}")
+    if endgame_empties is not None and endgame_empties < 0:
+        raise ValueError(f"endgame_empties must be >= 0, got {endgame_empties}")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.core.agent import Seed, make_rng
+from engine.core.agent import Seed, check_search_args, make_rng
 from engine.hexifence.searcher import NO_MOVE, Searcher
 from engine.hexifence.state import State
 from engine.hexifence.structure import N_FEATURES
@@ -85,10 +85,7 @@ class AlphaBetaAgent:
     def __init__(self, weights: np.ndarray, size: int, depth: int = 2,
                  time_limit: float | None = None, endgame_empties: int = 12, name: str = "",
                  tt_bits: int = 20):
-        if depth < 1:
-            raise ValueError(f"depth must be >= 1, got {depth}")
-        if time_limit is not None and time_limit <= 0:
-            raise ValueError(f"time_limit must be > 0 seconds, got {time_limit}")
+        check_search_args(depth, time_limit)
         self.searcher = Searcher(weights, size, tt_bits)
         self.depth, self.time_limit = int(depth), time_limit
         self.endgame_empties = int(endgame_empties)

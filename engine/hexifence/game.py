@@ -17,6 +17,7 @@ import numpy as np
 from engine.core.agent import Seed
 from engine.core.base import GameBase
 from engine.core.game import DRAW, Champion, GameSettingsError, GenomeSpec, Outcome, SearchSettings
+from engine.core.settings import int_in, with_defaults
 from engine.hexifence import weights as W
 from engine.hexifence.board import MAX_SIZE, board
 from engine.hexifence.state import PLAYER_NAMES, State, edge_of_move, from_text, initial_state
@@ -50,18 +51,10 @@ class HexifenceGame(GameBase):
         if unknown:
             raise GameSettingsError(f"game.{sorted(unknown)[0]}: unknown setting (allowed: "
                                     "size, genome)")
-        size = settings.get("size", self.size)
-        if isinstance(size, bool) or not isinstance(size, int) or not 1 <= size <= MAX_SIZE:
-            raise GameSettingsError(f"game.size={size} must satisfy 1 <= size <= {MAX_SIZE}")
-        genome = dict(settings.get("genome") or {})
-        if set(genome) - {"phases"}:
-            raise GameSettingsError(f"game.genome.{sorted(set(genome) - {'phases'})[0]}: "
-                                    "unknown setting (allowed: phases)")
-        phases = genome.get("phases", self.phases)
-        most = board(size).n_edges
-        if isinstance(phases, bool) or not isinstance(phases, int) or not 1 <= phases <= most:
-            raise GameSettingsError(f"game.genome.phases={phases} must satisfy "
-                                    f"1 <= phases <= {most}")
+        size = int_in("game.size", settings.get("size", self.size), 1, MAX_SIZE)
+        genome = with_defaults(settings.get("genome") or {}, {"phases": self.phases},
+                               "game.genome")
+        phases = int_in("game.genome.phases", genome["phases"], 1, board(size).n_edges)
         return HexifenceGame(size, phases)
 
     def settings(self) -> dict:

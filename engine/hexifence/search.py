@@ -17,7 +17,8 @@ heuristic mode scores a node at the horizon with ``structure.evaluate`` (weights
   far), which depends on the edges alone, so positions reached with different scores share
   them; heuristic entries mix the margin into the key instead, since a weighted evaluation
   is not a margin plus something. Heuristic cut-offs use entries of exactly the same depth.
-- Written with an explicit stack: numba's on-disk cache crashes on self-recursive functions.
+- The search itself is the shared kernel (``engine.kernels.alphabeta``); this module supplies
+  Hexifence's frames (``ctx``, below) and the seven functions it asks for.
 """
 
 from __future__ import annotations
@@ -27,23 +28,11 @@ from numba import njit
 
 from engine.hexifence.rules import capture_candidates, degrees, draw, is_safe, is_undrawn
 from engine.hexifence.structure import N_FEATURES, evaluate
+from engine.kernels import alphabeta as ab
 
 INF = np.inf
-NO_MOVE = -1
-EXACT_DEPTH = 1000
-BOUND_EXACT, BOUND_LOWER, BOUND_UPPER = 0, 1, 2
+NO_MOVE = ab.NO_MOVE
 SHALLOW_EXACT = 3  # exact mode: no table with this few undrawn edges
-
-
-def new_table(bits: int) -> tuple:
-    """A transposition table of ``2**bits`` entries (about 32 bytes each)."""
-    if not 4 <= bits <= 30:
-        raise ValueError(f"tt_bits must be in 4..30, got {bits}")
-    n = 1 << bits
-    table = (np.zeros(n, np.uint64), np.zeros(n, np.uint64), np.zeros(n, np.float64),
-             np.zeros(n, np.int16), np.zeros(n, np.int8), np.zeros(n, np.int16),
-             np.zeros(n, np.uint32))
-    return table
 
 
 @njit(cache=True)
@@ -75,10 +64,14 @@ def _root_hashes(words, cell_edges, edge_cells, zob1, zob2, zg1, zg2, sym, sym_c
 
 
 @njit(cache=True)
-def _push(ply, e, u, dg, hs1, hs2, edge_cells, cell_edges, zob1, zob2, zg1, zg2, sym, sym_cell):
-    """Copy frame ``ply`` into ``ply + 1`` and draw ``e`` there; returns the cells captured."""
-    u[ply + 1, :] = u[ply, :]
-    dg[ply + 1, :] = dg[ply, :]
+def _draw_edge(ply, e, u, dg, hs1, hs2, edge_cells, cell_edges, zob1, zob2, zg1, zg2, sym,
+               sym_cell):
+    """Copy frame ``ply`` into ``ply + 1`` and draw ``e`` there; returns the cells captured.
+    (Element loops, not slice copies: the search's callbacks run without reference counting.)"""
+    for k in range(u.shape[1]):
+        u[ply + 1, k] = u[ply, k]
+    for k in range(dg.shape[1]):
+        dg[ply + 1, k] = dg[ply, k]
     c = edge_cells[e, 0]
     if edge_cells[e, 1] < 0:
         k = ground_left(u[ply], c, cell_edges, edge_cells)
@@ -154,143 +147,100 @@ def _order(u, dg, ply, n_edges, edge_cells, cell_edges, hint, m_edge, m_key):
     return n
 
 
+# ``ctx`` = (u, dg, hs1, hs2, marg, left, m_edge, m_key, cand, s_sym, buf, weights, edge_cells,
+# cell_edges, n_edges, zob1, zob2, zg1, zg2, zmar1, zmar2, sym, inv_sym, sym_cell): per ply the
+# undrawn edges, cell degrees, symmetric hashes, margin, edges left, ordered moves, capture
+# candidates and canonical symmetry; then the board's tables and the Zobrist keys.
+U, DG, HS1, HS2, MARG, LEFT, M_EDGE, M_KEY, CAND, S_SYM, BUF, WEIGHTS = range(12)
+EDGE_CELLS, CELL_EDGES, N_EDGES, ZOB1, ZOB2, ZG1, ZG2, ZMAR1, ZMAR2, SYM, INV_SYM, SYM_CELL = \
+    range(12, 24)
+
+
+@njit(cache=True, _nrt=False)
+def _enter(ctx, ply, d, exact):
+    u, dg, left, marg = ctx[U], ctx[DG], ctx[LEFT], ctx[MARG]
+    n = capture_candidates(u[ply], dg[ply], ctx[EDGE_CELLS], ctx[CELL_EDGES], ctx[M_EDGE][ply])
+    ctx[CAND][ply] = n
+    if left[ply] == 0:
+        return True, 1.0 * marg[ply]
+    if not exact and d <= 0 and n == 0:
+        n_edges = ctx[N_EDGES]
+        return True, evaluate(u[ply], dg[ply], marg[ply], n_edges - left[ply], n_edges,
+                              ctx[WEIGHTS], ctx[EDGE_CELLS], ctx[CELL_EDGES], ctx[BUF])
+    return False, 0.0
+
+
+@njit(cache=True, _nrt=False)
+def _tt_key(ctx, ply, d, exact, shift, mask):
+    marg = ctx[MARG][ply]
+    if not (ctx[LEFT][ply] > SHALLOW_EXACT if exact else d >= 1):
+        return False, np.uint64(0), np.uint64(0), np.int64(0), 0.0
+    s, k1, k2 = _canonical(ctx[HS1], ctx[HS2], ply)
+    ctx[S_SYM][ply] = s
+    if not exact:  # a weighted evaluation is not a margin plus something: the margin is keyed
+        n_cells = ctx[CELL_EDGES].shape[0]
+        k1 ^= ctx[ZMAR1][marg + n_cells]
+        k2 ^= ctx[ZMAR2][marg + n_cells]
+    return True, k1, k2, np.int64(k1 & mask), 1.0 * marg if exact else 0.0
+
+
+@njit(cache=True, _nrt=False)
+def _hint_of(ctx, ply, stored):
+    return ctx[INV_SYM][ctx[S_SYM][ply], stored] if stored >= 0 else NO_MOVE
+
+
+@njit(cache=True, _nrt=False)
+def _move_to_store(ctx, ply, move):
+    return ctx[SYM][ctx[S_SYM][ply], move]
+
+
+@njit(cache=True, _nrt=False)
+def _expand(ctx, ply, d, exact, hint):
+    n = ctx[CAND][ply]
+    if n == 0:
+        n = _order(ctx[U], ctx[DG], ply, ctx[N_EDGES], ctx[EDGE_CELLS], ctx[CELL_EDGES], hint,
+                   ctx[M_EDGE], ctx[M_KEY])
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def _push(ctx, ply, i, exact):
+    e = ctx[M_EDGE][ply, i]
+    caps = _draw_edge(ply, e, ctx[U], ctx[DG], ctx[HS1], ctx[HS2], ctx[EDGE_CELLS],
+                      ctx[CELL_EDGES], ctx[ZOB1], ctx[ZOB2], ctx[ZG1], ctx[ZG2], ctx[SYM],
+                      ctx[SYM_CELL])
+    ctx[LEFT][ply + 1] = ctx[LEFT][ply] - 1
+    if caps > 0:  # a capture keeps the turn and costs no depth
+        ctx[MARG][ply + 1] = ctx[MARG][ply] + caps
+        return e, True, 0
+    ctx[MARG][ply + 1] = -ctx[MARG][ply]
+    return e, False, 1
+
+
 @njit(cache=True)
 def negamax(words0, margin0, depth, exact, weights, edge_cells, cell_edges, n_edges, zob1, zob2,
-            zg1, zg2, zmar1, zmar2, sym, inv_sym, sym_cell, tt_k1, tt_k2, tt_value, tt_depth,
-            tt_bound, tt_move, tt_gen, gen, max_nodes, alpha0, beta0):
+            zg1, zg2, zmar1, zmar2, sym, inv_sym, sym_cell, table, gen, max_nodes, alpha0,
+            beta0):
     """Search the position in the window (alpha0, beta0) (fail-soft); returns (best edge,
     value, nodes, aborted)."""
     n_cells = cell_edges.shape[0]
-    mask = tt_k1.shape[0] - 1
     undrawn0 = 0
     for e in range(n_edges):
         if is_undrawn(words0, e):
             undrawn0 += 1
     cap = undrawn0 + 2
     n_sym = sym.shape[0]
-    u = np.empty((cap, words0.shape[0]), np.uint64)
-    dg = np.empty((cap, n_cells), np.int8)
-    hs1 = np.zeros((cap, n_sym), np.uint64)
-    hs2 = np.zeros((cap, n_sym), np.uint64)
-    marg = np.empty(cap, np.int64)
-    left = np.empty(cap, np.int64)
-    s_alpha = np.empty(cap, np.float64)
-    s_beta = np.empty(cap, np.float64)
-    s_alpha0 = np.empty(cap, np.float64)
-    s_depth = np.empty(cap, np.int64)
-    s_best = np.empty(cap, np.float64)
-    s_best_move = np.empty(cap, np.int64)
-    s_n = np.empty(cap, np.int64)
-    s_i = np.empty(cap, np.int64)
-    s_same = np.zeros(cap, np.bool_)
-    s_slot = np.full(cap, -1, np.int64)
-    s_k1 = np.empty(cap, np.uint64)
-    s_k2 = np.empty(cap, np.uint64)
-    s_sym = np.empty(cap, np.int64)
-    m_edge = np.empty((cap, n_edges), np.int64)
-    m_key = np.empty((cap, n_edges), np.float64)
-    buf = np.empty(N_FEATURES, np.float64)
-    _root_hashes(words0, cell_edges, edge_cells, zob1, zob2, zg1, zg2, sym, sym_cell, hs1[0],
-                 hs2[0])
-    u[0, :] = words0
-    degrees(words0, cell_edges, dg[0])
-    marg[0], left[0], s_depth[0] = margin0, undrawn0, depth
-    s_alpha[0], s_beta[0] = alpha0, beta0
-    nodes = 0
-    ply = 0
-    root_expanded = False
-    while True:
-        # ---- enter the node at `ply`: push its first child (continue) or produce `ret`
-        nodes += 1
-        if nodes > max_nodes:
-            return NO_MOVE, 0.0, nodes, True
-        d, alpha, beta = s_depth[ply], s_alpha[ply], s_beta[ply]
-        s_slot[ply] = -1
-        ret = 0.0
-        have_ret = True
-        n = capture_candidates(u[ply], dg[ply], edge_cells, cell_edges, m_edge[ply])
-        if left[ply] == 0:
-            ret = 1.0 * marg[ply]
-        elif not exact and d <= 0 and n == 0:
-            ret = evaluate(u[ply], dg[ply], marg[ply], n_edges - left[ply], n_edges, weights,
-                           edge_cells, cell_edges, buf)
-        else:
-            hint = NO_MOVE
-            use_tt = left[ply] > SHALLOW_EXACT if exact else d >= 1
-            if use_tt:
-                s_sym[ply], k1, k2 = _canonical(hs1, hs2, ply)
-                if not exact:
-                    k1 ^= zmar1[marg[ply] + n_cells]
-                    k2 ^= zmar2[marg[ply] + n_cells]
-                slot = np.int64(k1 & np.uint64(mask))
-                s_slot[ply], s_k1[ply], s_k2[ply] = slot, k1, k2
-                if tt_gen[slot] == gen and tt_k1[slot] == k1 and tt_k2[slot] == k2:
-                    if tt_move[slot] >= 0:
-                        hint = inv_sym[s_sym[ply], tt_move[slot]]
-                    tag = EXACT_DEPTH if exact else d
-                    if tt_depth[slot] == tag and ply > 0:
-                        v = tt_value[slot] + (marg[ply] if exact else 0.0)
-                        b = tt_bound[slot]
-                        if (b == BOUND_EXACT or (b == BOUND_LOWER and v >= beta)
-                                or (b == BOUND_UPPER and v <= alpha)):
-                            ret = v
-                            hint = -2  # answered from the table
-            if hint != -2:
-                if n == 0:
-                    # The root ignores the table's move: a fixed root order makes the choice
-                    # among equal moves independent of what other searches left in the table
-                    # (exact entries are shared by every search), so games replay exactly.
-                    n = _order(u, dg, ply, n_edges, edge_cells, cell_edges,
-                               hint if ply > 0 else NO_MOVE, m_edge, m_key)
-                s_alpha0[ply] = alpha
-                s_n[ply], s_i[ply] = n, 0
-                s_best[ply], s_best_move[ply] = -INF, m_edge[ply, 0]
-                have_ret = False
-        i = 0
-        if not have_ret and ply == 0:
-            root_expanded = True
-        # ---- hand `ret` up until some node has another child to search
-        while have_ret:
-            if ply == 0:
-                return s_best_move[0] if root_expanded else NO_MOVE, ret, nodes, False
-            ply -= 1
-            v = ret if s_same[ply] else -ret
-            i = s_i[ply]
-            if v > s_best[ply]:
-                s_best[ply] = v
-                s_best_move[ply] = m_edge[ply, i]
-                if v > s_alpha[ply]:
-                    s_alpha[ply] = v
-            if s_alpha[ply] >= s_beta[ply] or i + 1 == s_n[ply]:
-                ret = s_best[ply]
-                slot = s_slot[ply]
-                if slot >= 0:
-                    bound = BOUND_EXACT
-                    if ret <= s_alpha0[ply]:
-                        bound = BOUND_UPPER
-                    elif ret >= s_beta[ply]:
-                        bound = BOUND_LOWER
-                    tt_k1[slot], tt_k2[slot], tt_gen[slot] = s_k1[ply], s_k2[ply], gen
-                    tt_value[slot] = ret - (marg[ply] if exact else 0.0)
-                    tt_bound[slot] = bound
-                    tt_depth[slot] = EXACT_DEPTH if exact else s_depth[ply]
-                    tt_move[slot] = sym[s_sym[ply], s_best_move[ply]]
-                continue
-            i += 1
-            s_i[ply] = i
-            have_ret = False
-        # ---- push child i of the node at `ply`
-        e = m_edge[ply, i]
-        caps = _push(ply, e, u, dg, hs1, hs2, edge_cells, cell_edges, zob1, zob2, zg1, zg2, sym,
-                     sym_cell)
-        left[ply + 1] = left[ply] - 1
-        s_same[ply] = caps > 0
-        if caps > 0:
-            marg[ply + 1] = marg[ply] + caps
-            s_alpha[ply + 1], s_beta[ply + 1] = s_alpha[ply], s_beta[ply]
-            s_depth[ply + 1] = s_depth[ply]
-        else:
-            marg[ply + 1] = -marg[ply]
-            s_alpha[ply + 1], s_beta[ply + 1] = -s_beta[ply], -s_alpha[ply]
-            s_depth[ply + 1] = s_depth[ply] - 1
-        ply += 1
+    ctx = (np.empty((cap, words0.shape[0]), np.uint64), np.empty((cap, n_cells), np.int8),
+           np.zeros((cap, n_sym), np.uint64), np.zeros((cap, n_sym), np.uint64),
+           np.empty(cap, np.int64), np.empty(cap, np.int64),
+           np.empty((cap, n_edges), np.int64), np.empty((cap, n_edges), np.float64),
+           np.empty(cap, np.int64), np.empty(cap, np.int64), np.empty(N_FEATURES, np.float64),
+           weights, edge_cells, cell_edges, n_edges, zob1, zob2, zg1, zg2, zmar1, zmar2, sym,
+           inv_sym, sym_cell)
+    _root_hashes(words0, cell_edges, edge_cells, zob1, zob2, zg1, zg2, sym, sym_cell,
+                 ctx[HS1][0], ctx[HS2][0])
+    ctx[U][0, :] = words0
+    degrees(words0, cell_edges, ctx[DG][0])
+    ctx[MARG][0], ctx[LEFT][0] = margin0, undrawn0
+    return ab.negamax(_enter, _tt_key, _hint_of, _move_to_store, ab.no_horizon, _expand, _push,
+                      ctx, cap, depth, exact, False, table, gen, max_nodes, alpha0, beta0)

@@ -1,34 +1,27 @@
-"""The Python side of the search: tables, Zobrist keys, iterative deepening, exact solving.
+"""The Python side of the search: Zobrist keys, iterative deepening, exact solving.
 
-Agents in one process share one transposition table per size (``shared_table``); every search
-tags its entries with a generation number, so sharing never changes a result. Exact entries
-are the same truth for everybody, so exact searches use one fixed generation and keep them.
+Agents in one process share one transposition table per size (the shared driver's); every
+search tags its entries with a generation number, so sharing never changes a result. Exact
+entries are the same truth for everybody, so exact searches use the permanent generation and
+keep them.
 """
 
 from __future__ import annotations
 
-import itertools
 import time
 from dataclasses import dataclass
 
 import numpy as np
 
 from engine.hexifence.board import board
-from engine.hexifence.search import NO_MOVE, negamax, new_table
+from engine.hexifence.search import NO_MOVE, negamax
 from engine.hexifence.state import State
+from engine.kernels.driver import UNLIMITED, SearchDriver
+from engine.kernels.tt import PERMANENT_GEN
 
-EXACT_GEN = 1  # generation of exact entries (valid forever)
-_GENERATIONS = itertools.count(2)
-_SHARED_TABLES: dict[int, tuple] = {}
 START_RATE = 300_000.0  # nodes/s assumed before anything is measured
-SAFETY = 0.8
-MAX_NODES = 1 << 62
-
-
-def shared_table(bits: int) -> tuple:
-    if bits not in _SHARED_TABLES:
-        _SHARED_TABLES[bits] = new_table(bits)
-    return _SHARED_TABLES[bits]
+MIN_RATE = 50_000.0
+MAX_NODES = UNLIMITED
 
 
 @dataclass(frozen=True)
@@ -74,29 +67,25 @@ def keys(size: int) -> Keys:
     return _KEYS[size]
 
 
-class Searcher:
+class Searcher(SearchDriver):
     """Alpha-beta with ``weights`` ([phases, features] float64) on boards of one size."""
 
     def __init__(self, weights: np.ndarray, size: int, tt_bits: int = 20, shared: bool = True):
+        super().__init__(tt_bits, shared, START_RATE, MIN_RATE)
         self.weights = np.ascontiguousarray(weights, dtype=np.float64)
         self.size = size
         self.board = board(size)
         self.keys = keys(size)
-        self.table = shared_table(tt_bits) if shared else new_table(tt_bits)
-        self.gen = next(_GENERATIONS)
-        self.rate = START_RATE
-
-    def clear(self) -> None:
-        self.gen = next(_GENERATIONS)
 
     def _run(self, state: State, depth: int, exact: bool, max_nodes: int,
              window: tuple[float, float] = (-np.inf, np.inf)):
         b, k = self.board, self.keys
         margin = state.margin if state.to_move == 0 else -state.margin
-        gen = EXACT_GEN if exact else self.gen
-        return negamax(state.undrawn, margin, depth, exact, self.weights, b.edge_cells,
-                       b.cell_edges, b.n_edges, k.zob1, k.zob2, k.zg1, k.zg2, k.zmar1, k.zmar2,
-                       k.sym, k.inv_sym, k.sym_cell, *self.table, gen, max_nodes, *window)
+        gen = PERMANENT_GEN if exact else self.generation
+        return self.measured(negamax, state.undrawn, margin, depth, exact, self.weights,
+                             b.edge_cells, b.cell_edges, b.n_edges, k.zob1, k.zob2, k.zg1, k.zg2,
+                             k.zmar1, k.zmar2, k.sym, k.inv_sym, k.sym_cell, self.table,
+                             np.uint32(gen), max_nodes, *window)
 
     def _result(self, edge, value, depth, nodes, exact) -> SearchResult:
         move = NO_MOVE if edge == NO_MOVE else int(self.board.move_of_edge[edge])
@@ -112,14 +101,14 @@ class Searcher:
         edge = NO_MOVE
         while lower < upper:
             beta = max(guess, lower + 1)
-            e, guess, nodes, _ = self._run(state, 0, True, MAX_NODES, (beta - 1, beta))
+            e, guess, nodes, _, _ = self._run(state, 0, True, MAX_NODES, (beta - 1, beta))
             total += nodes
             if guess < beta:
                 upper = guess
             else:
                 lower, edge = guess, e
         if edge == NO_MOVE and not state.is_terminal():  # the value was only ever an upper bound
-            edge, _, nodes, _ = self._run(state, 0, True, MAX_NODES, (lower - 1, lower + 1))
+            edge, _, nodes, _, _ = self._run(state, 0, True, MAX_NODES, (lower - 1, lower + 1))
             total += nodes
         return self._result(edge, lower, -1, total, True)
 
@@ -127,25 +116,9 @@ class Searcher:
                time_limit: float | None = None) -> SearchResult:
         """Fixed ``depth`` (turns), or iterative deepening within ``time_limit`` seconds."""
         if time_limit is None:
-            edge, value, nodes, _ = self._run(state, int(depth or 1), False, MAX_NODES)
+            edge, value, nodes, _, _ = self._run(state, int(depth or 1), False, MAX_NODES)
             return self._result(edge, value, int(depth or 1), nodes, False)
-        start = time.perf_counter()
-        best, total = None, 0
-        for d in range(1, state.empty_edges + 1):
-            remaining = time_limit - (time.perf_counter() - start)
-            budget = max(1000, int(SAFETY * remaining * self.rate))
-            if best is not None and remaining <= 0:
-                break
-            t0 = time.perf_counter()
-            edge, value, nodes, aborted = self._run(state, d, False, budget)
-            total += nodes
-            elapsed = time.perf_counter() - t0
-            if elapsed > 0.01:
-                self.rate = max(50_000.0, nodes / elapsed)
-            if aborted:
-                break
-            best = self._result(edge, value, d, total, False)
-        if best is None:  # not even depth 1 fitted: search it anyway
-            edge, value, nodes, _ = self._run(state, 1, False, MAX_NODES)
-            best = self._result(edge, value, 1, total + nodes, False)
-        return best
+        best, nodes = self.deepen(lambda d, budget: self._run(state, d, False, budget),
+                                  max(1, state.empty_edges), time_limit, time.perf_counter(),
+                                  first_growth=8.0, first_budget=1000)
+        return self._result(best.move, best.value, best.depth, nodes, False)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.core.agent import Seed, make_rng
+from engine.core.agent import Seed, check_search_args, make_rng
 from engine.pentago import tactics
 from engine.pentago.search import NO_MOVE, Searcher, SearchResult
 
@@ -55,12 +55,7 @@ class AlphaBetaAgent:
     def __init__(self, weights: np.ndarray, phase_of_stones: np.ndarray, depth: int = 2,
                  time_limit: float | None = None, endgame_empties: int = 8,
                  seed: Seed = None, name: str = "alphabeta", tt_bits: int = 20):
-        if depth < 1:
-            raise ValueError(f"depth must be >= 1, got {depth}")
-        if time_limit is not None and not time_limit > 0:
-            raise ValueError(f"time_limit must be > 0 seconds, got {time_limit}")
-        if endgame_empties < 0:
-            raise ValueError(f"endgame_empties must be >= 0, got {endgame_empties}")
+        check_search_args(depth, time_limit, endgame_empties)
         self.depth, self.time_limit = int(depth), time_limit
         self.searcher = Searcher(weights, phase_of_stones, endgame_empties, tt_bits)
         self.name = name

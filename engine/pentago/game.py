@@ -16,6 +16,7 @@ import numpy as np
 from engine.core import DRAW, GameSettingsError, GenomeSpec, Outcome, SearchSettings
 from engine.core.agent import Agent, Seed
 from engine.core.base import GameBase
+from engine.core.settings import int_in, with_defaults
 from engine.pentago import genome as genes
 from engine.pentago import specs
 from engine.pentago import state as st
@@ -152,14 +153,8 @@ class PentagoTwistGame(GameBase):
 
 
 def _validated_genome(genome: dict) -> dict:
-    unknown = set(genome) - set(GENOME_DEFAULTS)
-    if unknown:
-        raise GameSettingsError(f"game.genome.{sorted(unknown)[0]}: unknown key (allowed: "
-                                f"{', '.join(GENOME_DEFAULTS)})")
-    g = {**GENOME_DEFAULTS, **genome}
-    phases = g["phases"]
-    if not isinstance(phases, int) or isinstance(phases, bool) or not 1 <= phases <= 36:
-        raise GameSettingsError(f"game.genome.phases={phases} must satisfy 1 <= phases <= 36")
+    g = with_defaults(genome, GENOME_DEFAULTS, "game.genome")
+    int_in("game.genome.phases", g["phases"], 1, 36)
     return g
 
 

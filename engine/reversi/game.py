@@ -13,20 +13,17 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from engine.core.agent import Agent, Seed
-from engine.core.base import GameBase
-from engine.core.game import (
+from engine.core import JSON_EXPORT, Agent, ExportFormat, GameBase, Option, Seed
+from engine.core.records import (
     DRAW,
-    JSON_EXPORT,
     Champion,
     ChampionFileError,
-    ExportFormat,
     GameSettingsError,
     GenomeSpec,
-    Option,
     Outcome,
     SearchSettings,
 )
+from engine.core.settings import int_in, with_defaults
 from engine.reversi.position import PASS, Position, Variant, move_name, parse_move
 from engine.reversi.search_settings import EXACT_SOLVERS
 from engine.reversi.weights_io import save_json
@@ -330,14 +327,8 @@ class ReversiGame(GameBase):
 
 def _validated_genome(genome: Mapping) -> dict:
     """Same rules and one-line messages as before the genome settings moved to ``game:``."""
-    unknown = set(genome) - set(GENOME_DEFAULTS)
-    if unknown:
-        raise GameSettingsError(f"game.genome.{sorted(unknown)[0]}: unknown key (allowed: "
-                                f"{', '.join(GENOME_DEFAULTS)})")
-    g = {**GENOME_DEFAULTS, **genome}
-    phases, bounds = g["phases"], g["phase_bounds"]
-    if not isinstance(phases, int) or isinstance(phases, bool) or not 1 <= phases <= 60:
-        raise GameSettingsError(f"game.genome.phases={phases} must satisfy 1 <= phases <= 60")
+    g = with_defaults(genome, GENOME_DEFAULTS, "game.genome")
+    phases, bounds = int_in("game.genome.phases", g["phases"], 1, 60), g["phase_bounds"]
     if not isinstance(g["symmetric"], bool):
         raise GameSettingsError(f"game.genome.symmetric={g['symmetric']} must be true or false")
     g["features"] = _validated_feature_groups(g["features"])

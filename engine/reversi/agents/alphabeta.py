@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.core.agent import Seed
+from engine.core.agent import Seed, check_search_args
 from engine.reversi.position import PASS, Position, Variant
 from engine.reversi.search import NO_MOVE, Searcher, SearchResult
 from engine.reversi.weights import Weights
@@ -35,10 +35,7 @@ class AlphaBetaAgent:
     ):
         if not isinstance(weights, Weights):
             weights = load_weights(weights)
-        if depth < 1:
-            raise ValueError(f"depth must be >= 1, got {depth}")
-        if time_limit is not None and time_limit <= 0:
-            raise ValueError(f"time_limit must be > 0 seconds, got {time_limit}")
+        check_search_args(depth, time_limit)
         self.weights = weights
         self.variant = Variant.parse(variant)
         self.depth = int(depth)

@@ -141,8 +141,8 @@ def test_solver_equals_brute_force_at_9_and_10_empties(variant):
 @pytest.mark.parametrize("variant", ["othello", "reversed"])
 def test_solver_equals_the_plain_negamax_solver_at_12_to_16_empties(variant):
     """Beyond brute force: the old explicit-stack negamax (no shortcuts but the table)."""
-    from engine.reversi.search import EXACT_DEPTH, _negamax
-    from engine.reversi.search import new_table as midgame_table
+    from engine.kernels.tt import new_table as midgame_table
+    from engine.reversi.negamax import EXACT_DEPTH, negamax
     from engine.reversi.weights import reference_weights
 
     arrays = reference_weights("wpc").numba_arrays()
@@ -150,8 +150,8 @@ def test_solver_equals_the_plain_negamax_solver_at_12_to_16_empties(variant):
     for gen, p in enumerate(
         [p for e in (12, 14, 16) for p in positions_with_empties(3, e, seed=90 + e)], start=1
     ):
-        _, want, _, _ = _negamax(*p.boards, EXACT_DEPTH, True, rev, *arrays, *midgame_table(16),
-                                 np.uint32(1), 2**62)
+        _, want, _, _ = negamax(*p.boards, EXACT_DEPTH, True, rev, *arrays, midgame_table(16),
+                                np.uint32(1), 2**62)
         _, score, _, _ = solve_exact(*p.boards, rev, new_table(12), gen)
         assert score == want, p.to_string()
 

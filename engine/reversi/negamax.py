@@ -1,0 +1,157 @@
+"""Reversi's parts of the shared alpha-beta (``engine.kernels.alphabeta``): its frames, its move
+ordering, and the entry point ``negamax``.
+
+Two modes:
+
+- heuristic: fixed depth; a node at depth 0 is scored by ``engine.reversi.evaluation.evaluate``;
+- exact: no depth limit; only finished games are scored, by the final disc difference under
+  the variant (``bb.final_score``), so the root value is the exact result of perfect play.
+  ``Searcher.solve`` uses the much faster dedicated solver of ``engine.reversi.endgame``; this
+  exact mode stays as an independent cross-check for its tests.
+
+A pass is a child of its own (move ``PASS``, boards swapped) searched at the same depth (Edax's
+convention); two passes end the game; a passing node never uses the table.
+
+Move ordering: the table's move first (except at the root), then, 3+ plies from the horizon,
+children by their static value; 2 plies from it, fewest opponent replies first. One ply from the
+horizon the children are evaluated in place without pushing frames. In exact mode: fewest
+opponent replies first while more than ``SHALLOW_EXACT`` squares are empty. The table is used
+2+ plies from the horizon (exact mode: with more than ``SHALLOW_EXACT`` empties).
+
+``ctx`` = (sP, sO, moves, m_key, m_sq, m_P, m_O, reversed_rules, phase_of_discs, positional,
+features): the boards and legal moves of each ply, each ply's ordered children, the rules and
+the evaluation weights.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from engine.kernels import alphabeta as ab
+from engine.kernels.tt import slot_of_pair
+from engine.reversi import bitboard as bb
+from engine.reversi.bitboard import NO_MOVE, PASS
+from engine.reversi.evaluation import evaluate, terminal_score
+
+U64 = np.uint64
+INF = np.inf
+MAX_PLY = 130  # 60 moves + passes (never two in a row)
+MAX_MOVES = 40  # the most legal moves in any Othello position is 33
+EXACT_DEPTH = 100  # the depth given in exact mode (never decremented)
+SHALLOW_EXACT = 6  # exact mode: no table and no ordering with this few empties
+
+
+@njit(cache=True, inline="always")
+def _static(ctx, P, O):
+    return evaluate(P, O, ctx[8], ctx[9], ctx[10], ctx[7])
+
+
+@njit(cache=True, _nrt=False)
+def _enter(ctx, ply, d, exact):
+    P, O = ctx[0][ply], ctx[1][ply]
+    moves = bb.legal_moves(P, O)
+    ctx[2][ply] = moves
+    if not exact and d == 0:
+        return True, _static(ctx, P, O)
+    if moves == bb.ZERO and bb.legal_moves(O, P) == bb.ZERO:
+        return True, (bb.final_score(P, O, ctx[7]) * 1.0 if exact
+                      else terminal_score(P, O, ctx[7]))
+    return False, 0.0
+
+
+@njit(cache=True, _nrt=False)
+def _tt_key(ctx, ply, d, exact, shift, mask):
+    P, O = ctx[0][ply], ctx[1][ply]
+    if ctx[2][ply] == bb.ZERO:  # a pass: no table
+        return False, P, O, np.int64(0), 0.0
+    use = 64 - bb.popcount(P | O) > SHALLOW_EXACT if exact else d >= 2
+    return use, P, O, slot_of_pair(P, O, shift), 0.0
+
+
+@njit(cache=True, _nrt=False)
+def _horizon(ctx, ply, alpha, beta):
+    """One ply from the horizon: the children's static values, best first found."""
+    x = ctx[2][ply]
+    if x == bb.ZERO:
+        return False, 0.0, NO_MOVE, 0
+    P, O = ctx[0][ply], ctx[1][ply]
+    best, best_move, n = -INF, NO_MOVE, 0
+    while x:
+        sq = bb.lowest_bit_index(x)
+        x &= x - bb.ONE
+        nP, nO = bb.make_move(P, O, sq, bb.flips(P, O, sq))
+        n += 1
+        v = -_static(ctx, nP, nO)
+        if v > best:
+            best, best_move = v, sq
+            if v > alpha:
+                alpha = v
+                if alpha >= beta:
+                    break
+    return True, best, best_move, n
+
+
+@njit(cache=True, inline="always")
+def _insert_sorted(keys, moves, cP, cO, n, key, sq, nP, nO):
+    """Insert one move into the lists kept in descending key order (stable for equal keys)."""
+    i = n
+    while i > 0 and keys[i - 1] < key:
+        keys[i], moves[i], cP[i], cO[i] = keys[i - 1], moves[i - 1], cP[i - 1], cO[i - 1]
+        i -= 1
+    keys[i], moves[i], cP[i], cO[i] = key, sq, nP, nO
+
+
+@njit(cache=True, _nrt=False)
+def _expand(ctx, ply, d, exact, hint):
+    """The children of the node at ``ply``, best first (a pass when the side must pass)."""
+    P, O = ctx[0][ply], ctx[1][ply]
+    keys, moves, cP, cO = ctx[3][ply], ctx[4][ply], ctx[5][ply], ctx[6][ply]
+    x = ctx[2][ply]
+    if x == bb.ZERO:
+        moves[0], cP[0], cO[0] = PASS, O, P
+        return 1
+    n = 0
+    empties = 64 - bb.popcount(P | O)
+    while x:
+        sq = bb.lowest_bit_index(x)
+        x &= x - bb.ONE
+        nP, nO = bb.make_move(P, O, sq, bb.flips(P, O, sq))
+        if sq == hint:
+            key = INF
+        elif exact:
+            key = 0.0 if empties <= SHALLOW_EXACT else -1.0 * bb.popcount(bb.legal_moves(nP, nO))
+        elif d >= 3:
+            key = -_static(ctx, nP, nO)
+        else:
+            key = -1.0 * bb.popcount(bb.legal_moves(nP, nO))
+        _insert_sorted(keys, moves, cP, cO, n, key, sq, nP, nO)
+        n += 1
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def _push(ctx, ply, i, exact):
+    ctx[0][ply + 1], ctx[1][ply + 1] = ctx[5][ply, i], ctx[6][ply, i]
+    move = ctx[4][ply, i]
+    return move, False, 0 if exact or move == PASS else 1
+
+
+@njit(cache=True)
+def negamax(P0, O0, depth, exact, reversed_rules, phase_of_discs, positional, features, table,
+            gen, max_nodes):
+    """Search ``(P0, O0)``; returns (best move, value, nodes, aborted).
+
+    Best move is ``PASS`` when the root must pass and ``NO_MOVE`` when the game is over.
+    ``aborted`` is True when ``max_nodes`` was exceeded (the other outputs are then unusable).
+    Exact mode: give ``depth`` = ``EXACT_DEPTH``."""
+    empties0 = 64 - bb.popcount(P0 | O0)
+    # frames needed: one per move and per pass (never two passes in a row) below the root
+    cap = min(MAX_PLY, 2 * min(depth, empties0) + 3)
+    ctx = (np.empty(cap, np.uint64), np.empty(cap, np.uint64), np.empty(cap, np.uint64),
+           np.empty((cap, MAX_MOVES)), np.empty((cap, MAX_MOVES), np.int64),
+           np.empty((cap, MAX_MOVES), np.uint64), np.empty((cap, MAX_MOVES), np.uint64),
+           reversed_rules, phase_of_discs, positional, features)
+    ctx[0][0], ctx[1][0] = P0, O0
+    return ab.negamax(_enter, _tt_key, ab.same_move, ab.same_move, _horizon, _expand, _push,
+                      ctx, cap, depth, exact, True, table, gen, max_nodes, -INF, INF)
