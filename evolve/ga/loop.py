@@ -8,9 +8,10 @@
 from __future__ import annotations
 
 import functools
+import logging
 from pathlib import Path
 
-from evolve.execution.backends import make_backend
+from evolve.execution.backends import make_backend, talking_warm_up
 from evolve.ga.config import Config, to_config
 from evolve.ga.resume import resume
 from evolve.ga.state import State
@@ -18,10 +19,14 @@ from evolve.ga.study import RunResult, Study
 from evolve.ga.tournament import warm_up
 
 __all__ = ["RunResult", "State", "Study", "run", "study_backend"]
+log = logging.getLogger("evolve")
 
 
-def run(cfg, run_dir: str | Path | None = None, backend=None) -> RunResult:
-    """Run (or resume) a study; ``cfg`` is a composed Hydra config, a dict or a ``Config``."""
+def run(cfg, run_dir: str | Path | None = None, backend=None,
+        started: float | None = None) -> RunResult:
+    """Run (or resume) a study; ``cfg`` is a composed Hydra config, a dict or a ``Config``.
+    ``started``: the ``time.monotonic()`` the command started at (default: now), from which
+    the log's elapsed time counts."""
     config = to_config(cfg)
     if config.resume:
         config, state, run_dir = resume(config)
@@ -29,7 +34,7 @@ def run(cfg, run_dir: str | Path | None = None, backend=None) -> RunResult:
         run_dir = Path(run_dir or _hydra_output_dir())
         state = None
     run_dir.mkdir(parents=True, exist_ok=True)
-    study = Study(config, run_dir)
+    study = Study(config, run_dir, started)
     state = state or study.initial_state()
     backend = backend or study_backend(config)
     try:
@@ -39,8 +44,15 @@ def run(cfg, run_dir: str | Path | None = None, backend=None) -> RunResult:
 
 
 def study_backend(config: Config, crash_flag: str | None = None):
-    """The configured backend, its Ray actors warmed up on this study's game."""
+    """The configured backend, warmed up on this study's game: every Ray actor, or this
+    process for the serial backend (the game's kernels load, or compile the first time)."""
     warm = functools.partial(warm_up, config.game.name, config.game.settings)
+    if config.backend == "serial":
+        talk = log if config.progress else None
+        if talk:
+            talk.info("serial: warming up (loading the game's compiled kernels)")
+        with talking_warm_up(talk, "serial"):
+            warm()
     return make_backend(config.backend, config.ray, warm_up=warm, crash_flag=crash_flag)
 
 

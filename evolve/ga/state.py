@@ -24,7 +24,7 @@ class State:
     population: Population
     rng: np.random.Generator
     next_id: int
-    elapsed: float  # wall seconds spent so far (for the ETA after a resume)
+    elapsed: float  # wall seconds of the run's earlier processes (0 unless resumed)
     hall_of_fame: list[Member] = field(default_factory=list)
     told: list[list[float]] = field(default_factory=list)  # CMA-ES: fitness per generation
 
@@ -46,10 +46,12 @@ def snapshot(state: State) -> Snapshot:
     return Snapshot(state.population, state.rng.bit_generator.state, state.next_id, told)
 
 
-def save(run_dir: Path, config: dict, generation: int, snap: Snapshot, state: State) -> None:
-    """Checkpoint generation ``generation`` (atomic: see ``evolve.ga.checkpoint``)."""
+def save(run_dir: Path, config: dict, generation: int, snap: Snapshot, state: State,
+         elapsed: float) -> None:
+    """Checkpoint generation ``generation`` (atomic: see ``evolve.ga.checkpoint``);
+    ``elapsed``: the run's wall seconds so far."""
     ckpt.save(run_dir, ckpt.Checkpoint(
-        config, generation, snap.next_id, snap.population, snap.rng_state, state.elapsed,
+        config, generation, snap.next_id, snap.population, snap.rng_state, elapsed,
         hall_of_fame=[m.as_dict() for m in state.hall_of_fame],
         algorithm_state=snap.algorithm_state))
 

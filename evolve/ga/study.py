@@ -19,52 +19,32 @@ from __future__ import annotations
 import logging
 import math
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from engine.core.game import SearchSettings
+from evolve.ga import yardstick
 from evolve.ga.cmaes import CmaSearch, population_of, rebuilt
 from evolve.ga.config import Config, ConfigError, config_hash, make_game, to_dict
+from evolve.ga.console import ProgressLog, generations_text, legend
+from evolve.ga.figure import FitnessPlot
 from evolve.ga.fitness import (
     FITNESS_GENERATION_OFFSET,
     opponent_tasks,
     opponents_for,
     score_mix,
 )
-from evolve.ga.hooks import (
-    ChampionRecord,
-    ChampionWriter,
-    CsvLogger,
-    FitnessPlot,
-    GenerationReport,
-    ProgressLog,
-)
+from evolve.ga.hooks import ChampionRecord, ChampionWriter, CsvLogger, GenerationReport
 from evolve.ga.operators import diversity
-from evolve.ga.playoff import choose_champion
+from evolve.ga.playoff import choose_champion, estimated_games
 from evolve.ga.population import Population, breed, gene_bounds, initial_population
-from evolve.ga.progress import (
-    Member,
-    anchors_for,
-    champion_rating,
-    counts_by_opponent,
-    diversity_groups,
-    elite_score,
-    hall_of_fame_score,
-    joins,
-)
+from evolve.ga.progress import Member, diversity_groups, elite_score
 from evolve.ga.sampled import sampled_tasks
 from evolve.ga.schema import fitness_opponents
 from evolve.ga.state import Snapshot, State, save, snapshot
-from evolve.ga.tournament import (
-    YARDSTICK_GENERATION_OFFSET,
-    Context,
-    openings_for,
-    round_robin_tasks,
-    yardstick_scores,
-    yardstick_tasks,
-)
+from evolve.ga.tournament import Context, openings_for, round_robin_tasks
 from evolve.ga.validation import openings_error
 
 log = logging.getLogger("evolve")
@@ -78,14 +58,18 @@ class RunResult:
     generation: int  # last completed generation
     fitness: np.ndarray  # last generation's fitness
     yardstick: dict[str, float]
+    config: Config | None = None
+    panel: list[str] = field(default_factory=list)
 
 
 
 class Study:
-    """One configured study: the game, the genome layout and the hooks."""
+    """One configured study: the game, the genome layout and the hooks. ``started``: the
+    ``time.monotonic()`` this process started at (the log's elapsed time counts from it)."""
 
-    def __init__(self, config: Config, run_dir: Path):
+    def __init__(self, config: Config, run_dir: Path, started: float | None = None):
         self.config, self.run_dir = config, run_dir
+        self.started = time.monotonic() if started is None else started
         self.game = make_game(config)
         self.spec = self.game.genome_spec()
         self.bounds = gene_bounds(self.spec, config.ga.bound_scale)
@@ -122,7 +106,8 @@ class Study:
         if self.config.plot:
             hooks.append(FitnessPlot(self.run_dir))
         if self.config.progress:
-            hooks.append(ProgressLog(state.generation, state.elapsed))
+            hooks.append(ProgressLog(self.config.ga.generations,
+                                     estimated_games(self.config, self.panel)))
         return hooks
 
     def loop(self, state: State, backend) -> RunResult:
@@ -130,28 +115,33 @@ class Study:
         written after generation g+1's games have been submitted (see the module docstring)."""
         c, hooks = self.config, self.hooks(state)
         if state.generation >= c.ga.generations:  # resumed a finished run
-            log.info("%s already ran all %d generations (raise ga.generations to continue)",
-                     self.run_dir, c.ga.generations)
+            log.info("%s already ran %s (raise ga.generations to continue)", self.run_dir,
+                     generations_text(c.ga.generations))
             return self.finished_result(state, backend)
         self._clock, previous = time.perf_counter(), None
         round_robin = self.submit_round_robin(backend, state.generation, state.population,
                                               state.hall_of_fame)
+        if c.progress:
+            log.info(legend(c, self.panel))
+            log.info("playing generation %d: %d fitness games%s", state.generation,
+                     len(round_robin[0]), ", then the champion against the panel"
+                     if self.panel else "")
         for g in range(state.generation, c.ga.generations):
             report = self.score(g, state.population, *round_robin)
             self.next_population(state, report, g)
             # bred after the last generation too: the checkpoint then always holds the next
             # population, so a finished run can be continued with a larger ga.generations
-            yardstick = self.submit_yardstick(backend, report, state.hall_of_fame)
+            games = yardstick.submit(self, backend, report, state.hall_of_fame)
             if g + 1 < c.ga.generations:
                 round_robin = self.submit_round_robin(backend, g + 1, state.population,
                                                       state.hall_of_fame)
             if previous is not None:
                 self.finish(*previous, state, hooks)
-            previous = (report, yardstick, snapshot(state))
+            previous = (report, games, snapshot(state))
         last = self.finish(*previous, state, hooks)
         champion = self.playoff(backend, last.generation) or last.champion
         return RunResult(self.run_dir, champion, last.generation, last.standings.fitness,
-                         last.yardstick)
+                         last.yardstick, c, self.panel)
 
     def playoff(self, backend, last_generation: int) -> ChampionRecord | None:
         """Choose the exported champion among the last generations' champions (see
@@ -179,24 +169,6 @@ class Study:
             tasks += opponent_tasks(n, players, openings, c.seed, g, len(tasks), n * (n - 1) // 2)
         ctx = Context(c.game.name, c.game.settings, self.search, opponents.genomes(pop.genomes))
         return tasks, backend.submit(ctx, tasks), mix
-
-    def submit_yardstick(self, backend, report: GenerationReport, hall_of_fame: list[Member]):
-        """The champion of ``report``'s generation against every panel opponent and the hall
-        of fame's anchors (their genomes follow the population's in the batch's context)."""
-        if not self.panel:
-            return None
-        c, g, pop = self.config, report.generation, report.population
-        anchors = anchors_for(hall_of_fame, g, c.yardstick.hall_of_fame_size)
-        genomes = np.vstack([pop.genomes, *[np.array(m.genome)[None, :] for m in anchors]])
-        indices = [len(pop) + k for k in range(len(anchors))]
-        report.anchor_labels = {i: f"hof_gen{m.generation:04d}"
-                                for i, m in zip(indices, anchors, strict=True)}
-        ctx = Context(c.game.name, c.game.settings, self.search, genomes)
-        openings = self.openings("yardstick.openings", YARDSTICK_GENERATION_OFFSET + g,
-                                 c.yardstick.openings)
-        tasks = yardstick_tasks(report.champion_index, [*self.panel, *indices], openings,
-                                c.seed, g)
-        return tasks, backend.submit(ctx, tasks)
 
     def next_population(self, state: State, report: GenerationReport, g: int) -> None:
         """The algorithm's half: GA breeding, or CMA-ES tell + ask."""
@@ -227,16 +199,16 @@ class Study:
         report.fitness_labels = mix[1].labels(len(pop))
         return report
 
-    def finish(self, report: GenerationReport, yardstick, snap: Snapshot, state: State,
+    def finish(self, report: GenerationReport, games, snap: Snapshot, state: State,
                hooks) -> GenerationReport:
-        """Wait for the yardstick, run the hooks and checkpoint ``snap``. A generation's wall
-        time is the time since the previous one finished."""
-        if yardstick is not None:
-            self.add_yardstick(report, *yardstick)
+        """Wait for the yardstick ``games``, run the hooks and checkpoint ``snap``. A
+        generation's wall time is the time since the previous one finished; the elapsed time
+        counts from the start of the process (plus earlier processes of a resumed run)."""
+        if games is not None:
+            yardstick.collect(self, report, *games)
         now = time.perf_counter()
         report.wall_seconds, self._clock = now - self._clock, now
-        state.elapsed += report.wall_seconds
-        report.elapsed = state.elapsed
+        report.elapsed = state.elapsed + time.monotonic() - self.started
         for hook in hooks:
             hook.on_generation(report)
         if report.joins_hall_of_fame:
@@ -244,29 +216,14 @@ class Study:
             state.hall_of_fame.append(Member(report.generation,
                                              tuple(report.champion.genome.tolist()),
                                              elo if math.isfinite(elo) else None))
-        save(self.run_dir, to_dict(self.config), report.generation, snap, state)
+        save(self.run_dir, to_dict(self.config), report.generation, snap, state, report.elapsed)
         return report
 
     def score_generation(self, g: int, pop: Population, backend) -> GenerationReport:
         """One generation on its own, round robin then yardstick (for benchmarks)."""
         report = self.score(g, pop, *self.submit_round_robin(backend, g, pop))
-        yardstick = self.submit_yardstick(backend, report, [])
-        if yardstick is not None:
-            self.add_yardstick(report, *yardstick)
-        return report
-
-    def add_yardstick(self, report: GenerationReport, tasks, future) -> GenerationReport:
-        """The champion's yardstick results: its score per panel agent, its Elo against the
-        panel, its score against the hall of fame (``evolve.ga.progress``)."""
-        results = future.result()
-        report.yardstick = yardstick_scores(self.panel, report.champion_index, tasks, results)
-        report.yardstick_games = list(zip(tasks, results, strict=True))
-        counts = counts_by_opponent(report.champion_index, tasks, results)
-        report.champion_elo = champion_rating(counts)
-        report.hall_of_fame_score = hall_of_fame_score(counts)
-        report.joins_hall_of_fame = joins(report.generation,
-                                          self.config.yardstick.hall_of_fame_every, counts)
-        return report
+        games = yardstick.submit(self, backend, report, [])
+        return yardstick.collect(self, report, *games) if games else report
 
     def openings(self, key: str, generation: int, n: int) -> list:
         """``openings_for`` with a one-line error: generation 0 is checked at start, but a later
@@ -298,4 +255,5 @@ class Study:
         if self.config.playoff.enabled and \
                 champion.metadata.get("selection", {}).get("method") != "playoff":
             record = self.playoff(backend, state.generation - 1) or record
-        return RunResult(self.run_dir, record, state.generation - 1, np.array([]), {})
+        return RunResult(self.run_dir, record, state.generation - 1, np.array([]), {},
+                         self.config, self.panel)

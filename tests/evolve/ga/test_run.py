@@ -2,6 +2,8 @@
 outputs agree with each other."""
 
 import json
+import logging
+import time
 from pathlib import Path
 
 import numpy as np
@@ -292,3 +294,50 @@ def test_resuming_a_run_written_before_a_column_existed_keeps_its_rows(tmp_path)
     assert list(after.generation) == [0, 1, 2]
     pd.testing.assert_frame_equal(after.drop(columns="hall_of_fame_score")[:2], before)
     assert after.hall_of_fame_score[:2].isna().all() and after.hall_of_fame_score[2] >= 0
+
+
+def test_a_single_candidate_gets_no_playoff(tmp_path, caplog):
+    """``playoff.generations=1``: one candidate, the last generation's champion, is exported as
+    it is (no games, no playoff.csv), and the log says why."""
+    caplog.set_level(logging.INFO, logger="evolve")
+    run(smoke_config("ga.generations=2", "playoff.generations=1", "plot=false"),
+        run_dir=tmp_path)
+    assert not (tmp_path / "playoff.csv").exists()
+    selection = json.loads((tmp_path / "champion.json").read_text())["metadata"]["selection"]
+    assert selection == {"method": "round_robin", "generation": 1}
+    assert "no playoff: generation 1 had one distinct champion" in caplog.text
+
+
+def test_elapsed_time_counts_from_the_start_of_the_command(tmp_path):
+    """As if the command had started 1000 s before the run, then 500 s before its resume: the
+    elapsed time (checkpointed, logged) includes the start-up, and a resumed run adds on."""
+    quick = ("plot=false", "playoff.enabled=false")
+    run(smoke_config("ga.generations=1", *quick), run_dir=tmp_path,
+        started=time.monotonic() - 1000)
+    first = checkpoint.load(tmp_path).elapsed
+    assert first >= 1000
+    run(smoke_config("ga.generations=2", f"resume={tmp_path}", *quick),
+        started=time.monotonic() - 500)
+    assert checkpoint.load(tmp_path).elapsed >= first + 500
+
+
+def test_a_playoff_in_parts_for_its_progress_bar_gives_the_same_results():
+    from engine.core.game import SearchSettings
+    from evolve.ga.playoff import play, playoff_tasks
+    from evolve.ga.tournament import PLAYOFF_GENERATION, Context, openings_for
+
+    game = get_game("reversed_reversi")
+    genomes = np.stack([game.reference_genome(r) for r in ("course", "wpc_negated")])
+    ctx = Context("reversed_reversi", {}, SearchSettings(1, 4), genomes)
+    openings = openings_for(game, 0, PLAYOFF_GENERATION, 3, 4, 8)
+    tasks = playoff_tasks(2, ["greedy", "random"], openings, 0, PLAYOFF_GENERATION)
+
+    class Bar:
+        n = 0
+
+        def update(self, k: int) -> None:
+            self.n += k
+
+    bar = Bar()
+    assert play(SerialBackend(), ctx, tasks, bar) == play(SerialBackend(), ctx, tasks, None)
+    assert bar.n == len(tasks) == 6 + 2 * 2 * 6
