@@ -107,9 +107,11 @@ class ProgressLog:
         self.games += games
         left = self.generations - r.generation - 1
         eta = self.wall / self.done * left + self.playoff_games * self.wall / max(self.games, 1)
-        log.info("gen %d/%d  %s  best %+.0f  diversity %.3f  %d games %.1f s  elapsed %s  ETA %s",
-                 r.generation, self.generations - 1, _strength(r), r.standings.fitness.max(),
-                 r.diversity, games, r.wall_seconds, hms(r.elapsed), hms(eta))
+        best = float(r.standings.fitness.max())  # summed points, or a mixed fitness's mean
+        log.info("gen %d/%d  %s  best %s  diversity %.3f  %d games %.1f s  elapsed %s  ETA %s",
+                 r.generation, self.generations - 1, _strength(r),
+                 f"{best:+.0f}" if best.is_integer() else f"{best:+.2f}", r.diversity, games,
+                 r.wall_seconds, hms(r.elapsed), hms(eta))
 
 
 def _strength(r) -> str:

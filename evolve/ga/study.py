@@ -62,7 +62,6 @@ class RunResult:
     panel: list[str] = field(default_factory=list)
 
 
-
 class Study:
     """One configured study: the game, the genome layout and the hooks. ``started``: the
     ``time.monotonic()`` this process started at (the log's elapsed time counts from it)."""
