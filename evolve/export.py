@@ -91,7 +91,7 @@ def unknown_game_message(path: Path) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m evolve.export",
-                                     description=__doc__.split("\n")[0])
+                                     description=__doc__.split("\n\n")[0].replace("\n", " "))
     parser.add_argument("source", help="run directory (its champion.json) or weights file")
     formats = all_formats()
     parser.add_argument("--format", required=True, choices=list(formats))
@@ -112,8 +112,10 @@ def main(argv: list[str] | None = None) -> int:
     except (ChampionFileError, ValueError, OSError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 1
+    from evolve.arena.labels import file_label
+
     note = " (.npz appended)" if str(out) != str(Path(args.out)) else ""
-    print(f"wrote {out}{note}")
+    print(f"wrote {out}{note}: {file_label(resolve_source(args.source))} as {args.format}")
     return 0
 
 

@@ -77,6 +77,19 @@ class GameBase:
         tools show search fields only for those."""
         return True
 
+    def learns_by_td(self) -> bool:
+        return False
+
+    def td_learn(self, genome: np.ndarray, games: int, seed: Seed, alpha: float,
+                 epsilon: float) -> np.ndarray:
+        """A copy of ``genome`` after ``games`` games of temporal-difference self-play:
+        epsilon-greedy 1-ply play, each position's value moved by ``alpha`` towards the next
+        one's (the final result at the end). Reproducible from ``seed``. Games whose genome can
+        learn this way (``learns_by_td``) override it; the GA uses it for Lamarckian local
+        search (``ga.local_search=td``)."""
+        raise ValueError(f"{self.name}: this genome cannot learn by temporal differences "
+                         "(learns_by_td is false for these settings)")
+
     # --- playing ------------------------------------------------------------------------------
     def random_openings(self, n: int, seed: Seed, min_plies: int = 2,
                         max_plies: int = 4) -> list[tuple[int, ...]]:

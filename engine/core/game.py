@@ -73,6 +73,11 @@ class Game(Protocol):
 
     def check_search(self, search: SearchSettings) -> None: ...  # optional: GameSettingsError
 
+    def learns_by_td(self) -> bool: ...  # optional (False): can this genome kind run td_learn?
+
+    def td_learn(self, genome: np.ndarray, games: int, seed: Seed, alpha: float,
+                 epsilon: float) -> np.ndarray: ...  # optional: TD self-play (below)
+
     # --- agents ---------------------------------------------------------------------------
     def make_agent(self, genome: np.ndarray, search: SearchSettings, seed: Seed = None,
                    name: str = "") -> Agent: ...

@@ -156,7 +156,7 @@ EDGE_CELLS, CELL_EDGES, N_EDGES, ZOB1, ZOB2, ZG1, ZG2, ZMAR1, ZMAR2, SYM, INV_SY
     range(12, 24)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def _enter(ctx, ply, d, exact):
     u, dg, left, marg = ctx[U], ctx[DG], ctx[LEFT], ctx[MARG]
     n = capture_candidates(u[ply], dg[ply], ctx[EDGE_CELLS], ctx[CELL_EDGES], ctx[M_EDGE][ply])

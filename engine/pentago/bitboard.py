@@ -216,14 +216,24 @@ def legal_move_ids(P, O):
     return out
 
 
+DEDUP_SLOTS = 1024  # open-addressing set of distinct_children (a power of two > 288)
+
+
 @njit(cache=True)
 def distinct_children(P, O, out_P, out_O, out_move):
     """Fill ``out_*`` with one move per distinct successor position (the first in move-id
     order); returns how many. The arrays need room for 288 entries. Duplicates are found with
     a small open-addressing set (many twists give the same board: an empty quadrant, a lone
     centre stone, two placements that one twist maps onto each other)."""
-    slots = 1024
-    used = np.zeros(slots, np.int64)  # 0 = free, else index + 1 into out_*
+    return distinct_children_into(P, O, out_P, out_O, out_move, np.empty(DEDUP_SLOTS, np.int64))
+
+
+@njit(cache=True)
+def distinct_children_into(P, O, out_P, out_O, out_move, used):
+    """``distinct_children`` with the caller's scratch set (``DEDUP_SLOTS`` int64, any content):
+    no allocation, for kernels compiled without reference counting."""
+    slots = used.shape[0]
+    used[:] = 0  # 0 = free, else index + 1 into out_*
     n = 0
     empties = empty_cells(P, O)
     while empties:

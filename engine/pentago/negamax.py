@@ -10,8 +10,9 @@ Move ordering: the table's move first (except at the root), then children by the
 (a winning child first). One ply from the horizon the children are scored in place. The table is
 used 2+ plies from the horizon.
 
-``ctx`` = (sP, sO, c_P, c_O, c_move, c_key, order, weights, phase_of_stones): each ply's
-boards, its distinct children and their order, and the evaluation weights.
+``ctx`` = (sP, sO, c_P, c_O, c_move, c_key, order, weights, phase_of_stones, dedup): each
+ply's boards, its distinct children and their order, the evaluation weights, and the scratch set
+``distinct_children_into`` needs (the callbacks allocate nothing: see engine.kernels.alphabeta).
 """
 
 from __future__ import annotations
@@ -59,7 +60,7 @@ def _tt_key(ctx, ply, d, exact, shift, mask):
 def _horizon(ctx, ply, alpha, beta):
     """One ply from the horizon: the distinct children's static values in place."""
     c_P, c_O, c_move = ctx[2][ply], ctx[3][ply], ctx[4][ply]
-    n = bb.distinct_children(ctx[0][ply], ctx[1][ply], c_P, c_O, c_move)
+    n = bb.distinct_children_into(ctx[0][ply], ctx[1][ply], c_P, c_O, c_move, ctx[9])
     best, best_move = -INF, NO_MOVE
     for i in range(n):
         v = -_static(c_P[i], c_O[i], ctx[7], ctx[8])
@@ -78,7 +79,7 @@ def _expand(ctx, ply, d, exact, hint):
     (stable: ties keep move order)."""
     c_P, c_O, c_move, c_key = ctx[2][ply], ctx[3][ply], ctx[4][ply], ctx[5][ply]
     order = ctx[6][ply]
-    n = bb.distinct_children(ctx[0][ply], ctx[1][ply], c_P, c_O, c_move)
+    n = bb.distinct_children_into(ctx[0][ply], ctx[1][ply], c_P, c_O, c_move, ctx[9])
     for i in range(n):  # a stable insertion sort by ascending key (no allocation here)
         key = -INF if c_move[i] == hint else _static(c_P[i], c_O[i], ctx[7], ctx[8])
         j = i
@@ -104,7 +105,8 @@ def negamax(P0, O0, depth, weights, phase_of_stones, table, gen, max_nodes):
     ctx = (np.empty(cap, np.uint64), np.empty(cap, np.uint64),
            np.empty((cap, MAX_CHILDREN), np.uint64), np.empty((cap, MAX_CHILDREN), np.uint64),
            np.empty((cap, MAX_CHILDREN), np.int64), np.empty((cap, MAX_CHILDREN)),
-           np.empty((cap, MAX_CHILDREN), np.int64), weights, phase_of_stones)
+           np.empty((cap, MAX_CHILDREN), np.int64), weights, phase_of_stones,
+           np.empty(bb.DEDUP_SLOTS, np.int64))
     ctx[0][0], ctx[1][0] = P0, O0
     return ab.negamax(_enter, _tt_key, ab.same_move, ab.same_move, _horizon, _expand, _push,
                       ctx, cap, depth, False, True, table, gen, max_nodes, -INF, INF)

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from engine.core import JSON_EXPORT, Agent, ExportFormat, GameBase, Option, Seed
+from engine.core import JSON_EXPORT, Agent, GameBase, Seed
 from engine.core.records import (
     DRAW,
     Champion,
@@ -23,22 +23,15 @@ from engine.core.records import (
     Outcome,
     SearchSettings,
 )
-from engine.core.settings import int_in, with_defaults
+from engine.reversi.cs303 import CS303_EXPORT, NPZ_EXPORT
+from engine.reversi.genome import validated_genome
 from engine.reversi.position import PASS, Position, Variant, move_name, parse_move
 from engine.reversi.search_settings import EXACT_SOLVERS
 from engine.reversi.weights_io import save_json
 
-GENOME_DEFAULTS = {"phases": 3, "phase_bounds": None, "symmetric": True,
-                   "features": ["mobility", "stability"]}
 WEIGHTS_CACHE_SIZE = 256  # genomes whose Weights a game keeps (a population plus anchors)
 
 
-NPZ_EXPORT = ExportFormat("npz", ".npz", "the same weights as numpy arrays (no pickle)")
-CS303_EXPORT = ExportFormat(
-    "cs303", ".py", "a single-file CS303 course agent (numpy only)",
-    (Option("depth", int, "fixed search depth: plays exactly like the engine's agent (default: "
-            "iterative deepening within the course's time limit)"),
-     Option("endgame_empties", int, "exact search from this many empties (default: the file's)")))
 BOARD_SQUARES = 64
 
 
@@ -58,7 +51,7 @@ class ReversiGame(GameBase):
         self.variant = Variant.parse(variant)
         self.seed_references = tuple(seed_references)
         self.default_panel = tuple(default_panel)
-        self.genome = _validated_genome(genome or {})
+        self.genome = validated_genome(genome or {})
         if endgame_solver not in EXACT_SOLVERS:
             raise GameSettingsError(f"game.endgame_solver={endgame_solver} must be one of: "
                                     f"{', '.join(EXACT_SOLVERS)}")
@@ -124,26 +117,10 @@ class ReversiGame(GameBase):
                                     f"satisfy 0 <= endgame_empties <= {BOARD_SQUARES}")
 
     def reference_genome(self, reference: str) -> np.ndarray:
-        """A reference weight set re-expressed in this layout: each of our phases takes the
-        reference phase that covers its middle disc count (references may have fewer phases);
-        features our groups have and the reference lacks weigh 0 (the shipped references weigh
-        every feature 0)."""
-        from engine.reversi.weights import MIN_DISCS, Weights, phase_of_discs_table
-        from engine.reversi.weights_io import reference_weights
+        from engine.reversi.genome import projected_reference
 
-        ref = reference_weights(reference)
-        bounds = self.phase_bounds
-        starts, ends = (MIN_DISCS, *bounds), (*bounds, 65)
-        ref_phase_of = phase_of_discs_table(ref.phase_bounds)
-        rows = [int(ref_phase_of[min(64, (s + e) // 2)]) for s, e in zip(starts, ends, strict=True)]
-        layout = self.layout()
-        features = np.zeros((len(rows), layout.n_features))
-        for k, feature in enumerate(layout.feature_names):
-            if feature in ref.feature_names:
-                features[:, k] = ref.features[rows, ref.feature_names.index(feature)]
-        projected = Weights(bounds, np.array(ref.positional[rows], dtype=np.float64), features,
-                            self.symmetric, name=reference, feature_groups=self.feature_groups)
-        return projected.to_genome()
+        return projected_reference(reference, self.phase_bounds, self.symmetric,
+                                   self.feature_groups)
 
     def phase_of(self, state: Position) -> int:
         from engine.reversi.weights import phase_of_discs_table
@@ -323,43 +300,6 @@ class ReversiGame(GameBase):
         if title:
             fig.suptitle(title)
         return fig
-
-
-def _validated_genome(genome: Mapping) -> dict:
-    """Same rules and one-line messages as before the genome settings moved to ``game:``."""
-    g = with_defaults(genome, GENOME_DEFAULTS, "game.genome")
-    phases, bounds = int_in("game.genome.phases", g["phases"], 1, 60), g["phase_bounds"]
-    if not isinstance(g["symmetric"], bool):
-        raise GameSettingsError(f"game.genome.symmetric={g['symmetric']} must be true or false")
-    g["features"] = _validated_feature_groups(g["features"])
-    if bounds is not None:
-        b = list(bounds)
-        increasing = all(x < y for x, y in zip(b, b[1:], strict=False))
-        if not (increasing and all(isinstance(x, int) and 5 <= x <= 64 for x in b)):
-            raise GameSettingsError(f"game.genome.phase_bounds={b} must satisfy strictly "
-                                    "increasing disc counts within 5..64 (null: equal split)")
-        if len(b) != phases - 1:
-            raise GameSettingsError(
-                f"game.genome.phase_bounds={b} must satisfy one bound per phase after the "
-                f"first: {phases - 1} bounds for game.genome.phases={phases} (set "
-                f"game.genome.phases={len(b) + 1} with these bounds)")
-        g["phase_bounds"] = b
-    return g
-
-
-def _validated_feature_groups(groups) -> list[str]:
-    """The feature groups in catalogue order (the genome's block order, whatever the order
-    given), or a one-line error naming the allowed groups."""
-    from engine.reversi.weights import FEATURE_GROUPS, canonical_groups
-
-    is_list = isinstance(groups, Sequence) and not isinstance(groups, str)
-    if not (is_list and all(isinstance(g, str) and g in FEATURE_GROUPS for g in groups)
-            and len(set(groups)) == len(groups)):
-        shown = f"[{', '.join(map(str, groups))}]" if is_list else groups
-        raise GameSettingsError(f"game.genome.features={shown} must be a list of distinct "
-                                f"feature groups from: {', '.join(FEATURE_GROUPS)} (default: "
-                                "[mobility, stability])")
-    return list(canonical_groups(groups))
 
 
 OTHELLO = ReversiGame(

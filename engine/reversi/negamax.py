@@ -42,9 +42,6 @@ EXACT_DEPTH = 100  # the depth given in exact mode (never decremented)
 SHALLOW_EXACT = 6  # exact mode: no table and no ordering with this few empties
 
 
-@njit(cache=True, inline="always")
-def _static(ctx, P, O):
-    return evaluate(P, O, ctx[8], ctx[9], ctx[10], ctx[7])
 
 
 @njit(cache=True, _nrt=False)
@@ -52,11 +49,11 @@ def _enter(ctx, ply, d, exact):
     P, O = ctx[0][ply], ctx[1][ply]
     moves = bb.legal_moves(P, O)
     ctx[2][ply] = moves
+    rev = ctx[7]
     if not exact and d == 0:
-        return True, _static(ctx, P, O)
+        return True, evaluate(P, O, ctx[8], ctx[9], ctx[10], rev)
     if moves == bb.ZERO and bb.legal_moves(O, P) == bb.ZERO:
-        return True, (bb.final_score(P, O, ctx[7]) * 1.0 if exact
-                      else terminal_score(P, O, ctx[7]))
+        return True, (bb.final_score(P, O, rev) * 1.0 if exact else terminal_score(P, O, rev))
     return False, 0.0
 
 
@@ -76,13 +73,14 @@ def _horizon(ctx, ply, alpha, beta):
     if x == bb.ZERO:
         return False, 0.0, NO_MOVE, 0
     P, O = ctx[0][ply], ctx[1][ply]
+    rev, phase_of_discs, positional, features = ctx[7], ctx[8], ctx[9], ctx[10]
     best, best_move, n = -INF, NO_MOVE, 0
     while x:
         sq = bb.lowest_bit_index(x)
         x &= x - bb.ONE
         nP, nO = bb.make_move(P, O, sq, bb.flips(P, O, sq))
         n += 1
-        v = -_static(ctx, nP, nO)
+        v = -evaluate(nP, nO, phase_of_discs, positional, features, rev)
         if v > best:
             best, best_move = v, sq
             if v > alpha:
@@ -113,6 +111,7 @@ def _expand(ctx, ply, d, exact, hint):
         return 1
     n = 0
     empties = 64 - bb.popcount(P | O)
+    rev, phase_of_discs, positional, features = ctx[7], ctx[8], ctx[9], ctx[10]
     while x:
         sq = bb.lowest_bit_index(x)
         x &= x - bb.ONE
@@ -122,7 +121,7 @@ def _expand(ctx, ply, d, exact, hint):
         elif exact:
             key = 0.0 if empties <= SHALLOW_EXACT else -1.0 * bb.popcount(bb.legal_moves(nP, nO))
         elif d >= 3:
-            key = -_static(ctx, nP, nO)
+            key = -evaluate(nP, nO, phase_of_discs, positional, features, rev)
         else:
             key = -1.0 * bb.popcount(bb.legal_moves(nP, nO))
         _insert_sorted(keys, moves, cP, cO, n, key, sq, nP, nO)

@@ -46,6 +46,27 @@ class RunData:
                 if c.startswith(prefix) and c != "yardstick_score"]
 
     @cached_property
+    def config(self) -> dict:
+        """The run's composed config (Hydra's ``.hydra/config.yaml``); ``{}`` without one."""
+        file = self.path / ".hydra" / "config.yaml"
+        if not file.is_file():
+            return {}
+        try:
+            config = yaml.safe_load(file.read_text())
+        except yaml.YAMLError as exc:
+            raise RunDirError(f"{file}: not valid YAML ({exc.__class__.__name__})") from None
+        return config if isinstance(config, dict) else {}
+
+    @property
+    def zero_sum(self) -> bool:
+        """Fitness is the population round robin's summed points alone, so its mean is 0 in
+        every generation (from the config when the run has one, else from the data)."""
+        fitness = self.config.get("fitness")
+        if isinstance(fitness, dict):
+            return not fitness.get("references") and not fitness.get("hall_of_fame")
+        return bool((self.generations["mean_fitness"] == 0).all())
+
+    @cached_property
     def individuals(self) -> pd.DataFrame:
         return _read_csv(self.path / "individuals.csv", ("generation", "id", "fitness"))
 

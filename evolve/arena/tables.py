@@ -1,49 +1,57 @@
-"""The text tables ``python -m evolve.evaluate`` prints (one row per match; the round-robin
-ranking)."""
+"""The text tables ``python -m evolve.evaluate`` prints: one row per match, and the round-robin
+ranking. Players appear by their short names (``evolve.arena.labels``); scores with their 95%
+Wilson interval and the Elo of that interval (``evolve.arena.intervals``)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 
-from evolve.arena.elo import elo_estimate, pair_estimate
-from evolve.arena.matches import file_of
+from evolve.arena.intervals import elo_text, points_estimate, score_estimate, score_text
 
 
-def format_table(results) -> str:
-    """``results``: ``evolve.arena.evaluate.MatchResult`` objects."""
-    head = f"{'player':<22} {'opponent':<22} {'games':>5} {'W':>5} {'D':>4} {'L':>5} " \
-           f"{'score':>7} {'Elo':>8} {'95% CI (games)':>18} {'95% CI (pairs)':>18}  SPRT"
-    lines = [head, "-" * len(head)]
+def match_table(results, labels: dict[str, str]) -> str:
+    """``results``: ``evolve.arena.tally.MatchResult`` objects; an SPRT column when any match
+    ran the test."""
+    tested = [r.sprt for r in results if r.sprt]
+    header = ["player", "opponent", "games", "W-D-L", "score [95% CI]", "Elo [95% CI]"]
+    if tested:
+        header.append(f"SPRT({tested[0]['elo0']:g}, {tested[0]['elo1']:g})")
+    rows = []
     for r in results:
-        est = elo_estimate(r.wins, r.draws, r.losses)
-        pairs = pair_estimate(r.penta) if sum(r.penta) else None
-        ci = f"[{est.elo_low:+.1f}, {est.elo_high:+.1f}]"
-        ci_pairs = f"[{pairs.elo_low:+.1f}, {pairs.elo_high:+.1f}]" if pairs else "-"
-        s = r.sprt
-        test = f"{s['decision']} (LLR {s['llr']:.2f} at {s['games']} games)" if s else ""
-        lines.append(f"{_short(r.player):<22} {_short(r.opponent):<22} {r.games:>5} {r.wins:>5} "
-                     f"{r.draws:>4} {r.losses:>5} {100 * est.score:>6.1f}% {est.elo:>+8.1f} "
-                     f"{ci:>18} {ci_pairs:>18}  {test}")
-    return "\n".join(lines)
+        est = score_estimate(r.wins, r.draws, r.losses)
+        row = [labels.get(r.player, r.player), labels.get(r.opponent, r.opponent), str(r.games),
+               f"{r.wins}-{r.draws}-{r.losses}", score_text(est), elo_text(est)]
+        if tested:
+            row.append(sprt_cell(r.sprt) if r.sprt else "-")
+        rows.append(row)
+    return aligned(header, rows, right={2, 3, 4, 5})
 
 
-def _short(name: str) -> str:
-    """A table label: a weights file by its stem (a run's champion by its run directory)."""
-    file = file_of(name)
-    if file is not None and name.endswith(file):
-        path = Path(file)
-        label = path.parent.name if path.stem == "champion" else path.stem
-        name = name[: len(name) - len(file)] + label
-    return name if len(name) <= 22 else "..." + name[-19:]
+def sprt_cell(s: dict) -> str:
+    """``H1 at game 46``, ``H0 at game 88`` or ``undecided (LLR 1.05 of +-2.94)``."""
+    if s["decision"] == "continue":
+        return f"undecided (LLR {s['llr']:+.2f} of +-{s['bounds'][1]:.2f})"
+    return f"{s['decision']} at game {s['games']}"
 
 
-def format_elo_table(players, elo, score, played) -> str:
-    order = np.argsort(-elo)
-    lines = [f"{'rank':>4}  {'player':<30} {'Elo':>8} {'score':>7} {'games':>6}", "-" * 60]
-    for rank, i in enumerate(order, 1):
-        pct = 100 * score[i].sum() / max(1, played[i].sum())
-        lines.append(f"{rank:>4}  {_short(players[i]):<30} {elo[i]:>+8.1f} {pct:>6.1f}% "
-                     f"{int(played[i].sum()):>6}")
-    return "\n".join(lines)
+def ranking_table(players: list[str], labels: dict[str, str], elo, score, played) -> str:
+    """The round robin's players by fitted Elo (mean 0), with each one's pooled score."""
+    header = ["rank", "player", "Elo", "score [95% CI]", "games"]
+    rows = []
+    for rank, i in enumerate(np.argsort(-np.asarray(elo)), 1):
+        games = int(played[i].sum())
+        shown = score_text(points_estimate(float(score[i].sum()), games)) if games else "-"
+        rows.append([str(rank), labels.get(players[i], players[i]), f"{elo[i]:+.0f}", shown,
+                     str(games)])
+    return aligned(header, rows, right={0, 2, 3, 4})
+
+
+def aligned(header: list[str], rows: list[list[str]], right: set[int]) -> str:
+    """Columns as wide as their widest cell; the columns in ``right`` right-aligned."""
+    widths = [max(len(str(row[c])) for row in [header, *rows]) for c in range(len(header))]
+
+    def line(cells):
+        return "  ".join(cell.rjust(w) if c in right else cell.ljust(w)
+                         for c, (cell, w) in enumerate(zip(cells, widths, strict=True))).rstrip()
+
+    return "\n".join([line(header), "-" * len(line(header)), *map(line, rows)])

@@ -134,7 +134,9 @@ def test_npz_without_suffix_gets_it_appended_and_the_real_path_is_reported(run_d
     assert main([str(run_dir), "--format", "npz", "--out", str(tmp_path / "noext")]) == 0
     out = capsys.readouterr().out
     written = tmp_path / "noext.npz"
-    assert out.strip() == f"wrote {written} (.npz appended)"
+    generation = load_weights(run_dir / "champion.json").metadata["provenance"]["generation"]
+    assert out.strip() == (f"wrote {written} (.npz appended): reversed_reversi gen {generation} "
+                           "as npz")  # the run's champion, named by its game and generation
     assert written.is_file() and not (tmp_path / "noext").exists()
     expected = load_weights(run_dir / "champion.json")
     assert np.array_equal(load_weights(written).to_genome(), expected.to_genome())

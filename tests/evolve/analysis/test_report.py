@@ -8,6 +8,7 @@ every square holds its own index, so a flipped or transposed board cannot pass.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -28,6 +29,9 @@ from engine.reversi.weights import FEATURE_NAMES, Weights, default_phase_bounds
 from engine.reversi.weights_io import load_weights  # noqa: E402
 from engine.reversi.weights_report import weights_markdown  # noqa: E402
 from evolve.analysis import plots  # noqa: E402
+from evolve.analysis.captions import elo_range  # noqa: E402
+from evolve.analysis.markdown import generation_table  # noqa: E402
+from evolve.analysis.names import diversity_label, opponent_label  # noqa: E402
 from evolve.analysis.report import main as report_main  # noqa: E402
 from evolve.analysis.rundata import (  # noqa: E402
     RunDirError,
@@ -86,11 +90,49 @@ def test_report_writes_each_figure_as_a_real_png(reported_run, stem):
 
 def test_report_generation_table_matches_generations_csv(reported_run):
     text = (reported_run / "report.md").read_text()
-    table = markdown_table(text, "## Generations").astype(float)
+    table = markdown_table(text, "## Generations")
     csv = pd.read_csv(reported_run / "generations.csv")
-    assert list(table["generation"]) == list(csv["generation"])
-    for column in ("best_fitness", "mean_fitness", "min_fitness", "yardstick_score", "diversity"):
-        np.testing.assert_allclose(table[column], csv[column], rtol=1e-3, atol=1e-9)
+    assert list(table["generation"].astype(int)) == list(csv["generation"])  # 0-based, as csv
+    for header, column in (("best fitness", "best_fitness"), ("worst fitness", "min_fitness"),
+                           ("fitness std", "std_fitness"), ("yardstick score", "yardstick_score"),
+                           ("diversity", "diversity")):
+        np.testing.assert_allclose(table[header].astype(float), csv[column], rtol=1e-3,
+                                   atol=1e-9)
+    for shown, row in zip(table["champion Elo [95% CI]"], csv.itertuples(), strict=True):
+        assert shown == elo_range(row.champion_elo, row.champion_elo_low, row.champion_elo_high)
+
+
+def test_report_leaves_out_a_column_that_never_changes_and_says_so(reported_run):
+    csv = pd.read_csv(reported_run / "generations.csv")
+    assert (csv["mean_fitness"] == 0).all()  # the smoke run's fitness is a zero-sum round robin
+    text = (reported_run / "report.md").read_text()
+    assert "mean fitness" not in markdown_table(text, "## Generations").columns
+    assert ("`mean_fitness` is 0 in every generation (round-robin fitness is zero-sum) and left "
+            "out.") in text
+
+
+def test_a_column_that_changes_stays_in_the_table():
+    g = pd.DataFrame({"generation": [0, 1, 2], "best_fitness": [3.0, 4.0, 5.0],
+                      "mean_fitness": [1.0, 1.5, 2.0], "min_fitness": [0.0, 0.0, 0.0],
+                      "std_fitness": [1.0, 1.0, 1.0], "yardstick_score": [np.nan] * 3,
+                      "diversity": [0.2, 0.1, 0.1]})
+    text = generation_table(g)
+    header = text.splitlines()[0]
+    assert "mean fitness" in header and "best fitness" in header and "diversity" in header
+    for gone in ("worst fitness", "fitness std", "yardstick score"):
+        assert gone not in header
+    assert "`min_fitness` is 0 in every generation and left out." in text
+    assert "`yardstick_score` is empty in every generation and left out." in text
+
+
+def test_every_figure_has_a_caption_under_it(reported_run):
+    text = (reported_run / "report.md").read_text()
+    figures = re.findall(r"!\[(\w+)\]\((report_\w+\.png)\)\n\n\*Figure (\d+)\. ([^*]+)\*", text)
+    assert [stem for stem, *_ in figures] == list(RUN_FIGURES)
+    assert [int(k) for *_, k, _ in figures] == list(range(1, len(RUN_FIGURES) + 1))
+    for stem, name, _, caption in figures:
+        assert name == f"report_{stem}.png" and (reported_run / name).is_file()
+        assert len(caption) > 40
 
 
 def test_report_champion_table_matches_champion_file(reported_run):
@@ -236,23 +278,28 @@ def test_curves_plot_the_columns_of_generations_csv(smoke_sweep):
     runs = load_runs(smoke_sweep)
     g = pd.read_csv(smoke_sweep[0] / "generations.csv")
     lines = {line.get_label(): line for line in plots.plot_fitness(runs[0]).axes[0].get_lines()}
-    for label, column in (("best", "best_fitness"), ("worst", "min_fitness")):
+    for label, column in (("best individual", "best_fitness"), ("worst individual",
+                                                                 "min_fitness")):
         np.testing.assert_array_equal(lines[label].get_ydata(), g[column])
     strength = plots.plot_strength(runs[0]).axes[0]
-    champion = next(line for line in strength.get_lines() if line.get_label() == "champion")
+    champion = next(line for line in strength.get_lines()
+                    if line.get_label() == "champion's Elo")
     finite = np.isfinite(g["champion_elo"])
     np.testing.assert_array_equal(champion.get_ydata()[finite], g["champion_elo"][finite])
     diversity = {line.get_label(): line for line in plots.plot_diversity(runs[0]).axes[0]
                  .get_lines()}
-    for column in [c for c in g.columns if c.startswith("diversity_")]:
-        np.testing.assert_array_equal(diversity[column.removeprefix("diversity_")].get_ydata(),
-                                      g[column])
+    groups = [c for c in g.columns if c.startswith("diversity_")]
+    assert {"diversity_p0", "diversity_mobility"} <= set(groups)
+    for column in groups:
+        np.testing.assert_array_equal(diversity[diversity_label(column)].get_ydata(), g[column])
+    assert "phase 0 genes" in diversity and "mobility genes" in diversity
     lines = {line.get_label(): line for line in plots.plot_yardstick(runs[0]).axes[0].get_lines()}
     opponents = [c.removeprefix("yardstick_") for c in g.columns
                  if c.startswith("yardstick_") and c != "yardstick_score"]
-    assert opponents and {f"vs {o}" for o in opponents} | {"total"} <= set(lines)
+    assert opponents and {opponent_label(o) for o in opponents} | {"mean over the panel"} <= \
+        set(lines)
     for o in opponents:
-        np.testing.assert_array_equal(lines[f"vs {o}"].get_ydata(), g[f"yardstick_{o}"])
+        np.testing.assert_array_equal(lines[opponent_label(o)].get_ydata(), g[f"yardstick_{o}"])
     fig = plots.plot_comparison(runs)
     for ax, metric in zip(fig.axes, plots.COMPARISON_METRICS, strict=True):
         drawn = {line.get_label(): line.get_ydata() for line in ax.get_lines()}
@@ -286,3 +333,56 @@ def test_complete_generations_rows_still_load(tmp_path):
     write_generations(run_dir, ["1,6,1,0,2,,0.1", "0,4.0,1.0,-2.0,1.5,0.5,0.2"])
     run = load_run(run_dir)  # an empty yardstick cell is a value, not a missing field
     assert list(run.generations["generation"]) == [0, 1]
+
+
+def assert_readable(fig) -> None:
+    """Every axes labelled and inside the figure (nothing clipped); legends outside every axes
+    (never over a curve, a tick label or an axis label, the right axis' included)."""
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    page = fig.bbox
+    for ax in fig.axes:
+        assert ax.get_ylabel(), ax.get_title()
+        box = ax.get_tightbbox(renderer)
+        assert page.x0 - 1 <= box.x0 and box.x1 <= page.x1 + 1, "clipped left or right"
+        assert page.y0 - 1 <= box.y0 and box.y1 <= page.y1 + 1, "clipped top or bottom"
+    assert fig.axes[0].get_xlabel()
+    assert fig.legends and not [ax for ax in fig.axes if ax.get_legend()], \
+        "one legend below the axes, none inside them"
+    for legend in fig.legends:
+        where = legend.get_window_extent(renderer)
+        assert page.x0 - 1 <= where.x0 and where.x1 <= page.x1 + 1
+        for ax in fig.axes:
+            assert not where.overlaps(ax.get_tightbbox(renderer)), ax.get_ylabel()
+
+
+def test_curve_figures_are_labelled_unclipped_with_legends_off_the_axes(smoke_sweep):
+    runs = load_runs(smoke_sweep)
+    for fig in [*plots.run_figures(runs[0]).values(), plots.plot_comparison(runs)]:
+        assert_readable(fig)
+    plt.close("all")
+
+
+def test_a_run_without_champion_elo_says_why_its_strength_figure_is_empty(smoke_sweep,
+                                                                           tmp_path):
+    run_dir = tmp_path / "old_run"
+    shutil.copytree(smoke_sweep[0], run_dir)
+    csv = pd.read_csv(run_dir / "generations.csv")
+    csv.drop(columns=["champion_elo", "champion_elo_low", "champion_elo_high"]).to_csv(
+        run_dir / "generations.csv", index=False)
+    ax = plots.plot_strength(load_run(run_dir)).axes[0]
+    assert "no champion Elo" in " ".join(t.get_text() for t in ax.texts)
+    assert list(ax.get_xticks()) == [] and list(ax.get_yticks()) == []  # no meaningless 0..1
+    plt.close("all")
+
+
+@pytest.mark.parametrize("elo, low, high, shown", [
+    (436.2, 377.0, 502.4, "+436 [+377, +502]"),
+    (np.inf, 406.0, np.inf, ">= +406"),
+    (-np.inf, -np.inf, -406.0, "<= -406"),
+    (150.0, -35.0, np.inf, "+150 [-35, unbounded]"),
+    (-1e-14, -297.0, 297.0, "+0 [-297, +297]"),
+    (np.nan, np.nan, np.nan, "n/a"),
+])
+def test_elo_ranges_never_print_inf(elo, low, high, shown):
+    assert elo_range(elo, low, high) == shown

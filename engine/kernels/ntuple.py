@@ -1,0 +1,70 @@
+"""N-tuple (pattern) networks, game-neutral: one import for a game author.
+
+    from engine.kernels import ntuple
+    layout = ntuple.board_layout(8, 8, ntuple.family_tuples(8, 8, "corner3+edge2x"), "d4")
+    t = ntuple.index_tables(layout)
+    weights = np.zeros((phases, layout.n_weights))
+    value = ntuple.evaluate_bits(P, O, t, weights[phase])        # inside or outside numba
+
+Layouts: ``ntuple_layout`` (the model, validation), ``ntuple_builders`` (rectangular boards),
+``ntuple_json`` (the file form); kernels: ``ntuple_eval`` (evaluation, incremental indices),
+``ntuple_td`` (learning). The guide is ``docs/patterns.md``.
+"""
+
+from engine.kernels.ntuple_builders import (
+    FAMILIES,
+    GROUPS,
+    board_layout,
+    board_symmetries,
+    corner_blocks,
+    edges_2x,
+    family_tuples,
+    full_lines,
+    group_closure,
+    rectangles,
+    squares,
+    straight_tuples,
+    tuples_from_board,
+)
+from engine.kernels.ntuple_eval import (
+    IndexTables,
+    check_bitboard_layout,
+    check_weights,
+    colour_swapped,
+    evaluate_bits,
+    evaluate_cells,
+    evaluate_indices,
+    index_tables,
+    indices_bits,
+    indices_cells,
+    play_bits,
+    set_cell,
+    state_permuted,
+    undo_bits,
+)
+from engine.kernels.ntuple_json import (
+    layout_from_json,
+    layout_to_json,
+    load_layout,
+    save_layout,
+)
+from engine.kernels.ntuple_layout import MAX_LUT_SIZE, Layout, LayoutError, layout_from_tuples
+from engine.kernels.ntuple_td import (
+    td_game_bits,
+    td_game_cells,
+    td_step_bits,
+    td_step_cells,
+    value_bits,
+    value_cells,
+)
+
+__all__ = [
+    "FAMILIES", "GROUPS", "MAX_LUT_SIZE", "IndexTables", "Layout", "LayoutError",
+    "board_layout", "board_symmetries", "check_bitboard_layout", "check_weights",
+    "colour_swapped", "corner_blocks", "edges_2x", "evaluate_bits", "evaluate_cells",
+    "evaluate_indices", "family_tuples", "full_lines", "group_closure", "index_tables",
+    "indices_bits", "indices_cells", "layout_from_json", "layout_from_tuples", "layout_to_json",
+    "load_layout", "play_bits", "rectangles", "save_layout", "set_cell", "squares",
+    "state_permuted", "straight_tuples", "td_game_bits", "td_game_cells", "td_step_bits",
+    "td_step_cells", "tuples_from_board", "undo_bits", "value_bits", "value_cells",
+]

@@ -1,0 +1,126 @@
+"""The ``.npz`` form of a Reversi weights file: arrays only, loaded with
+``allow_pickle=False``, validated by turning the arrays into the JSON file's dict
+(``weights_json.weights_from_dict`` checks the rest, with the same messages)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from engine.reversi.weights import GAME, SCHEMA_VERSION, Weights, WeightsFileError
+from engine.reversi.weights_json import _fail, weights_from_dict
+
+
+def save_npz(w: Weights, path) -> None:
+    meta = dict(w.metadata)
+    meta.setdefault("game", GAME)
+    np.savez(
+        path,
+        schema_version=np.int64(SCHEMA_VERSION),
+        phase_bounds=np.asarray(w.phase_bounds, np.int64),
+        positional=w.positional.reshape(-1, 8, 8),
+        features=w.features,
+        feature_names=np.asarray(w.feature_names, dtype=str),  # str even when empty
+        symmetric=np.bool_(w.symmetric),
+        name=np.str_(w.name),
+        metadata_json=np.str_(json.dumps(meta, allow_nan=False)),
+    )
+
+
+# name -> (numpy dtype kinds allowed, number of dimensions, what the message says is expected)
+NPZ_ARRAYS = {
+    "schema_version": ("iu", 0, "an integer scalar"),
+    "phase_bounds": ("iu", 1, "a 1-d integer array"),
+    "positional": ("iuf", 3, "a float array (n, 8, 8)"),
+    "features": ("iuf", 2, "a float array (n, features)"),
+    "feature_names": ("U", 1, "a 1-d string array"),
+    "symmetric": ("b", 0, "a boolean scalar"),
+    "name": ("U", 0, "a string scalar"),
+    "metadata_json": ("U", 0, "a string scalar"),
+}
+
+
+def _read_npz(path: Path) -> dict[str, np.ndarray]:
+    """Every array of the archive. A corrupt archive surfaces as many exception types
+    (zipfile.BadZipFile, zlib.error, EOFError, ValueError from a bad .npy header, ...) and a
+    plain .npy file loads as an array, not an archive: all of them become one clear error."""
+    try:
+        loaded = np.load(path, allow_pickle=False)
+        if isinstance(loaded, np.ndarray):
+            _fail(str(path), "not a .npz archive (it holds a single .npy array)")
+        with loaded as z:
+            return {k: z[k] for k in z.files}
+    except WeightsFileError:
+        raise
+    except Exception as e:  # noqa: BLE001 -- see the docstring: any read failure is the file's
+        _fail(str(path), f"not a readable .npz weights file ({type(e).__name__}: {e})")
+
+
+def _check_npz_arrays(arrays: dict[str, np.ndarray]) -> None:
+    """Every array of ``NPZ_ARRAYS`` present, with its dtype kind and dimensions."""
+    missing = [k for k in NPZ_ARRAYS if k not in arrays]
+    if missing:
+        _fail("", f"missing array(s) {missing}")
+    unknown = sorted(set(arrays) - set(NPZ_ARRAYS))
+    if unknown:
+        _fail("", f"unknown array(s) {unknown}")
+    for key, (kinds, ndim, what) in NPZ_ARRAYS.items():
+        a = arrays[key]
+        if a.dtype.kind not in kinds or a.ndim != ndim:
+            _fail(key, f"expected {what}, got an array of shape {a.shape} and dtype {a.dtype}")
+    if int(arrays["schema_version"]) != SCHEMA_VERSION:
+        _fail("schema_version", f"expected {SCHEMA_VERSION}, got {int(arrays['schema_version'])}")
+
+
+def _npz_metadata(text: str) -> dict:
+    try:
+        meta = json.loads(
+            text, parse_constant=lambda c: _fail("metadata_json", f"{c} is not allowed")
+        )
+    except (json.JSONDecodeError, RecursionError) as e:
+        _fail("metadata_json", f"invalid JSON ({getattr(e, 'msg', 'nested too deeply')})")
+    if not isinstance(meta, dict):
+        _fail("metadata_json", f"expected a JSON object, got {type(meta).__name__}")
+    return meta
+
+
+def _npz_to_dict(arrays: dict[str, np.ndarray]) -> dict:
+    """The arrays as the JSON file's dict, so that ``weights_from_dict`` validates the rest."""
+    _check_npz_arrays(arrays)
+    meta = _npz_metadata(str(arrays["metadata_json"]))
+    pos, feats, bounds = arrays["positional"], arrays["features"], arrays["phase_bounds"]
+    names = [str(x) for x in arrays["feature_names"]]
+    n = len(bounds) + 1
+    if pos.shape != (n, 8, 8) or feats.shape != (n, len(names)):
+        _fail(
+            "",
+            f"positional must be ({n}, 8, 8) and features ({n}, {len(names)}) for "
+            f"{len(bounds)} phase bound(s), got {pos.shape} and {feats.shape}",
+        )
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "game": meta.pop("game", GAME),
+        "variant": meta.pop("variant", None),
+        "name": str(arrays["name"]),
+        "symmetric": bool(arrays["symmetric"]),
+        "phase_bounds": [int(b) for b in bounds],
+        "feature_names": names,
+        "phases": [
+            {
+                "positional": pos[p].tolist(),
+                "features": dict(zip(names, feats[p].tolist(), strict=True)),
+            }
+            for p in range(n)
+        ],
+        "metadata": meta,
+    }
+
+
+def load_npz(path: Path) -> Weights:
+    arrays = _read_npz(path)
+    try:
+        return weights_from_dict(_npz_to_dict(arrays))
+    except WeightsFileError as e:
+        raise WeightsFileError(f"{path}: {e}") from None
