@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import logging
 import math
-import re
 import sys
 
+from evolve.analysis.names import opponent_label
+
 log = logging.getLogger("evolve")
-_DEEPER = re.compile(r"^(?P<spec>.+)@d(?P<plus>\+?)(?P<n>\d+)$")
 
 
 def hms(seconds: float) -> str:
@@ -38,17 +38,6 @@ def announce(config, run_dir: str, experiment: str | None = None) -> str:
             f"{where}); outputs and evolve.log in {run_dir}/")
 
 
-def opponent_text(spec: str) -> str:
-    """``wpc_negated@d+2`` -> ``wpc_negated searching 2 plies deeper``."""
-    match = _DEEPER.match(spec)
-    if not match:
-        return spec
-    n = int(match["n"])
-    if not match["plus"]:
-        return f"{match['spec']} searching to depth {n}"
-    return f"{match['spec']} searching {n} {'ply' if n == 1 else 'plies'} deeper"
-
-
 def legend(config, panel: list[str]) -> str:
     """What each part of the per-generation line means (logged once, at the start)."""
     every = config.yardstick.hall_of_fame_every
@@ -58,7 +47,8 @@ def legend(config, panel: list[str]) -> str:
         "champions/gen_XXXX.json)",
     ]
     if panel:
-        deeper = [f"{p} = {opponent_text(p)}" for p in panel if _DEEPER.match(p)]
+        deeper = [f"{p} = {opponent_label(p).removeprefix('vs ')}" for p in panel
+                  if "@d" in p]
         lines += [
             "  Elo           the generation's champion against the yardstick panel (every panel "
             "agent rated 0), with its 95% CI",

@@ -7,15 +7,12 @@ their panel, off the curves.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
-import numpy as np
-
-from evolve.ga.console import opponent_text
+from evolve.analysis.names import diversity_label, opponent_label
+from evolve.analysis.plots import plot_champion_elo
 
 GENERATION_AXIS = "generation (0-based)"
-_PHASE = re.compile(r"^p(\d+)$")
 
 
 class FitnessPlot:
@@ -63,24 +60,10 @@ def _legend_below(ax, *extra_axes, ncols: int = 2) -> None:
 
 
 def strength(ax, df) -> None:
-    ax.set(title="Champion strength (absolute)", ylabel="Elo vs the yardstick panel (panel = 0)")
-    if "champion_elo" not in df or df["champion_elo"].isna().all():
-        ax.text(0.5, 0.5, "no yardstick games (yardstick.enabled=false)", ha="center",
-                color="grey", transform=ax.transAxes)
-        return
-    x, elo = df["generation"], df["champion_elo"]
-    low, high = df["champion_elo_low"], df["champion_elo_high"]
-    finite = np.abs(np.concatenate([v[np.isfinite(v)] for v in (elo, low, high)]))
-    edge = max(400.0, 1.1 * finite.max()) if finite.size else 400.0
-    ax.fill_between(x, low.clip(-edge, edge), high.clip(-edge, edge), alpha=0.25,
-                    label="95% confidence interval")
-    ax.plot(x, elo.clip(-edge, edge), "-o", ms=3, label="champion's Elo")
-    unbounded = ~(np.isfinite(low) & np.isfinite(high))
-    if unbounded.any():
-        ends = np.where(np.isfinite(high), -edge, edge)[unbounded]
-        ax.plot(x[unbounded], ends, "^", color="tab:blue", ls="none", ms=5,
-                label="CI unbounded (a 100% or 0% score): drawn at the edge")
-    ax.axhline(0.0, color="grey", lw=0.8)
+    """``evolve.analysis.plots.plot_champion_elo``, the report's strength figure, with the
+    legend below like the other panels."""
+    plot_champion_elo(ax, df, legend=False)
+    ax.set_title("Champion strength (absolute)")
     _legend_below(ax)
 
 
@@ -104,7 +87,7 @@ def opponents(ax, df) -> None:
     x = df["generation"]
     panel = [c for c in df.columns if c.startswith("yardstick_") and c != "yardstick_score"]
     for col in panel:
-        ax.plot(x, df[col], marker=".", lw=1, label=f"vs {opponent_text(col[10:])}")
+        ax.plot(x, df[col], marker=".", lw=1, label=opponent_label(col[len("yardstick_"):]))
     if panel:
         ax.plot(x, df["yardstick_score"], "k-", lw=2, label="mean over the panel")
     if "hall_of_fame_score" in df and df["hall_of_fame_score"].notna().any():
@@ -120,7 +103,5 @@ def diversity(ax, df) -> None:
     x = df["generation"]
     ax.plot(x, df["diversity"], "k-", lw=2, label="all genes")
     for col in [c for c in df.columns if c.startswith("diversity_")]:
-        group = col.removeprefix("diversity_")
-        phase = _PHASE.match(group)
-        ax.plot(x, df[col], lw=1, label=f"phase {phase[1]} genes" if phase else f"{group} genes")
+        ax.plot(x, df[col], lw=1, label=diversity_label(col))
     _legend_below(ax, ncols=3)

@@ -63,7 +63,7 @@ def test_legends_name_their_lines_and_stay_off_the_curves(drawn):
         box, plot = legend.get_window_extent(renderer), ax.get_window_extent(renderer)
         assert box.y1 <= plot.y0, ax.get_title()  # below the plotting area
         labels += [t.get_text() for t in legend.get_texts()]
-    assert "vs wpc_negated searching 2 plies deeper" in labels
+    assert "vs wpc_negated, 2 plies deeper" in labels
     assert "vs earlier champions (hall of fame; not in the Elo)" in labels
     assert {"phase 0 genes", "mobility genes", "all genes"} <= set(labels)
     assert "fitness spread: best minus worst (right)" in labels
@@ -73,5 +73,5 @@ def test_legends_name_their_lines_and_stay_off_the_curves(drawn):
 def test_an_unbounded_interval_is_marked_at_the_edge(drawn):
     case, fig, _ = drawn
     labels = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
-    marked = "CI unbounded (a 100% or 0% score): drawn at the edge" in labels
+    marked = "interval unbounded (100% or 0% score): drawn at the edge" in labels
     assert marked == (case == "unbounded")
