@@ -1,25 +1,40 @@
-"""``python -m evolve [overrides]``: a thin Hydra entry point around ``evolve.ga.loop``."""
+"""``python -m evolve [overrides]``: a thin Hydra entry point around ``evolve.ga.loop``.
+
+Before Hydra starts (and creates the run's folder), ``evolve.ga.preflight`` prints what will run
+and where, and checks the config; after the run, a summary says what came out."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
+import time
 
-import hydra
-from omegaconf import DictConfig
+STARTED = time.monotonic()  # the log's elapsed time counts from the start of the command
 
-from evolve.execution.cluster import ClusterLostError
-from evolve.ga.config import MOVED_TO_GAME, Config, ConfigError, moved_key_message, to_dict
+import logging  # noqa: E402
+import sys  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import hydra  # noqa: E402
+from omegaconf import DictConfig  # noqa: E402
+
+from evolve.execution.cluster import ClusterLostError  # noqa: E402
+from evolve.ga.config import (  # noqa: E402
+    MOVED_TO_GAME,
+    Config,
+    ConfigError,
+    moved_key_message,
+    to_dict,
+)
 
 CONF_DIR = Path(__file__).resolve().parent.parent / "conf"
 
 
 @hydra.main(config_path=str(CONF_DIR), config_name="config", version_base="1.3")
 def main(cfg: DictConfig) -> None:
+    from evolve.ga.console import summary
     from evolve.ga.loop import run
 
     try:
-        result = run(cfg)
+        result = run(cfg, started=STARTED)
     except ConfigError as exc:
         # SystemExit passes through Hydra's error handler, so the user sees one line only
         _fail(str(exc))
@@ -29,7 +44,7 @@ def main(cfg: DictConfig) -> None:
         run_dir = cfg.resume or HydraConfig.get().runtime.output_dir
         print(f"error: {exc}; continue later with resume={run_dir}", file=sys.stderr)
         raise SystemExit(1) from None
-    print(f"champion: {result.run_dir / 'champion.json'}")
+    logging.getLogger("evolve").info(summary(result, time.monotonic() - STARTED))
 
 
 def _fail(message: str):
@@ -98,6 +113,17 @@ def _dotted_keys(d: dict, prefix: str = "") -> set[str]:
     return out
 
 
+def preflight(args: list[str]) -> list[str]:
+    """``evolve.ga.preflight`` with a bad value as one line on stderr (exit code 2)."""
+    from evolve.ga.preflight import preflight as check
+
+    try:
+        return check(args, CONF_DIR)
+    except ConfigError as exc:
+        _fail(str(exc))
+
+
 if __name__ == "__main__":
     check_overrides(sys.argv[1:])
+    sys.argv += preflight(sys.argv[1:])
     main()
