@@ -28,6 +28,29 @@ from evolve.ga.config import (  # noqa: E402
 CONF_DIR = Path(__file__).resolve().parent.parent / "conf"
 
 
+def game_config_dirs() -> list[Path]:
+    """Config folders of plug-in games whose ``game/<name>.yaml`` is not in ``conf/`` (their
+    ``Game.config_dir``); only those games are imported."""
+    from engine.core.registry import game_names, get_game
+
+    dirs: list[Path] = []
+    for name in game_names():
+        if not (CONF_DIR / "game" / f"{name}.yaml").is_file():
+            folder = get_game(name).config_dir
+            if folder is not None and (Path(folder) / "game").is_dir() and folder not in dirs:
+                dirs.append(Path(folder))
+    return dirs
+
+
+def with_game_configs(args: list[str]) -> list[str]:
+    """``args`` plus Hydra's documented ``hydra.searchpath`` override for the plug-in games'
+    config folders, so ``game=<plug-in>`` composes like a game of ``conf/``."""
+    dirs = game_config_dirs()
+    if not dirs or any(a.startswith("hydra.searchpath=") for a in args):
+        return args
+    return [*args, "hydra.searchpath=[" + ",".join(f"file://{d}" for d in dirs) + "]"]
+
+
 @hydra.main(config_path=str(CONF_DIR), config_name="config", version_base="1.3")
 def main(cfg: DictConfig) -> None:
     from evolve.ga.console import summary
@@ -58,8 +81,10 @@ def check_overrides(args: list[str]) -> None:
     this does not understand is left to Hydra."""
     from hydra.core.override_parser.overrides_parser import OverridesParser
 
-    groups = {d.name: sorted(f.stem for f in d.glob("*.yaml")) for d in CONF_DIR.iterdir()
-              if d.is_dir()}
+    groups: dict[str, list[str]] = {}
+    for root in (CONF_DIR, *game_config_dirs()):
+        for d in (x for x in root.iterdir() if x.is_dir()):
+            groups[d.name] = sorted({*groups.get(d.name, ()), *(f.stem for f in d.glob("*.yaml"))})
     keys = _dotted_keys(to_dict(Config())) | _game_keys()
     try:
         parsed = OverridesParser.create().parse_overrides(
@@ -86,8 +111,9 @@ def _game_keys() -> set[str]:
     import yaml
 
     keys = set()
-    for file in (CONF_DIR / "game").glob("*.yaml"):
-        keys |= _dotted_keys({"game": yaml.safe_load(file.read_text()) or {}})
+    for root in (CONF_DIR, *game_config_dirs()):
+        for file in (root / "game").glob("*.yaml"):
+            keys |= _dotted_keys({"game": yaml.safe_load(file.read_text()) or {}})
     return keys
 
 
@@ -125,5 +151,6 @@ def preflight(args: list[str]) -> list[str]:
 
 if __name__ == "__main__":
     check_overrides(sys.argv[1:])
+    sys.argv[1:] = with_game_configs(sys.argv[1:])
     sys.argv += preflight(sys.argv[1:])
     main()

@@ -110,7 +110,17 @@ def _strength(r) -> str:
     e = r.champion_elo
     panel = " ".join(f"{k} {v:.2f}" for k, v in r.yardstick.items())
     hof = "" if math.isnan(r.hall_of_fame_score) else f"  vs hof {r.hall_of_fame_score:.2f}"
-    return f"Elo {_elo(e.elo)} [{_elo(e.elo_low)}, {_elo(e.elo_high)}]  vs panel {panel}{hof}"
+    return f"Elo {elo_range(e.elo, e.elo_low, e.elo_high)}  vs panel {panel}{hof}"
+
+
+def elo_range(elo: float, low: float, high: float) -> str:
+    """``+120 [+40, +210]``; a side that never lost (or never won) has no finite estimate: then
+    the bound its interval gives, ``>= +24`` (``<= -24``)."""
+    if math.isinf(elo) or math.isinf(high) or math.isinf(low):
+        if elo > 0 or (math.isinf(high) and not math.isinf(low)):
+            return f">= {_elo(low)}"
+        return f"<= {_elo(high)}"
+    return f"{_elo(elo)} [{_elo(low)}, {_elo(high)}]"
 
 
 def _elo(value: float) -> str:
@@ -143,8 +153,8 @@ def summary(result, elapsed: float) -> str:
     if gens is not None and "champion_elo" in gens and g in set(gens.generation):
         row = gens[gens.generation == g].iloc[0]
         if not math.isnan(row.champion_elo):
-            first += (f", Elo {_elo(row.champion_elo)} [{_elo(row.champion_elo_low)}, "
-                      f"{_elo(row.champion_elo_high)}] against the yardstick panel")
+            elo = elo_range(row.champion_elo, row.champion_elo_low, row.champion_elo_high)
+            first += f", Elo {elo} against the yardstick panel"
     files = [f for f in ("champion.json", "generations.csv", "games.csv", "fitness.png",
                          "playoff.csv", "evolve.log") if (d / f).exists()]
     vs = f" --vs {' '.join(result.panel)}" if result.panel else ""
