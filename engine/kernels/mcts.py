@@ -7,13 +7,19 @@ its own mover's mean. A game keeps its own per-node rows (positions, untried mov
 in one tuple, ``game``, and supplies four jitted functions over it:
 
 - ``has_room(game) -> bool``: may one more iteration start (a game's own arrays can fill up);
-- ``next_step(game, tree, node) -> LEAF | EXPAND | SELECT``: what the descent does at ``node``:
-  stop there (a finished game), add a child, or go down to the best UCT child (a game may list
-  the node's moves here, the first time it is asked);
+- ``can_expand(game, node) -> bool``: has ``node`` an untried move; a node with none and no
+  child is a finished game, where the descent stops; with children, it goes on to the best UCT
+  child;
 - ``expand(game, node, child, rng) -> move``: choose an untried move of ``node`` (the only
   randomness of the descent) and fill row ``child`` of the game's arrays with its position;
 - ``playout(game, node, rng) -> reward``: play the game out from ``node``; the reward of the side
   to move there.
+
+Compile the callbacks without reference counting (``@njit(cache=True, _nrt=False)``, like the
+alpha-beta kernel's): counting the arrays a callback takes out of ``game`` costs more than the
+rest of a descent step. Such a callback must not call anything that allocates (numba compiles
+the callee without reference counting too, and fails from an empty cache): put allocating work
+in a callback with counting (Pentago Twist's ``expand`` lists a node's successors so).
 
 Numba will not cache a compiled function that passes functions as arguments (every process
 would compile the search again), so ``uct`` is inlined into its caller (``inline="always"``, at
@@ -35,7 +41,6 @@ import numpy as np
 from numba import njit
 
 NONE = -1
-LEAF, EXPAND, SELECT = 0, 1, 2  # next_step's answers
 TIMED_CHUNK = 256  # iterations between two looks at the clock in a timed search
 
 
@@ -61,58 +66,54 @@ def new_tree(capacity: int, root_move: int = NONE) -> Tree:
 
 
 @njit(inline="always")
-def uct(tree, game, iterations, rng, exploration, has_room, next_step, expand, playout):
+def uct(tree, game, iterations, rng, exploration, has_room, can_expand, expand, playout):
     """Run up to ``iterations`` UCT iterations; returns how many ran (fewer when the tree or
     the game's arrays are full)."""
+    # the arrays are taken out of the tuple once: taking one out inside the loops would update
+    # its reference count every time
+    parent, first_child, sibling, move, visits, value, size = tree
     for it in range(iterations):
-        if tree.size[0] >= tree.parent.shape[0] or not has_room(game):
+        if size[0] >= parent.shape[0] or not has_room(game):
             return it
         node = 0
         while True:
-            step = next_step(game, tree, node)
-            if step == LEAF:
-                break
-            if step == EXPAND:
-                child = tree.size[0]
-                tree.size[0] += 1
-                _link(tree, node, child, expand(game, node, child, rng))
+            if can_expand(game, node):
+                child = size[0]
+                size[0] += 1
+                parent[child], move[child] = node, expand(game, node, child, rng)
+                sibling[child], first_child[child] = first_child[node], NONE
+                visits[child], value[child] = 0.0, 0.0
+                first_child[node] = child
                 node = child
                 break
-            node = _best_child(tree, node, exploration)
-        _backpropagate(tree, node, playout(game, node, rng))
+            if first_child[node] == NONE:
+                break  # nothing to expand and no child: the game is over here
+            node = _best_child(first_child, sibling, visits, value, node, exploration)
+        _backpropagate(parent, visits, value, node, playout(game, node, rng))
     return iterations
 
 
 @njit(inline="always")
-def _link(tree, node, child, move):
-    tree.parent[child], tree.move[child] = node, move
-    tree.sibling[child], tree.first_child[child] = tree.first_child[node], NONE
-    tree.visits[child], tree.value[child] = 0.0, 0.0
-    tree.first_child[node] = child
-
-
-@njit(inline="always")
-def _best_child(tree, node, exploration):
+def _best_child(first_child, sibling, visits, value, node, exploration):
     """The child with the highest UCB1 (the first of equals in list order)."""
-    visits, value = tree.visits, tree.value
     log_n = np.log(visits[node])
-    best, best_child, child = -1.0, tree.first_child[node], tree.first_child[node]
+    best, best_child, child = -1.0, first_child[node], first_child[node]
     while child != NONE:
         ucb = value[child] / visits[child] + exploration * np.sqrt(log_n / visits[child])
         if ucb > best:
             best, best_child = ucb, child
-        child = tree.sibling[child]
+        child = sibling[child]
     return best_child
 
 
 @njit(inline="always")
-def _backpropagate(tree, node, reward):
+def _backpropagate(parent, visits, value, node, reward):
     """``reward`` is for the side to move at ``node``: its mover gets the complement."""
     while node != NONE:
-        tree.visits[node] += 1.0
-        tree.value[node] += 1.0 - reward
+        visits[node] += 1.0
+        value[node] += 1.0 - reward
         reward = 1.0 - reward
-        node = tree.parent[node]
+        node = parent[node]
 
 
 def run_iterations(step: Callable[[int], int], playouts: int | None,

@@ -74,7 +74,10 @@ def _playout_move(P, O, rng, guided, weights, phase_of_stones, samples):
     return chosen
 
 
-@njit(cache=True)
+# The loop's callbacks (engine.kernels.mcts) run without reference counting (``_nrt=False``),
+# except ``_expand``: listing successors allocates, which needs it.
+
+@njit(cache=True, _nrt=False)
 def _playout(game, node, rng):
     """Reward for the side to move at ``node`` after playing the game out."""
     P, O = game.P[node], game.O[node]
@@ -89,29 +92,43 @@ def _playout(game, node, rng):
         flipped = not flipped
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _has_room(game):
     return game.pool_used[0] + bb.MOVES <= game.pool.shape[0]
 
 
-@njit(cache=True)
-def _next_step(game, tree, node):
+@njit(cache=True, _nrt=False)
+def _can_expand(game, node):
+    """False at a finished game; a node not listed yet has successors to try."""
     if bb.result(game.P[node], game.O[node]) != bb.ONGOING:
-        return uct.LEAF
-    if game.pool_start[node] < 0:  # first visit: list the distinct successors
-        n = bb.distinct_children(game.P[node], game.O[node], game.scratch_P, game.scratch_O,
-                                 game.scratch_move)
-        start = game.pool_used[0]
-        game.pool_start[node], game.pool_count[node] = start, n
-        game.pool[start:start + n] = game.scratch_move[:n]
-        game.pool_used[0] += n
-    return uct.EXPAND if game.expanded[node] < game.pool_count[node] else uct.SELECT
+        return False
+    return game.pool_start[node] < 0 or game.expanded[node] < game.pool_count[node]
 
 
 @njit(cache=True)
 def _expand(game, node, child, rng):
-    """A uniformly random untried successor: swapped to the front of the node's list."""
-    start, k, pool = game.pool_start[node], game.expanded[node], game.pool
+    """A uniformly random untried successor (listing the node's successors the first time)."""
+    pool_start = game.pool_start  # taken out once, before the branch: counted once
+    if pool_start[node] < 0:
+        _list_successors(game, node)
+    return _expand_listed(game, node, child, rng)
+
+
+@njit(cache=True)
+def _list_successors(game, node):
+    """The node's distinct successors, appended to the pool."""
+    n = bb.distinct_children(game.P[node], game.O[node], game.scratch_P, game.scratch_O,
+                             game.scratch_move)
+    start = game.pool_used[0]
+    game.pool_start[node], game.pool_count[node] = start, n
+    game.pool[start:start + n] = game.scratch_move[:n]
+    game.pool_used[0] += n
+
+
+@njit(cache=True, _nrt=False)
+def _expand_listed(game, node, child, rng):
+    """An untried successor drawn uniformly and swapped to the front of the node's list."""
+    pool, start, k = game.pool, game.pool_start[node], game.expanded[node]
     j = start + k + below(rng, game.pool_count[node] - k)
     pool[start + k], pool[j] = pool[j], pool[start + k]
     game.expanded[node] = k + 1
@@ -124,7 +141,7 @@ def _expand(game, node, child, rng):
 @njit(cache=True)
 def mcts_run(tree, game, iterations, rng, exploration):
     """Up to ``iterations`` UCT iterations (``engine.kernels.mcts.uct``); returns how many ran."""
-    return uct.uct(tree, game, iterations, rng, exploration, _has_room, _next_step, _expand,
+    return uct.uct(tree, game, iterations, rng, exploration, _has_room, _can_expand, _expand,
                    _playout)
 
 

@@ -64,7 +64,10 @@ def _playout_move(P, O, moves, state, guided, phase_of_discs, positional, guide_
     return best_sq
 
 
-@njit(cache=True)
+# The loop's callbacks (engine.kernels.mcts) run without reference counting (``_nrt=False``):
+# counting the arrays they take out of ``game`` would cost more than the rest of a descent step.
+
+@njit(cache=True, _nrt=False)
 def _playout(game, node, state):
     """Reward for the side to move at ``node`` after playing the game out."""
     P, O = game.P[node], game.O[node]
@@ -87,8 +90,8 @@ def _playout(game, node, state):
     return r if root_to_move else 1.0 - r
 
 
-@njit(cache=True)
-def _set_position(game, n, P, O):
+@njit(cache=True, _nrt=False)
+def set_position(game, n, P, O):
     """Row ``n`` holds (P, O): its untried squares, or a pending pass."""
     game.P[n], game.O[n] = P, O
     moves = bb.legal_moves(P, O)
@@ -96,36 +99,35 @@ def _set_position(game, n, P, O):
     game.pass_pending[n] = moves == bb.ZERO and bb.legal_moves(O, P) != bb.ZERO
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _has_room(game):
     return True
 
 
-@njit(cache=True)
-def _next_step(game, tree, node):
-    if game.untried[node] != bb.ZERO or game.pass_pending[node]:
-        return uct.EXPAND
-    return uct.LEAF if tree.first_child[node] == uct.NONE else uct.SELECT
+@njit(cache=True, _nrt=False)
+def _can_expand(game, node):
+    return game.untried[node] != bb.ZERO or game.pass_pending[node]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _expand(game, node, child, state):
+    """A uniformly random untried square, or the pending pass."""
     P, O = game.P[node], game.O[node]
     if game.pass_pending[node]:
         game.pass_pending[node] = False
-        _set_position(game, child, O, P)
-        return PASS
-    sq = random_bit(state, game.untried[node])
-    game.untried[node] &= ~(bb.ONE << np.uint64(sq))
-    nP, nO = bb.make_move(P, O, sq, bb.flips(P, O, sq))
-    _set_position(game, child, nP, nO)
-    return sq
+        move, nP, nO = PASS, O, P
+    else:
+        move = random_bit(state, game.untried[node])
+        game.untried[node] &= ~(bb.ONE << np.uint64(move))
+        nP, nO = bb.make_move(P, O, move, bb.flips(P, O, move))
+    set_position(game, child, nP, nO)
+    return move
 
 
 @njit(cache=True)
 def mcts_run(tree, game, iterations, state, exploration):
     """Up to ``iterations`` UCT iterations (``engine.kernels.mcts.uct``); returns how many ran."""
-    return uct.uct(tree, game, iterations, state, exploration, _has_room, _next_step, _expand,
+    return uct.uct(tree, game, iterations, state, exploration, _has_room, _can_expand, _expand,
                    _playout)
 
 
@@ -170,7 +172,7 @@ class MCTSAgent:
         state = new_state(self._rng)
         capacity = 1 + (self.playouts if self.time_limit is None else TIMED_CAPACITY)
         tree, game = uct.new_tree(capacity, PASS), self._nodes(capacity)
-        _set_position(game, 0, *position.boards)
+        set_position(game, 0, *position.boards)
         self.last_playouts = uct.run_iterations(
             lambda k: mcts_run(tree, game, k, state, self.exploration), self.playouts,
             self.time_limit)
