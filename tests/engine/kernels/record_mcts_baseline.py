@@ -4,10 +4,10 @@
         tests/data/mcts_baseline_moves.json
 
 The checkout given first is put at the front of ``sys.path``, so its ``engine`` package is the
-one imported (not this worktree's); numba's cache goes to a temporary folder so the checkout is
-not written to. Run it on the code from before the UCT loop moved to ``engine.kernels.mcts``:
-``tests/engine/kernels/test_mcts_baseline.py`` then proves the new agents play the same moves
-with the same root statistics (same RNG draws in the same order).
+one imported, not this worktree's (``tests/engine/baseline_checkout.py``). Run it on the code
+from before the UCT loop moved to ``engine.kernels.mcts``: ``test_mcts_baseline.py`` beside it
+then proves the new agents play the same moves with the same root statistics (same RNG draws
+in the same order).
 
 What is recorded, all with play-out budgets (reproducible): Pentago Twist's and Reversi's
 ``MCTSAgent`` on random reachable positions (text forms stored), random and guided play-outs,
@@ -18,32 +18,22 @@ from move to move. For each move: the move, the play-outs run, the root children
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import numpy as np
+
+sys.path.insert(1, str(Path(__file__).resolve().parents[3]))  # for tests.engine, after the script
+from tests.engine.baseline_checkout import use_checkout, write_json  # noqa: E402
 
 POSITIONS_PER_CONFIG = 8
 
 
 def main(code: str, out: str) -> None:
-    os.environ.setdefault("NUMBA_CACHE_DIR", tempfile.mkdtemp(prefix="mcts_baseline_numba_"))
-    sys.dont_write_bytecode = True
-    sys.path.insert(0, str(Path(code).resolve()))
-    import engine
-
-    assert Path(engine.__file__).resolve().is_relative_to(Path(code).resolve()), engine.__file__
-    commit = subprocess.run(["git", "-C", code, "rev-parse", "HEAD"], capture_output=True,
-                            text=True).stdout.strip()
-    data = {"recorded_from": {"checkout": str(code), "commit": commit},
+    data = {"recorded_from": use_checkout(code),
             "command": f"python tests/engine/kernels/record_mcts_baseline.py {code} {out}",
             "pentago": record_pentago(), "reversi": record_reversi()}
-    text = json.dumps(data, separators=(",", ":")).replace('},{"move"', '},\n{"move"')
-    Path(out).write_text(text + "\n")  # one line per recorded move: readable diffs
+    write_json(data, out, '{"move"')
     print(f"wrote {out}: {len(data['pentago'])} Pentago and {len(data['reversi'])} Reversi cases")
 
 
