@@ -18,8 +18,8 @@ in one tuple, ``game``, and supplies four jitted functions over it:
 Compile the callbacks without reference counting (``@njit(cache=True, _nrt=False)``, like the
 alpha-beta kernel's): counting the arrays a callback takes out of ``game`` costs more than the
 rest of a descent step. Such a callback must not call anything that allocates (numba compiles
-the callee without reference counting too, and fails from an empty cache): put allocating work
-in a callback with counting (Pentago Twist's ``expand`` lists a node's successors so).
+the callee without reference counting too, and fails from an empty cache): keep scratch arrays
+in ``game`` instead (Pentago Twist lists successors into them).
 
 Numba will not cache a compiled function that passes functions as arguments (every process
 would compile the search again), so ``uct`` is inlined into its caller (``inline="always"``, at

@@ -44,6 +44,7 @@ class Nodes(NamedTuple):
     scratch_P: np.ndarray  # uint64[288]: distinct_children's output
     scratch_O: np.ndarray
     scratch_move: np.ndarray  # int64[288]
+    scratch_set: np.ndarray  # int64[bb.DEDUP_SLOTS]: distinct_children_into's hash set
     guided: bool
     weights: np.ndarray
     phase_of_stones: np.ndarray
@@ -74,8 +75,8 @@ def _playout_move(P, O, rng, guided, weights, phase_of_stones, samples):
     return chosen
 
 
-# The loop's callbacks (engine.kernels.mcts) run without reference counting (``_nrt=False``),
-# except ``_expand``: listing successors allocates, which needs it.
+# The loop's callbacks (engine.kernels.mcts) run without reference counting (``_nrt=False``):
+# counting the arrays they take out of ``game`` would cost more than the rest of a descent step.
 
 @njit(cache=True, _nrt=False)
 def _playout(game, node, rng):
@@ -105,29 +106,12 @@ def _can_expand(game, node):
     return game.pool_start[node] < 0 or game.expanded[node] < game.pool_count[node]
 
 
-@njit(cache=True)
-def _expand(game, node, child, rng):
-    """A uniformly random untried successor (listing the node's successors the first time)."""
-    pool_start = game.pool_start  # taken out once, before the branch: counted once
-    if pool_start[node] < 0:
-        _list_successors(game, node)
-    return _expand_listed(game, node, child, rng)
-
-
-@njit(cache=True)
-def _list_successors(game, node):
-    """The node's distinct successors, appended to the pool."""
-    n = bb.distinct_children(game.P[node], game.O[node], game.scratch_P, game.scratch_O,
-                             game.scratch_move)
-    start = game.pool_used[0]
-    game.pool_start[node], game.pool_count[node] = start, n
-    game.pool[start:start + n] = game.scratch_move[:n]
-    game.pool_used[0] += n
-
-
 @njit(cache=True, _nrt=False)
-def _expand_listed(game, node, child, rng):
-    """An untried successor drawn uniformly and swapped to the front of the node's list."""
+def _expand(game, node, child, rng):
+    """A uniformly random untried successor, swapped to the front of the node's list (which
+    is made the first time)."""
+    if game.pool_start[node] < 0:
+        _list_successors(game, node)
     pool, start, k = game.pool, game.pool_start[node], game.expanded[node]
     j = start + k + below(rng, game.pool_count[node] - k)
     pool[start + k], pool[j] = pool[j], pool[start + k]
@@ -136,6 +120,19 @@ def _expand_listed(game, node, child, rng):
     game.P[child], game.O[child] = bb.play(game.P[node], game.O[node], move)
     game.pool_start[child], game.expanded[child] = -1, 0
     return move
+
+
+@njit(cache=True, _nrt=False)
+def _list_successors(game, node):
+    """The node's distinct successors, appended to the pool (element by element: a slice is
+    an array of its own, which needs reference counting)."""
+    n = bb.distinct_children_into(game.P[node], game.O[node], game.scratch_P, game.scratch_O,
+                                  game.scratch_move, game.scratch_set)
+    start = game.pool_used[0]
+    game.pool_start[node], game.pool_count[node] = start, n
+    for i in range(n):
+        game.pool[start + i] = game.scratch_move[i]
+    game.pool_used[0] += n
 
 
 @njit(cache=True)
@@ -212,5 +209,6 @@ class MCTSAgent:
         return Nodes(np.zeros(capacity, u64), np.zeros(capacity, u64),
                      np.zeros(capacity, i64), np.zeros(capacity, i64), np.zeros(capacity, i64),
                      np.zeros(pool_size, np.int16), np.zeros(1, i64), np.empty(bb.MOVES, u64),
-                     np.empty(bb.MOVES, u64), np.empty(bb.MOVES, i64), self.guided,
+                     np.empty(bb.MOVES, u64), np.empty(bb.MOVES, i64),
+                     np.empty(bb.DEDUP_SLOTS, i64), self.guided,
                      self.weights, self.phase_of_stones, self.samples)
