@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from engine.core import match
 from engine.core.agent import Agent, Seed
 from engine.core.game import DRAW, Outcome
+from engine.core.registry import get_game
 from engine.reversi.position import PASS, Variant, move_name
 
 WINNERS = {0: "black", 1: "white", DRAW: "draw"}
@@ -87,6 +88,6 @@ def random_openings(n: int, seed: Seed, min_plies: int = 4, max_plies: int = 8,
 
 
 def _game(variant: Variant):
-    from engine.reversi.game import OTHELLO, REVERSED_REVERSI
-
-    return REVERSED_REVERSI if variant.is_reversed else OTHELLO
+    """The registered game of ``variant`` (through the registry: engine.reversi.game imports
+    this module)."""
+    return get_game("reversed_reversi" if variant.is_reversed else "othello")
