@@ -27,8 +27,8 @@ numba's IR level) and each game wraps it in its own ``@njit(cache=True)`` entry 
 its four functions as globals: after inlining they are plain calls, and the entry is cached.
 Numba checks only the entry's own source file for changes: after editing this one, delete the
 games' cached entries (``__pycache__/mcts.mcts_run-*.nbi``) or they keep the old loop. The
-Python side (``new_tree``, ``run_iterations``, ``root_children``, ``most_visited``) serves the
-agents.
+Python side (``playout_budget``, ``new_tree``, ``run_iterations``, ``root_children``,
+``most_visited``) serves the agents.
 """
 
 from __future__ import annotations
@@ -42,6 +42,7 @@ from numba import njit
 
 NONE = -1
 TIMED_CHUNK = 256  # iterations between two looks at the clock in a timed search
+DEFAULT_PLAYOUTS = 1000  # an agent's budget when given neither play-outs nor a time limit
 
 
 class Tree(NamedTuple):
@@ -114,6 +115,14 @@ def _backpropagate(parent, visits, value, node, reward):
         value[node] += 1.0 - reward
         reward = 1.0 - reward
         node = parent[node]
+
+
+def playout_budget(playouts: int | None, time_limit: float | None) -> int | None:
+    """An agent's play-out budget: ``playouts`` (``ValueError`` unless >= 1), or
+    ``DEFAULT_PLAYOUTS`` when neither it nor a time limit is given."""
+    if playouts is not None and playouts < 1:
+        raise ValueError(f"playouts must be >= 1, got {playouts}")
+    return DEFAULT_PLAYOUTS if playouts is None and time_limit is None else playouts
 
 
 def run_iterations(step: Callable[[int], int], playouts: int | None,

@@ -17,7 +17,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from engine.core.agent import Seed, make_rng
+from engine.core.agent import Seed, check_search_args, make_rng
 from engine.kernels import mcts as uct
 from engine.kernels.rng import below
 from engine.kernels.rng import new_state as new_rng_state
@@ -154,13 +154,8 @@ class MCTSAgent:
                  weights: np.ndarray | None = None, phase_of_stones: np.ndarray | None = None,
                  samples: int = 4, seed: Seed = None, exploration: float = EXPLORATION,
                  name: str | None = None):
-        if playouts is None and time_limit is None:
-            playouts = 1000
-        if playouts is not None and playouts < 1:
-            raise ValueError(f"playouts must be >= 1, got {playouts}")
-        if time_limit is not None and not time_limit > 0:
-            raise ValueError(f"time_limit must be > 0 seconds, got {time_limit}")
-        self.playouts, self.time_limit = playouts, time_limit
+        check_search_args(time_limit=time_limit)
+        self.playouts, self.time_limit = uct.playout_budget(playouts, time_limit), time_limit
         self.guided = weights is not None
         self.weights = np.zeros((1, 18)) if weights is None else np.asarray(weights, float)
         self.phase_of_stones = np.zeros(37, np.int64) if phase_of_stones is None else \

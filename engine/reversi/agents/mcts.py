@@ -20,7 +20,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from engine.core.agent import Seed, make_rng
+from engine.core.agent import Seed, check_search_args, make_rng
 from engine.kernels import mcts as uct
 from engine.kernels.rng import new_state, random_bit, uniform
 from engine.reversi import bitboard as bb
@@ -142,15 +142,10 @@ class MCTSAgent:
                  time_limit: float | None = None, weights=None, seed: Seed = None,
                  exploration: float = 1.4, guide_epsilon: float = 0.3, name: str | None = None):
         self.variant = Variant.parse(variant)
-        if playouts is None and time_limit is None:
-            playouts = 1000
-        if playouts is not None and playouts < 1:
-            raise ValueError(f"playouts must be >= 1, got {playouts}")
-        if time_limit is not None and not time_limit > 0:
-            raise ValueError(f"time_limit must be > 0 seconds, got {time_limit}")
+        check_search_args(time_limit=time_limit)
         if not 0.0 <= guide_epsilon <= 1.0:
             raise ValueError(f"guide_epsilon must be in [0, 1], got {guide_epsilon}")
-        self.playouts, self.time_limit = playouts, time_limit
+        self.playouts, self.time_limit = uct.playout_budget(playouts, time_limit), time_limit
         self.exploration, self.guide_epsilon = exploration, guide_epsilon
         self.guided = weights is not None
         self.phase_of_discs, self.positional = (

@@ -222,3 +222,22 @@ def test_the_games_search_kernels_compile_from_nothing_and_load_from_the_cache(t
         assert "Cannot cache" not in run.stderr
     assert runs[0].stdout.split() == ["1", "1", "0", "0"]  # compiled
     assert runs[1].stdout.split() == ["0", "0", "1", "1"]  # loaded
+
+
+def test_playout_budget_defaults_only_without_a_time_limit_and_refuses_zero():
+    assert uct.playout_budget(None, None) == uct.DEFAULT_PLAYOUTS
+    assert uct.playout_budget(None, 0.5) is None and uct.playout_budget(7, 0.5) == 7
+    with pytest.raises(ValueError, match="playouts must be >= 1, got 0"):
+        uct.playout_budget(0, None)
+
+
+@pytest.mark.parametrize("make", ["pentago", "reversi"])
+def test_the_agents_refuse_a_bad_budget_with_one_line(make):
+    from engine.pentago.mcts import MCTSAgent as PentagoMCTS
+    from engine.reversi.agents.mcts import MCTSAgent as ReversiMCTS
+
+    agent = PentagoMCTS if make == "pentago" else ReversiMCTS
+    with pytest.raises(ValueError, match="playouts must be >= 1, got -3"):
+        agent(playouts=-3)
+    with pytest.raises(ValueError, match="time_limit must be > 0 seconds, got 0"):
+        agent(time_limit=0)
