@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib
 import sys
 
+from engine.core.base import PLAY_ANY
 from engine.core.registry import default_game, game_names, get_game
 
 
@@ -67,5 +68,5 @@ def dispatch(command: str, argv: list[str] | None = None) -> int:
         print(f"error: --game {game.name} has no `{command}` command (games that have it: "
               f"{', '.join(having) or 'none'})", file=sys.stderr)
         return 2
-    own = game.cli_arguments(command) if name is not None else []
+    own = game.cli_arguments(command) if name is not None or module == PLAY_ANY else []
     return importlib.import_module(module).main(own + rest)
