@@ -74,10 +74,8 @@ def test_a_whole_game_is_played_by_clicking_the_board(site, game_name):
     assert page.inner_text("#message") == ""
 
 
-@pytest.mark.parametrize("game_name", GAMES)
+@pytest.mark.parametrize("game_name", [g for g in GAMES if g in RENDERERS])
 def test_an_illegal_click_is_refused_with_the_reason(site, game_name):
-    if game_name not in RENDERERS:
-        pytest.skip("the generic renderer offers the legal moves only: nothing illegal to click")
     _, page = site
     driver.start_game(page, game_name, fast_agent(game_name))
     driver.click_legal_move(page, np.random.default_rng(1))
@@ -178,3 +176,17 @@ def test_an_agents_turn_interrupted_by_a_tab_switch_is_taken_on_return(site):
     driver.select_tab(page, "replay")
     driver.select_tab(page, "play")
     page.wait_for_function("() => page.session.ply === 1 && page.session.human_to_move")
+
+
+@pytest.mark.parametrize("game_name", [g for g in GAMES if g not in RENDERERS])
+def test_a_game_without_a_renderer_offers_exactly_its_legal_moves(site, game_name):
+    """The generic renderer (a plug-in game's, Connect Four's in CI) has nothing illegal to
+    click: its move buttons are the legal moves, and one of them plays."""
+    url, page = site
+    driver.start_game(page, game_name, fast_agent(game_name))
+    page.wait_for_function("() => !page.busy")
+    buttons = page.eval_on_selector_all("#extra-moves button", "nodes => nodes.length")
+    assert buttons == len(driver.session(page)["legal"])
+    page.click("#extra-moves button")
+    page.wait_for_function("() => page.session.ply >= 2 && !page.busy")
+    assert page.inner_text("#message") == ""
