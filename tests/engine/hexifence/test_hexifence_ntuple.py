@@ -29,7 +29,6 @@ def ntuple(size=3, **genome):
 def python_nodes(state: State) -> list[int]:
     """Node states recounted from the state's edge bytes: a drawn inner edge is 1, a ground
     node counts its cell's drawn boundary edges."""
-    b = state.board
     out = [0] * nodes(state.size).count
     for e, owner in enumerate(state.edges):
         if owner:
