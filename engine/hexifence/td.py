@@ -16,8 +16,10 @@ the change of the instances reading the one node the edge changes (``drawing_gai
 Learning: after each game, TD(0) forwards along its positions (``td_step_cells`` of
 ``engine.kernels.ntuple_td`` on node states): position ``t`` moves towards ``V(x[t+1])`` when the
 same player moves there (after a capture), ``-V(x[t+1])`` otherwise, the last one towards the
-final margin from its mover's view. A step moves a position's value by ``alpha`` times its error
-(each of its ``I`` instances' entries by ``alpha / I`` of it). Reproducible from ``seed``.
+final margin from its mover's view. A step moves a position's value by ``alpha`` times its error,
+shared out as normalised LMS does: each entry it reads moves by that over ``sum(count**2)``,
+``count`` the instances reading the entry (a symmetric position reads one entry up to 12 times:
+a fixed per-entry step overshoots there and diverges). Reproducible from ``seed``.
 """
 
 from __future__ import annotations
@@ -91,7 +93,21 @@ def _choose(words, deg, margin, left, epsilon, rng, idx, t, net, feat, node_of_e
 
 
 @njit(cache=True)
-def _learn_game(positions, movers, offsets, phases, count, final0, alpha, t, net):
+def squared_counts(idx, t, counts):
+    """The sum over the entries a position reads of (instances reading it) squared: what a unit
+    step on each of them moves its sum by (``counts``: zeros of ``n_weights``, left zero)."""
+    total = 0
+    for i in range(idx.shape[0]):
+        k = t.offset[i] + idx[i]
+        total += 2 * counts[k] + 1
+        counts[k] += 1
+    for i in range(idx.shape[0]):
+        counts[t.offset[i] + idx[i]] = 0
+    return total
+
+
+@njit(cache=True)
+def _learn_game(positions, movers, offsets, phases, count, final0, alpha, t, net, idx, counts):
     """TD(0) forwards along one game; returns the sum of squared errors."""
     squared = 0.0
     for k in range(count):
@@ -100,8 +116,9 @@ def _learn_game(positions, movers, offsets, phases, count, final0, alpha, t, net
             target = after if movers[k + 1] == movers[k] else -after
         else:
             target = final0 if movers[k] == 0 else -final0
-        error = td_step_cells(positions[k], target - offsets[k], alpha, False, t,
-                              net[phases[k]])
+        indices_cells(positions[k], t, idx)
+        step = alpha / squared_counts(idx, t, counts)
+        error = td_step_cells(positions[k], target - offsets[k], step, False, t, net[phases[k]])
         squared += error * error
     return squared
 
@@ -116,6 +133,7 @@ def self_play(games, alpha, epsilon, rng, t, net, feat, node_of_edge, n_nodes, e
     movers, phases = np.empty(n_edges, np.int64), np.empty(n_edges, np.int64)
     offsets, errors, results = np.empty(n_edges), np.empty(games), np.empty(games)
     idx, states = np.empty(t.offset.shape[0], np.int64), np.empty(n_nodes, np.uint8)
+    scratch, counts = np.empty_like(idx), np.zeros(net.shape[1], np.int64)
     words, deg = np.empty_like(words0), np.empty(n_cells, np.int8)
     s_words, s_deg, buf = np.empty_like(words0), np.empty(n_cells, np.int8), np.empty(N_FEATURES)
     for g in range(games):
@@ -144,7 +162,7 @@ def self_play(games, alpha, epsilon, rng, t, net, feat, node_of_edge, n_nodes, e
                 margin, mover = -margin, 1 - mover
         results[g] = margin if mover == 0 else -margin
         errors[g] = _learn_game(positions, movers, offsets, phases, count, results[g], alpha, t,
-                                net)
+                                net, scratch, counts)
     return errors, results
 
 
@@ -168,8 +186,7 @@ def learn(network, genome: np.ndarray, games: int, seed: Seed, alpha: float, eps
     words0 = np.zeros(b.words, np.uint64)
     for e in range(b.n_edges):
         words0[e >> 6] |= np.uint64(1) << np.uint64(e & 63)
-    step = float(alpha) / len(network.tables.offset)  # per entry: the value moves by alpha
-    errors, results = self_play(int(games), step, float(epsilon), new_state(make_rng(seed)),
+    errors, results = self_play(int(games), float(alpha), float(epsilon), new_state(make_rng(seed)),
                                 network.tables, net, feat, node_set.node_of_edge, node_set.count,
                                 b.edge_cells, b.cell_edges, words0, network.features)
     return net, feat, errors, results

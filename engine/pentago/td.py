@@ -17,8 +17,10 @@ Learning: after each game, TD(0) forwards along its positions (online TD(0) as i
 during play, ``engine.kernels.ntuple_td``): position ``t`` moves towards ``-V(x[t+1])`` (the
 players alternate, no passes), the last one towards the result from its mover's view (+1 win,
 0 draw, -1 loss). A step moves the sum ``s`` by ``alpha`` times the error (times the slope of
-tanh): each of the position's ``I`` instances' entries by ``alpha / I`` of it. Only the
-network's entries move. Reproducible from ``seed``: every random draw comes from one kernel RNG
+tanh), shared out as normalised LMS does: each entry the position reads moves by that over
+``sum(count**2)``, ``count`` the instances reading the entry (symmetric positions read one entry
+many times; a fixed per-entry step would overshoot there and diverge). Only the network's
+entries move. Reproducible from ``seed``: every random draw comes from one kernel RNG
 seeded from it.
 """
 
@@ -88,8 +90,22 @@ def _final_result(P, O, plies):
 
 
 @njit(cache=True)
+def squared_counts(idx, t, counts):
+    """The sum over the entries a position reads of (instances reading it) squared: what a unit
+    step on each of them moves its sum by (``counts``: zeros of ``n_weights``, left zero)."""
+    total = 0
+    for i in range(idx.shape[0]):
+        k = t.offset[i] + idx[i]
+        total += 2 * counts[k] + 1
+        counts[k] += 1
+    for i in range(idx.shape[0]):
+        counts[t.offset[i] + idx[i]] = 0
+    return total
+
+
+@njit(cache=True)
 def _learn_game(players, opponents, plies, result, alpha, t, net, feat, phase_of_stones,
-                with_features, idx):
+                with_features, idx, counts):
     """TD(0) forwards along the game's positions; returns the sum of squared errors."""
     squared = 0.0
     for k in range(plies):
@@ -101,7 +117,7 @@ def _learn_game(players, opponents, plies, result, alpha, t, net, feat, phase_of
         P, O = players[k], opponents[k]
         value = math.tanh(_sum(P, O, t, net, feat, phase_of_stones, with_features, idx))
         error = target - value
-        step = alpha * error * (1.0 - value * value)
+        step = alpha * error * (1.0 - value * value) / squared_counts(idx, t, counts)
         row = net[phase_of_stones[popcount(P | O)]]
         for i in range(idx.shape[0]):  # idx holds (P, O)'s indices: _sum just computed them
             row[t.offset[i] + idx[i]] += step
@@ -113,7 +129,7 @@ def _learn_game(players, opponents, plies, result, alpha, t, net, feat, phase_of
 def self_play(games, alpha, epsilon, rng, t, net, feat, phase_of_stones, with_features):
     """``games`` games of self-play, learning after each; returns each game's sum of squared
     TD errors and its result for white (``net`` is updated in place)."""
-    idx = np.empty(t.offset.shape[0], np.int64)
+    idx, counts = np.empty(t.offset.shape[0], np.int64), np.zeros(net.shape[1], np.int64)
     c_P, c_O = np.empty(bb.MOVES, np.uint64), np.empty(bb.MOVES, np.uint64)
     c_move, dedup = np.empty(bb.MOVES, np.int64), np.empty(bb.DEDUP_SLOTS, np.int64)
     players, opponents = np.empty(MAX_PLIES, np.uint64), np.empty(MAX_PLIES, np.uint64)
@@ -128,7 +144,7 @@ def self_play(games, alpha, epsilon, rng, t, net, feat, phase_of_stones, with_fe
             P, O = bb.play(P, O, move)
         results[g] = _final_result(P, O, plies)
         errors[g] = _learn_game(players, opponents, plies, results[g], alpha, t, net, feat,
-                                phase_of_stones, with_features, idx)
+                                phase_of_stones, with_features, idx, counts)
     return errors, results
 
 
@@ -144,9 +160,8 @@ def learn(network, genome: np.ndarray, games: int, seed: Seed, alpha: float, eps
     _check(games, alpha, epsilon)
     net, feat = network.split(genome)
     rng = new_state(make_rng(seed))
-    step = float(alpha) / len(network.tables.offset)  # per entry: the sum moves by alpha
-    errors, results = self_play(int(games), step, float(epsilon), rng, network.tables, net, feat,
-                                phase_table(network.phases), network.features)
+    errors, results = self_play(int(games), float(alpha), float(epsilon), rng, network.tables,
+                                net, feat, phase_table(network.phases), network.features)
     return net, feat, errors, results
 
 

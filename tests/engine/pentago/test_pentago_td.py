@@ -10,10 +10,11 @@ import pytest
 
 from engine.core import SearchSettings, get_game
 from engine.core.match import play_game
+from engine.kernels import ntuple as nt
 from engine.kernels.ntuple import evaluate_bits
 from engine.pentago import td
 from engine.pentago.evaluation import phase_table
-from engine.pentago.state import parse_state
+from engine.pentago.state import State, parse_state
 
 GAME = get_game("pentago_twist")
 SMALL = GAME.with_settings({"genome": {"kind": "ntuple", "layout": "straight5", "phases": 1}})
@@ -72,13 +73,35 @@ def test_learning_is_reproducible_from_the_seed_and_leaves_its_input_alone():
     assert np.array_equal(SMALL.td_learn(a, 0, 1, 0.3, 0.1), a)
 
 
-def test_a_step_moves_the_sum_by_alpha_times_the_error():
-    """One game learnt with tanh: the last position moves towards the result by alpha times
-    its error times tanh's slope (all its entries distinct on a nearly full board)."""
-    net, _, errors, results = td.learn(SMALL.network, np.zeros(SMALL.genome_spec().size), 1,
-                                       3, 0.5, 1.0)
-    assert errors[0] > 0 and results[0] in (-1.0, 0.0, 1.0)
-    assert np.abs(net).max() <= 0.5 / len(SMALL.network.tables.offset) * 2 + 1e-12
+@pytest.mark.parametrize("state", [State(), OPPONENTS_FIVE])
+def test_a_step_moves_the_sum_by_alpha_times_the_error_however_entries_are_shared(state):
+    """One position learnt alone towards a result: its sum moves by alpha x error x tanh's
+    slope (normalised LMS), on the empty board too, where both instances of every table read
+    the same entry."""
+    genome = np.random.default_rng(1).normal(0, 0.1, SMALL.genome_spec().size)
+    tables, net, feat, phases, _, idx = network_args(SMALL, genome)
+    P, O = state.boards()
+    before = evaluate_bits(P, O, tables, net[0])
+    counts = np.zeros(net.shape[1], np.int64)
+    players, opponents = np.array([P], np.uint64), np.array([O], np.uint64)
+    td._learn_game(players, opponents, 1, 1.0, 0.3, tables, net, feat, phases, False, idx,
+                   counts)
+    value = math.tanh(before)
+    expected = 0.3 * (1.0 - value) * (1 - value**2)  # a game's first mover is player 0
+    assert evaluate_bits(P, O, tables, net[0]) - before == pytest.approx(expected)
+    assert not counts.any()
+
+
+def test_squared_counts_counts_instances_per_entry():
+    tables = SMALL.network.tables
+    idx = np.empty(len(tables.offset), np.int64)
+    counts = np.zeros(SMALL.network.layout.n_weights, np.int64)
+    nt.indices_bits(np.uint64(0), np.uint64(0), tables, idx)
+    assert td.squared_counts(idx, tables, counts) == 16 * 2**2  # 16 tables, 2 instances each
+    nt.indices_bits(*OPPONENTS_FIVE.boards(), tables, idx)
+    entries = tables.offset + idx
+    assert td.squared_counts(idx, tables, counts) == sum(
+        int(n) ** 2 for n in np.unique(entries, return_counts=True)[1])
 
 
 def test_feature_genomes_do_not_learn_by_td():
