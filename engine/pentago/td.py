@@ -11,12 +11,15 @@ course's random player), else the 1-ply best: the distinct successor whose value
 player who moved is highest, ties to the lowest move id. A successor's value for that player
 is exact when the game is over there: +1 when only the mover has five, -1 when only the
 opponent has five (the mover's twist completed it), 0 when both have five or the board is full
-without one; otherwise ``-V(successor)``.
+without one, -1 when the opponent can win at once (``bb.can_win_now``: what the search scores
+its leaves by, so the network learns what the search asks of it); otherwise
+``-V(successor)``.
 
 Learning: after each game, TD(0) forwards along its positions (online TD(0) as if applied
 during play, ``engine.kernels.ntuple_td``): position ``t`` moves towards ``-V(x[t+1])`` (the
-players alternate, no passes), the last one towards the result from its mover's view (+1 win,
-0 draw, -1 loss). A step moves the sum ``s`` by ``alpha`` times the error (times the slope of
+players alternate, no passes; -1 when the side to move there can win at once), the last one
+towards the result from its mover's view (+1 win, 0 draw, -1 loss); a position whose side to
+move can win at once is worth that win and is not learnt. A step moves the sum ``s`` by ``alpha`` times the error (times the slope of
 tanh), shared out as normalised LMS does: each entry the position reads moves by that over
 ``sum(count**2)``, ``count`` the instances reading the entry (symmetric positions read one entry
 many times; a fixed per-entry step would overshoot there and diverge). Only the network's
@@ -62,6 +65,8 @@ def _afterstate(nP, nO, t, net, feat, phase_of_stones, with_features, idx):
         return -1.0
     if r == bb.DRAWN:
         return 0.0
+    if bb.can_win_now(nP, nO):
+        return -1.0
     return -math.tanh(_sum(nP, nO, t, net, feat, phase_of_stones, with_features, idx))
 
 
@@ -109,12 +114,16 @@ def _learn_game(players, opponents, plies, result, alpha, t, net, feat, phase_of
     """TD(0) forwards along the game's positions; returns the sum of squared errors."""
     squared = 0.0
     for k in range(plies):
-        if k + 1 < plies:
+        P, O = players[k], opponents[k]
+        if bb.can_win_now(P, O):
+            continue  # worth a win, exactly: the search never asks the network here
+        if k + 1 == plies:
+            target = result if k % 2 == 0 else -result
+        elif bb.can_win_now(players[k + 1], opponents[k + 1]):
+            target = -1.0
+        else:
             target = -math.tanh(_sum(players[k + 1], opponents[k + 1], t, net, feat,
                                      phase_of_stones, with_features, idx))
-        else:
-            target = result if k % 2 == 0 else -result
-        P, O = players[k], opponents[k]
         value = math.tanh(_sum(P, O, t, net, feat, phase_of_stones, with_features, idx))
         error = target - value
         step = alpha * error * (1.0 - value * value) / squared_counts(idx, t, counts)

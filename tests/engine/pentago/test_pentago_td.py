@@ -12,7 +12,7 @@ from engine.core import SearchSettings, get_game
 from engine.core.match import play_game
 from engine.kernels import ntuple as nt
 from engine.kernels.ntuple import evaluate_bits
-from engine.pentago import td
+from engine.pentago import tactics, td
 from engine.pentago.evaluation import phase_table
 from engine.pentago.state import State, parse_state
 
@@ -39,20 +39,20 @@ W""")
 
 
 def test_a_successor_is_lost_when_the_movers_twist_completes_the_opponents_five():
-    P, O = OPPONENTS_FIVE.boards()
     args = network_args(SMALL, np.zeros(SMALL.genome_spec().size))
     seen = {}
     for move in OPPONENTS_FIVE.legal_moves():
         child = OPPONENTS_FIVE.after(move)
         value = td._afterstate(*child.boards(), *args)
-        seen.setdefault(child.winner(), set()).add(value)
-    assert seen[1] == {-1.0}  # black (the opponent of the mover) wins: the worst successor
-    assert seen[None] == {-0.0}  # zero network: every unfinished successor is worth 0
+        threat = not child.is_over() and tactics.winning_move(*child.boards()) >= 0
+        seen.setdefault((child.winner(), threat), set()).add(value)
+    assert seen[(1, False)] == {-1.0}  # black, the opponent of the mover, has five
+    assert seen[(None, True)] == {-1.0}  # black can win at once: what the search's leaves say
+    assert seen[(None, False)] == {-0.0}  # zero network: the other successors are worth 0
     white_wins = parse_state("WWWW..\n......\n......\n......\n......\nBBB.B.\nW")
     values = {td._afterstate(*white_wins.after(m).boards(), *args)
               for m in white_wins.legal_moves()}
-    assert max(values) == 1.0 and min(values) == -0.0
-    assert P & O == 0
+    assert max(values) == 1.0 and min(values) == -1.0
 
 
 def test_the_final_result_is_read_for_white_after_an_even_or_odd_number_of_plies():
