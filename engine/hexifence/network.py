@@ -36,7 +36,7 @@ import numpy as np
 from engine.core import GameSettingsError, GenomeSpec
 from engine.core.settings import int_in, one_of, with_defaults
 from engine.hexifence import weights as W
-from engine.hexifence.board import board
+from engine.hexifence.board import board, cell_symmetries
 from engine.hexifence.structure import FEATURES, N_FEATURES
 from engine.kernels import ntuple as nt
 
@@ -65,8 +65,6 @@ class Nodes:
 
 @cache
 def nodes(size: int) -> Nodes:
-    from engine.hexifence.searcher import cell_symmetries
-
     b = board(size)
     inner = [e for e in range(b.n_edges) if b.edge_cells[e, 1] >= 0]
     rim = [c for c in range(b.n_cells) if any(b.edge_cells[e, 1] < 0 for e in b.cell_edges[c])]

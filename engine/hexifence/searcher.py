@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.hexifence.board import board
+from engine.hexifence.board import board, cell_symmetries
 from engine.hexifence.network import FEATURES_ONLY
 from engine.hexifence.network_eval import no_network
 from engine.hexifence.search import NO_MOVE, negamax
@@ -51,13 +51,6 @@ class Keys:
         self.sym = np.ascontiguousarray(b.symmetries)
         self.inv_sym = np.argsort(self.sym, axis=1).astype(np.int64)
         self.sym_cell = cell_symmetries(b)
-
-
-def cell_symmetries(b) -> np.ndarray:
-    """[12, C]: the image of each cell under each symmetry (the cell of its edges' images)."""
-    by_edges = {frozenset(int(e) for e in row): c for c, row in enumerate(b.cell_edges)}
-    return np.array([[by_edges[frozenset(int(p[e]) for e in row)] for row in b.cell_edges]
-                     for p in b.symmetries], dtype=np.int64)
 
 
 _KEYS: dict[int, Keys] = {}

@@ -19,12 +19,12 @@ Learning: after each game, TD(0) forwards along its positions (online TD(0) as i
 during play, ``engine.kernels.ntuple_td``): position ``t`` moves towards ``-V(x[t+1])`` (the
 players alternate, no passes; -1 when the side to move there can win at once), the last one
 towards the result from its mover's view (+1 win, 0 draw, -1 loss); a position whose side to
-move can win at once is worth that win and is not learnt. A step moves the sum ``s`` by ``alpha`` times the error (times the slope of
-tanh), shared out as normalised LMS does: each entry the position reads moves by that over
-``sum(count**2)``, ``count`` the instances reading the entry (symmetric positions read one entry
-many times; a fixed per-entry step would overshoot there and diverge). Only the network's
-entries move. Reproducible from ``seed``: every random draw comes from one kernel RNG
-seeded from it.
+move can win at once is worth that win and is not learnt. A step moves the sum ``s`` by
+``alpha`` times the error (times the slope of tanh), shared out as normalised LMS does: each
+entry the position reads moves by that over ``sum(count**2)``, ``count`` the instances reading
+the entry (symmetric positions read one entry many times; a fixed per-entry step would
+overshoot there and diverge). Only the network's entries move. Reproducible from ``seed``:
+every random draw comes from one kernel RNG seeded from it.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from engine.core import Champion, ChampionFileError, GameSettingsError, SearchSettings, get_game
-from engine.hexifence.board import board
+from engine.hexifence.board import board, cell_symmetries
 from engine.hexifence.network import nodes
 from engine.hexifence.network_eval import drawing_gain, network_value
 from engine.hexifence.searcher import Searcher
@@ -48,8 +48,6 @@ def image(state: State, s: int) -> State:
     edges = bytearray(len(state.edges))
     for e, owner in enumerate(state.edges):
         edges[b.symmetries[s, e]] = owner
-    from engine.hexifence.searcher import cell_symmetries
-
     cells = bytearray(len(state.cells))
     for c, owner in enumerate(state.cells):
         cells[cell_symmetries(b)[s, c]] = owner
