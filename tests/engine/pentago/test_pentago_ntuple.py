@@ -166,7 +166,8 @@ def test_the_reference_projected_onto_the_default_layout_is_the_feature_evaluati
 def test_alphabeta_with_the_projected_reference_plays_as_the_feature_genome():
     search = SearchSettings(depth=2, endgame_empties=6)
     network = NTUPLE.make_agent(NTUPLE.reference_genome("reference"), search)
-    features = GAME.make_panel_agent("reference", search)
+    features = NTUPLE.make_panel_agent("reference", search)  # the seed, whatever the genome kind
+    assert (network.searcher.mode, features.searcher.mode) == (1, 0)
     for seed in range(5):
         state = random_reachable(seed, 6 + 4 * seed)
         if state.is_over():
