@@ -237,13 +237,11 @@ class HexifenceGame(GameBase):
         W.save_champion(path, genome, settings, name, metadata)
 
     def load_champion(self, path: str | Path) -> Champion:
-        """A champion file of either genome kind (configured by the file's own settings)."""
-        data = read_json_object(path)
-        if data.get("schema_version") == 1 or "kind" not in data:
-            return W.load_champion(path)
+        """A champion file of either genome kind (configured by the file's own settings),
+        parsed once per process while its bytes are the same."""
         from engine.hexifence import network_files
 
-        return network_files.load(path, data, HexifenceGame().with_settings)
+        return network_files.unchanged_file_cache(path, _read_champion)
 
     def genome_figures(self, champion: Champion, history=()) -> dict:
         if self.network is None:
@@ -277,6 +275,15 @@ class HexifenceGame(GameBase):
         ax.set_title(title or "Hexifence evaluation weights")
         fig.tight_layout()
         return fig
+
+
+def _read_champion(path: str | Path) -> Champion:
+    data = read_json_object(path)
+    if data.get("schema_version") == 1 or "kind" not in data:
+        return W.load_champion(path)
+    from engine.hexifence import network_files
+
+    return network_files.load(path, data, HexifenceGame().with_settings)
 
 
 GAME = HexifenceGame()

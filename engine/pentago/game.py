@@ -27,6 +27,7 @@ from engine.pentago import network as nw
 from engine.pentago import specs
 from engine.pentago import state as st
 from engine.pentago.evaluation import phase_table
+from engine.pentago.network_files import unchanged_file_cache
 
 GENOME_DEFAULTS = {"phases": 3}
 KINDS = ("features", "ntuple")
@@ -194,13 +195,10 @@ class PentagoTwistGame(GameBase):
         network_files.save(path, self, genome, name, metadata)
 
     def load_champion(self, path: str | Path) -> Champion:
-        """A champion file of either genome kind (the file's own settings, not this game's)."""
-        data = read_json_object(path)
-        if data.get("schema_version") == 1 or "kind" not in data:
-            return GameBase.load_champion(PentagoTwistGame(), path)
-        from engine.pentago import network_files
-
-        return network_files.load(path, data, lambda genome: PentagoTwistGame(genome))
+        """A champion file of either genome kind (the file's own settings, not this game's),
+        parsed once per process while the file is unchanged: an evaluation builds an agent per
+        game, and a network's file holds tens of thousands of weights."""
+        return unchanged_file_cache(path, _read_champion)
 
     def genome_figure(self, genome: np.ndarray, title: str = ""):
         if self.network is not None:
@@ -252,6 +250,15 @@ def _validated_genome(genome: dict) -> tuple[dict, nw.Network | None]:
                                     f"layout's own symmetries ({nw.symmetry_of(network.layout)})")
         g["symmetry"] = nw.symmetry_of(network.layout)
     return g, network
+
+
+def _read_champion(path: str | Path) -> Champion:
+    data = read_json_object(path)
+    if data.get("schema_version") == 1 or "kind" not in data:
+        return GameBase.load_champion(PentagoTwistGame(), path)
+    from engine.pentago import network_files
+
+    return network_files.load(path, data, lambda genome: PentagoTwistGame(genome))
 
 
 @cache

@@ -18,8 +18,10 @@ gene name, unchanged). Every problem is one ``ChampionFileError`` line naming th
 
 from __future__ import annotations
 
+import copy
+import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import numpy as np
@@ -99,6 +101,23 @@ def load(path: str | Path, data: dict, make_game) -> Champion:
     metadata = data.get("metadata", {})
     return Champion(game.name, network.join(net, feat), game.settings(),
                     str(data.get("name", "")), metadata if isinstance(metadata, dict) else {})
+
+
+_LOADED: dict = {}  # resolved path -> (digest of the bytes, Champion)
+
+
+def unchanged_file_cache(path: str | Path, read: Callable) -> Champion:
+    """``read(path)``, or a copy of what it returned for the same bytes at the same path
+    (hashing is cheap next to parsing tens of thousands of weights); errors are never kept
+    (a missing or broken file raises every time)."""
+    try:
+        key = str(Path(path).resolve())
+        digest = hashlib.blake2b(Path(path).read_bytes(), digest_size=16).digest()
+    except OSError:
+        return read(path)
+    if key not in _LOADED or _LOADED[key][0] != digest:
+        _LOADED[key] = (digest, read(path))
+    return copy.deepcopy(_LOADED[key][1])
 
 
 def _layout_setting(spec, layout: nt.Layout):
