@@ -80,13 +80,14 @@ class SafeAgent(_RandomChoice):
 class AlphaBetaAgent:
     """Alpha-beta with evaluation ``weights`` ([phases, features]): ``depth`` turns, or
     iterative deepening within ``time_limit`` seconds; exact once ``endgame_empties`` or fewer
-    edges are undrawn. Deterministic (``seed`` is accepted and ignored)."""
+    edges are undrawn. Deterministic (``seed`` is accepted and ignored). ``network``: an n-tuple
+    genome's evaluation (``Searcher``)."""
 
     def __init__(self, weights: np.ndarray, size: int, depth: int = 2,
                  time_limit: float | None = None, endgame_empties: int = 12, name: str = "",
-                 tt_bits: int = 20):
+                 tt_bits: int = 20, network: tuple | None = None):
         check_search_args(depth, time_limit)
-        self.searcher = Searcher(weights, size, tt_bits)
+        self.searcher = Searcher(weights, size, tt_bits, network=network)
         self.depth, self.time_limit = int(depth), time_limit
         self.endgame_empties = int(endgame_empties)
         budget = f"{time_limit}s" if time_limit is not None else f"d{depth}"

@@ -122,3 +122,10 @@ def _symmetries(n: int, edges, edge_index) -> np.ndarray:
                 perm.append(edge_index[(a + centre, b + centre)])
             maps.append(perm)
     return np.array(maps, dtype=np.int64)
+
+
+def cell_symmetries(b: Board) -> np.ndarray:
+    """[12, C]: the image of each cell under each symmetry (the cell of its edges' images)."""
+    by_edges = {frozenset(int(e) for e in row): c for c, row in enumerate(b.cell_edges)}
+    return np.array([[by_edges[frozenset(int(p[e]) for e in row)] for row in b.cell_edges]
+                     for p in b.symmetries], dtype=np.int64)

@@ -3,7 +3,9 @@
 Player 0 is blue (moves first), player 1 red; margins are blue cells minus red cells. A move id
 is ``row * (4N-1) + col`` on the course's edge grid, written ``"row col"``. A capture keeps the
 turn, so ``to_move`` may stay the same after a move. Settings: ``size`` (N, default 3) and
-``genome: {phases: P}``.
+``genome``: ``{phases: P}`` (the ``features`` kind, the default: weights of
+``engine.hexifence.structure``'s features) or ``{kind: ntuple, phases, layout, features}`` (a
+pattern network, ``engine.hexifence.network``).
 """
 
 from __future__ import annotations
@@ -16,8 +18,10 @@ import numpy as np
 
 from engine.core.agent import Seed
 from engine.core.base import GameBase
+from engine.core.files import read_json_object
 from engine.core.game import DRAW, Champion, GameSettingsError, GenomeSpec, Outcome, SearchSettings
-from engine.core.settings import int_in, with_defaults
+from engine.core.settings import int_in
+from engine.hexifence import network as nw
 from engine.hexifence import weights as W
 from engine.hexifence.board import MAX_SIZE, board
 from engine.hexifence.state import PLAYER_NAMES, State, edge_of_move, from_text, initial_state
@@ -36,13 +40,25 @@ class HexifenceGame(GameBase):
     default_panel = ("random", "greedy", "safe", "chain")
     cli_commands = {"solve": "engine.hexifence.solve", "play": "engine.hexifence.play"}
 
-    def __init__(self, size: int = 3, phases: int = 3):
+    def __init__(self, size: int = 3, phases: int = 3, genome: Mapping | None = None):
         self.size = size
         self.phases = phases
         self.board = board(size)
+        self.genome = dict(genome or {"phases": phases})
+        self.network = nw.network_of(size, self.genome) if self.kind == "ntuple" else None
 
     def __repr__(self) -> str:
+        if self.kind == "ntuple":
+            return f"HexifenceGame(size={self.size}, genome={self.genome})"
         return f"HexifenceGame(size={self.size}, phases={self.phases})"
+
+    @property
+    def kind(self) -> str:
+        return self.genome.get("kind", "features")
+
+    def features_game(self) -> HexifenceGame:
+        """The ``features`` genome on this board: the seed weights' own game."""
+        return self if self.network is None else HexifenceGame(self.size, self.phases)
 
     # --- configuration and genome ---------------------------------------------------------
     def with_settings(self, settings: Mapping[str, Any]) -> HexifenceGame:
@@ -52,18 +68,25 @@ class HexifenceGame(GameBase):
             raise GameSettingsError(f"game.{sorted(unknown)[0]}: unknown setting (allowed: "
                                     "size, genome)")
         size = int_in("game.size", settings.get("size", self.size), 1, MAX_SIZE)
-        genome = with_defaults(settings.get("genome") or {}, {"phases": self.phases},
-                               "game.genome")
-        phases = int_in("game.genome.phases", genome["phases"], 1, board(size).n_edges)
-        return HexifenceGame(size, phases)
+        given = settings.get("genome") or {}
+        if not isinstance(given, Mapping):
+            raise GameSettingsError(f"game.genome={given!r} must be a mapping")
+        same_kind = given.get("kind", self.kind) == self.kind
+        genome = nw.validated_genome({**(self.genome if same_kind else {"phases": self.phases}),
+                                    **given}, size)
+        if genome.get("kind") == "ntuple":
+            nw.build_layout(size, genome["layout"])  # GameSettingsError naming the layout
+        return HexifenceGame(size, genome["phases"], genome)
 
     def settings(self) -> dict:
-        return {"size": self.size, "genome": {"phases": self.phases}}
+        return {"size": self.size, "genome": dict(self.genome)}
 
     def genome_spec(self) -> GenomeSpec:
-        return W.genome_spec(self.phases)
+        return W.genome_spec(self.phases) if self.network is None else self.network.spec
 
     def reference_genome(self, reference: str) -> np.ndarray:
+        if self.network is not None:
+            return self.network.reference_genome(reference)
         return W.reference_genome(reference, self.phases)
 
     def reference_names(self) -> tuple[str, ...]:
@@ -72,11 +95,28 @@ class HexifenceGame(GameBase):
     def phase_of(self, state: State) -> int:
         return state.drawn * self.phases // (self.board.n_edges + 1)
 
+    def learns_by_td(self) -> bool:
+        return self.network is not None
+
+    def td_learn(self, genome: np.ndarray, games: int, seed: Seed, alpha: float,
+                 epsilon: float) -> np.ndarray:
+        if self.network is None:
+            return super().td_learn(genome, games, seed, alpha, epsilon)
+        from engine.hexifence.td import td_learn
+
+        return td_learn(self.network, genome, games, seed, alpha, epsilon)
+
     # --- agents ---------------------------------------------------------------------------
     def make_agent(self, genome: np.ndarray, search: SearchSettings, seed: Seed = None,
                    name: str = ""):
         from engine.hexifence.agents import AlphaBetaAgent
 
+        if self.network is not None:
+            net, feat = self.network.split(genome)
+            network = (nw.nodes(self.size).node_of_edge, self.network.tables, net,
+                       self.network.mode())
+            return AlphaBetaAgent(feat, self.size, search.depth, search.time_limit,
+                                  search.endgame_empties, name=name, network=network)
         phases = len(genome) // len(W.FEATURES)
         return AlphaBetaAgent(W.weights_matrix(genome, phases), self.size, search.depth,
                               search.time_limit, search.endgame_empties, name=name)
@@ -94,10 +134,17 @@ class HexifenceGame(GameBase):
             return agents.PerfectAgent(self.size)
         if spec in ("alphabeta", "reference", "margin"):
             ref = "margin" if spec == "margin" else "reference"
-            return self.make_agent(self.reference_genome(ref), search, seed, name=spec)
+            features = self.features_game()
+            return features.make_agent(features.reference_genome(ref), search, seed, name=spec)
         champion = self.load_champion(spec)
-        return self.make_agent(champion.genome, search, seed,
-                               name=champion.name or Path(spec).stem)
+        name = champion.name or Path(spec).stem
+        if champion.settings["genome"].get("kind") != "ntuple":  # weights for any board size
+            return self.features_game().make_agent(champion.genome, search, seed, name=name)
+        game = self.with_settings(champion.settings)
+        if game.size != self.size:
+            raise ValueError(f"{spec}: its network was laid out on the N={game.size} board; "
+                             f"this game has size={self.size}")
+        return game.make_agent(champion.genome, search, seed, name=name)
 
     def check_spec(self, spec: str) -> None:
         if spec in SIMPLE_SPECS or spec in SEARCH_SPECS:
@@ -181,14 +228,38 @@ class HexifenceGame(GameBase):
     # --- files and figures ----------------------------------------------------------------
     def save_champion(self, path: str | Path, genome: np.ndarray, name: str = "",
                       metadata: Mapping | None = None) -> None:
+        if self.network is not None:
+            from engine.hexifence import network_files
+
+            return network_files.save(path, self, genome, name, metadata)
         phases = len(genome) // len(W.FEATURES)
         settings = {"size": self.size, "genome": {"phases": phases}}
         W.save_champion(path, genome, settings, name, metadata)
 
     def load_champion(self, path: str | Path) -> Champion:
-        return W.load_champion(path)
+        """A champion file of either genome kind (configured by the file's own settings),
+        parsed once per process while its bytes are the same."""
+        from engine.hexifence import network_files
+
+        return network_files.unchanged_file_cache(path, _read_champion)
+
+    def genome_figures(self, champion: Champion, history=()) -> dict:
+        if self.network is None:
+            return super().genome_figures(champion, history)
+        from engine.hexifence.network_figures import network_figures
+
+        return network_figures(self, champion)
+
+    def genome_markdown(self, genome: np.ndarray) -> str:
+        if self.network is None:
+            return super().genome_markdown(genome)
+        from engine.hexifence.network_figures import network_markdown
+
+        return network_markdown(self, genome)
 
     def genome_figure(self, genome: np.ndarray, title: str = ""):
+        if self.network is not None:
+            return None
         from matplotlib.figure import Figure
 
         phases = len(genome) // len(W.FEATURES)
@@ -204,6 +275,15 @@ class HexifenceGame(GameBase):
         ax.set_title(title or "Hexifence evaluation weights")
         fig.tight_layout()
         return fig
+
+
+def _read_champion(path: str | Path) -> Champion:
+    data = read_json_object(path)
+    if data.get("schema_version") == 1 or "kind" not in data:
+        return W.load_champion(path)
+    from engine.hexifence import network_files
+
+    return network_files.load(path, data, HexifenceGame().with_settings)
 
 
 GAME = HexifenceGame()

@@ -17,6 +17,9 @@ heuristic mode scores a node at the horizon with ``structure.evaluate`` (weights
   far), which depends on the edges alone, so positions reached with different scores share
   them; heuristic entries mix the margin into the key instead, since a weighted evaluation
   is not a margin plus something. Heuristic cut-offs use entries of exactly the same depth.
+- Leaves are scored by the features, by the cell margin plus an n-tuple network
+  (``engine.hexifence.network``: it reads strings and coins, so positions the table or the
+  move list treat alike get the same value), or by both.
 - The search itself is the shared kernel (``engine.kernels.alphabeta``); this module supplies
   Hexifence's frames (``ctx``, below) and the seven functions it asks for.
 """
@@ -26,6 +29,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from engine.hexifence.network import FEATURES_ONLY, NETWORK_AND_FEATURES
+from engine.hexifence.network_eval import network_value
 from engine.hexifence.rules import capture_candidates, degrees, draw, is_safe, is_undrawn
 from engine.hexifence.structure import N_FEATURES, evaluate
 from engine.kernels import alphabeta as ab
@@ -148,12 +153,32 @@ def _order(u, dg, ply, n_edges, edge_cells, cell_edges, hint, m_edge, m_key):
 
 
 # ``ctx`` = (u, dg, hs1, hs2, marg, left, m_edge, m_key, cand, s_sym, buf, weights, edge_cells,
-# cell_edges, n_edges, zob1, zob2, zg1, zg2, zmar1, zmar2, sym, inv_sym, sym_cell): per ply the
-# undrawn edges, cell degrees, symmetric hashes, margin, edges left, ordered moves, capture
-# candidates and canonical symmetry; then the board's tables and the Zobrist keys.
+# cell_edges, n_edges, zob1, zob2, zg1, zg2, zmar1, zmar2, sym, inv_sym, sym_cell, node_of_edge,
+# tables, net, mode, nodes): per ply the undrawn edges, cell degrees, symmetric hashes, margin,
+# edges left, ordered moves, capture candidates and canonical symmetry; then the board's tables
+# and the Zobrist keys; then the n-tuple network (node of each edge, index tables, weights per
+# phase), the evaluation mode and a node-state scratch vector.
 U, DG, HS1, HS2, MARG, LEFT, M_EDGE, M_KEY, CAND, S_SYM, BUF, WEIGHTS = range(12)
 EDGE_CELLS, CELL_EDGES, N_EDGES, ZOB1, ZOB2, ZG1, ZG2, ZMAR1, ZMAR2, SYM, INV_SYM, SYM_CELL = \
     range(12, 24)
+NODE_OF_EDGE, TABLES, NET, MODE, NODES = range(24, 29)
+
+
+@njit(cache=True)
+def _heuristic(ctx, ply):
+    """The evaluation of a leaf with nothing to capture, for the side to move."""
+    u, dg, marg, n_edges = ctx[U], ctx[DG], ctx[MARG], ctx[N_EDGES]
+    drawn = n_edges - ctx[LEFT][ply]
+    if ctx[MODE] == FEATURES_ONLY:
+        return evaluate(u[ply], dg[ply], marg[ply], drawn, n_edges, ctx[WEIGHTS],
+                        ctx[EDGE_CELLS], ctx[CELL_EDGES], ctx[BUF])
+    net = ctx[NET]
+    value = network_value(u[ply], ctx[NODE_OF_EDGE], n_edges, ctx[TABLES],
+                          net[drawn * net.shape[0] // (n_edges + 1)], ctx[NODES])
+    if ctx[MODE] == NETWORK_AND_FEATURES:
+        return value + evaluate(u[ply], dg[ply], marg[ply], drawn, n_edges, ctx[WEIGHTS],
+                                ctx[EDGE_CELLS], ctx[CELL_EDGES], ctx[BUF])
+    return value + marg[ply]
 
 
 @njit(cache=True)
@@ -164,9 +189,7 @@ def _enter(ctx, ply, d, exact):
     if left[ply] == 0:
         return True, 1.0 * marg[ply]
     if not exact and d <= 0 and n == 0:
-        n_edges = ctx[N_EDGES]
-        return True, evaluate(u[ply], dg[ply], marg[ply], n_edges - left[ply], n_edges,
-                              ctx[WEIGHTS], ctx[EDGE_CELLS], ctx[CELL_EDGES], ctx[BUF])
+        return True, _heuristic(ctx, ply)
     return False, 0.0
 
 
@@ -219,8 +242,8 @@ def _push(ctx, ply, i, exact):
 
 @njit(cache=True)
 def negamax(words0, margin0, depth, exact, weights, edge_cells, cell_edges, n_edges, zob1, zob2,
-            zg1, zg2, zmar1, zmar2, sym, inv_sym, sym_cell, table, gen, max_nodes, alpha0,
-            beta0):
+            zg1, zg2, zmar1, zmar2, sym, inv_sym, sym_cell, node_of_edge, tables, net, mode,
+            table, gen, max_nodes, alpha0, beta0):
     """Search the position in the window (alpha0, beta0) (fail-soft); returns (best edge,
     value, nodes, aborted)."""
     n_cells = cell_edges.shape[0]
@@ -236,7 +259,8 @@ def negamax(words0, margin0, depth, exact, weights, edge_cells, cell_edges, n_ed
            np.empty((cap, n_edges), np.int64), np.empty((cap, n_edges), np.float64),
            np.empty(cap, np.int64), np.empty(cap, np.int64), np.empty(N_FEATURES, np.float64),
            weights, edge_cells, cell_edges, n_edges, zob1, zob2, zg1, zg2, zmar1, zmar2, sym,
-           inv_sym, sym_cell)
+           inv_sym, sym_cell, node_of_edge, tables, net, mode,
+           np.empty(tables.cell_start.shape[0] - 1, np.uint8))
     _root_hashes(words0, cell_edges, edge_cells, zob1, zob2, zg1, zg2, sym, sym_cell,
                  ctx[HS1][0], ctx[HS2][0])
     ctx[U][0, :] = words0

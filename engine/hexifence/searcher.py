@@ -13,7 +13,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.hexifence.board import board
+from engine.hexifence.board import board, cell_symmetries
+from engine.hexifence.network import FEATURES_ONLY
+from engine.hexifence.network_eval import no_network
 from engine.hexifence.search import NO_MOVE, negamax
 from engine.hexifence.state import State
 from engine.kernels.driver import UNLIMITED, SearchDriver
@@ -51,13 +53,6 @@ class Keys:
         self.sym_cell = cell_symmetries(b)
 
 
-def cell_symmetries(b) -> np.ndarray:
-    """[12, C]: the image of each cell under each symmetry (the cell of its edges' images)."""
-    by_edges = {frozenset(int(e) for e in row): c for c, row in enumerate(b.cell_edges)}
-    return np.array([[by_edges[frozenset(int(p[e]) for e in row)] for row in b.cell_edges]
-                     for p in b.symmetries], dtype=np.int64)
-
-
 _KEYS: dict[int, Keys] = {}
 
 
@@ -68,14 +63,22 @@ def keys(size: int) -> Keys:
 
 
 class Searcher(SearchDriver):
-    """Alpha-beta with ``weights`` ([phases, features] float64) on boards of one size."""
+    """Alpha-beta with ``weights`` ([phases, features] float64) on boards of one size.
+    ``network``: ``(node of each edge, tables, weights [phases, n_weights], mode)`` of an
+    n-tuple genome (``engine.hexifence.network``); without it the features alone evaluate."""
 
-    def __init__(self, weights: np.ndarray, size: int, tt_bits: int = 20, shared: bool = True):
+    def __init__(self, weights: np.ndarray, size: int, tt_bits: int = 20, shared: bool = True,
+                 network: tuple | None = None):
         super().__init__(tt_bits, shared, START_RATE, MIN_RATE)
         self.weights = np.ascontiguousarray(weights, dtype=np.float64)
         self.size = size
         self.board = board(size)
         self.keys = keys(size)
+        if network is None:
+            network = (*no_network(self.board.n_edges), FEATURES_ONLY)
+        node_of_edge, self.tables, net, self.mode = network
+        self.node_of_edge = np.ascontiguousarray(node_of_edge, dtype=np.int64)
+        self.net = np.ascontiguousarray(net, dtype=np.float64)
 
     def _run(self, state: State, depth: int, exact: bool, max_nodes: int,
              window: tuple[float, float] = (-np.inf, np.inf)):
@@ -84,7 +87,8 @@ class Searcher(SearchDriver):
         gen = PERMANENT_GEN if exact else self.generation
         return self.measured(negamax, state.undrawn, margin, depth, exact, self.weights,
                              b.edge_cells, b.cell_edges, b.n_edges, k.zob1, k.zob2, k.zg1, k.zg2,
-                             k.zmar1, k.zmar2, k.sym, k.inv_sym, k.sym_cell, self.table,
+                             k.zmar1, k.zmar2, k.sym, k.inv_sym, k.sym_cell, self.node_of_edge,
+                             self.tables, self.net, np.int64(self.mode), self.table,
                              np.uint32(gen), max_nodes, *window)
 
     def _result(self, edge, value, depth, nodes, exact) -> SearchResult:

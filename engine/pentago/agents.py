@@ -50,14 +50,17 @@ class GreedyAgent:
 class AlphaBetaAgent:
     """``depth`` plies per move, or iterative deepening within ``time_limit`` seconds; exact
     play once at most ``endgame_empties`` cells are empty. Deterministic: ``seed`` is accepted
-    for the Agent protocol and ignored. Agents in one process share one table."""
+    for the Agent protocol and ignored. Agents in one process share one table. ``network``:
+    an n-tuple genome's evaluation (``Searcher``)."""
 
     def __init__(self, weights: np.ndarray, phase_of_stones: np.ndarray, depth: int = 2,
                  time_limit: float | None = None, endgame_empties: int = 8,
-                 seed: Seed = None, name: str = "alphabeta", tt_bits: int = 20):
+                 seed: Seed = None, name: str = "alphabeta", tt_bits: int = 20,
+                 network: tuple | None = None):
         check_search_args(depth, time_limit, endgame_empties)
         self.depth, self.time_limit = int(depth), time_limit
-        self.searcher = Searcher(weights, phase_of_stones, endgame_empties, tt_bits)
+        self.searcher = Searcher(weights, phase_of_stones, endgame_empties, tt_bits,
+                                 network=network)
         self.name = name
         self.nodes = 0
         self.last_result: SearchResult | None = None

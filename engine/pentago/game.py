@@ -2,27 +2,35 @@
 
 Player 0 is white (moves first), player 1 black. A state is a ``State`` (two stone masks);
 move ids are ``(x * 6 + y) * 8 + a * 2 + b`` (0..287), written ``"x y a b"`` as in the course.
-The margin is in wins: +1 white won, -1 black won, 0 a draw. The genome is the per-phase
-own/opp feature weights of ``engine.pentago.evaluation``; its one setting is
-``game.genome.phases`` (equal slices of 0..36 stones).
+The margin is in wins: +1 white won, -1 black won, 0 a draw. The genome (``game.genome``) is of
+one of two kinds: ``features`` (the default: the per-phase own/opp feature weights of
+``engine.pentago.evaluation``, setting ``phases``: equal slices of 0..36 stones) or ``ntuple``
+(a pattern network, ``engine.pentago.network``: ``phases``, ``layout``, ``symmetry``,
+``features``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import cache
+from pathlib import Path
 
 import numpy as np
 
-from engine.core import DRAW, GameSettingsError, GenomeSpec, Outcome, SearchSettings
+from engine.core import DRAW, Champion, GameSettingsError, GenomeSpec, Outcome, SearchSettings
 from engine.core.agent import Agent, Seed
 from engine.core.base import GameBase
-from engine.core.settings import int_in, with_defaults
+from engine.core.files import read_json_object
+from engine.core.settings import int_in, one_of, with_defaults
 from engine.pentago import genome as genes
+from engine.pentago import network as nw
 from engine.pentago import specs
 from engine.pentago import state as st
 from engine.pentago.evaluation import phase_table
+from engine.pentago.network_files import unchanged_file_cache
 
 GENOME_DEFAULTS = {"phases": 3}
+KINDS = ("features", "ntuple")
 
 
 class PentagoTwistGame(GameBase):
@@ -40,11 +48,19 @@ class PentagoTwistGame(GameBase):
     max_abs_weight = genes.MAX_WEIGHT
 
     def __init__(self, genome: Mapping | None = None):
-        self.genome = _validated_genome(dict(genome or {}))
+        self.genome, self.network = _validated_genome(dict(genome or {}))
         self.phases = self.genome["phases"]
 
     def __repr__(self) -> str:
         return f"PentagoTwistGame(genome={self.genome})"
+
+    @property
+    def kind(self) -> str:
+        return "features" if self.network is None else "ntuple"
+
+    def features_game(self) -> PentagoTwistGame:
+        """The ``features`` genome with these phases: the seed weights' own game."""
+        return self if self.network is None else PentagoTwistGame({"phases": self.phases})
 
     # --- configuration and genome -------------------------------------------------------------
     def with_settings(self, settings: Mapping) -> PentagoTwistGame:
@@ -55,26 +71,50 @@ class PentagoTwistGame(GameBase):
         genome = settings.get("genome") or {}
         if not isinstance(genome, Mapping):
             raise GameSettingsError(f"game.genome={genome!r} must be a mapping (e.g. phases: 3)")
-        return PentagoTwistGame({**self.genome, **genome})
+        same_kind = genome.get("kind", self.kind) == self.kind
+        return PentagoTwistGame({**(self.genome if same_kind else {"phases": self.phases}),
+                                 **genome})
 
     def settings(self) -> dict:
         return {"genome": dict(self.genome)}
 
     def genome_spec(self) -> GenomeSpec:
-        return genes.genome_spec(self.phases)
+        return genes.genome_spec(self.phases) if self.network is None else self.network.spec
 
     def reference_names(self) -> tuple[str, ...]:
         return genes.REFERENCE_NAMES
 
     def reference_genome(self, reference: str) -> np.ndarray:
+        if self.network is not None:
+            return self.network.reference_genome(reference)
         return genes.reference_genome(reference, self.phases)
 
     def phase_of(self, state: st.State) -> int:
         return int(phase_table(self.phases)[state.stones])
 
     def evaluation_arrays(self, genome) -> tuple[np.ndarray, np.ndarray]:
-        """(weights matrix, phase of each stone count): what the kernels take."""
+        """(weights matrix, phase of each stone count): what the kernels take (the feature
+        weights; zeros for an n-tuple genome without features)."""
+        if self.network is not None:
+            return self.network.split(genome)[1], phase_table(self.phases)
         return genes.weights_matrix(genome, self.phases), phase_table(self.phases)
+
+    def search_network(self, genome) -> tuple | None:
+        """``(tables, weights per phase, mode)`` of an n-tuple genome for the search, or None."""
+        if self.network is None:
+            return None
+        return self.network.tables, self.network.split(genome)[0], self.network.mode()
+
+    def learns_by_td(self) -> bool:
+        return self.network is not None
+
+    def td_learn(self, genome: np.ndarray, games: int, seed: Seed, alpha: float,
+                 epsilon: float) -> np.ndarray:
+        if self.network is None:
+            return super().td_learn(genome, games, seed, alpha, epsilon)
+        from engine.pentago.td import td_learn
+
+        return td_learn(self.network, genome, games, seed, alpha, epsilon)
 
     # --- agents ----------------------------------------------------------------------------
     def make_agent(self, genome, search: SearchSettings, seed: Seed = None,
@@ -84,7 +124,7 @@ class PentagoTwistGame(GameBase):
         weights, phases = self.evaluation_arrays(genome)
         return AlphaBetaAgent(weights, phases, depth=search.depth, time_limit=search.time_limit,
                               endgame_empties=search.endgame_empties, seed=seed,
-                              name=name or "alphabeta")
+                              name=name or "alphabeta", network=self.search_network(genome))
 
     def make_panel_agent(self, spec: str, search: SearchSettings, seed: Seed = None) -> Agent:
         return specs.make_agent(self, spec, search, seed)
@@ -146,16 +186,86 @@ class PentagoTwistGame(GameBase):
         return st.move_label(move)
 
     # --- files and figures -----------------------------------------------------------------
+    def save_champion(self, path: str | Path, genome: np.ndarray, name: str = "",
+                      metadata: Mapping | None = None) -> None:
+        if self.network is None:
+            return super().save_champion(path, genome, name, metadata)
+        from engine.pentago import network_files
+
+        network_files.save(path, self, genome, name, metadata)
+
+    def load_champion(self, path: str | Path) -> Champion:
+        """A champion file of either genome kind (the file's own settings, not this game's),
+        parsed once per process while the file is unchanged: an evaluation builds an agent per
+        game, and a network's file holds tens of thousands of weights."""
+        return unchanged_file_cache(path, _read_champion)
+
     def genome_figure(self, genome: np.ndarray, title: str = ""):
+        if self.network is not None:
+            return None
         from engine.pentago.figures import weights_figure
 
         return weights_figure(genes.weights_matrix(genome, self.phases), title)
 
+    def genome_figures(self, champion: Champion, history=()) -> dict:
+        if self.network is None:
+            return super().genome_figures(champion, history)
+        from engine.pentago.network_figures import network_figures
 
-def _validated_genome(genome: dict) -> dict:
-    g = with_defaults(genome, GENOME_DEFAULTS, "game.genome")
+        return network_figures(self, champion)
+
+    def genome_markdown(self, genome: np.ndarray) -> str:
+        if self.network is None:
+            return super().genome_markdown(genome)
+        from engine.pentago.network_figures import network_markdown
+
+        return network_markdown(self, genome)
+
+
+def _validated_genome(genome: dict) -> tuple[dict, nw.Network | None]:
+    """The genome settings with their defaults, and the network of an ``ntuple`` genome."""
+    kind = one_of("game.genome.kind", genome.pop("kind", "features"), KINDS)
+    if kind == "features":
+        extra = sorted(set(genome) - set(GENOME_DEFAULTS))
+        if extra:
+            raise GameSettingsError(f"game.genome.{extra[0]}: unknown key for kind features "
+                                    f"(allowed: kind, phases; layout, symmetry and features "
+                                    f"belong to kind ntuple)")
+        g = with_defaults(genome, GENOME_DEFAULTS, "game.genome")
+        int_in("game.genome.phases", g["phases"], 1, 36)
+        return g, None
+    g = with_defaults({"kind": kind, **genome}, nw.NTUPLE_DEFAULTS, "game.genome")
     int_in("game.genome.phases", g["phases"], 1, 36)
-    return g
+    one_of("game.genome.symmetry", g["symmetry"], nw.SYMMETRIES)
+    if not isinstance(g["features"], bool):
+        raise GameSettingsError(f"game.genome.features={g['features']!r} must be true or false")
+    spec = g["layout"]
+    if isinstance(spec, str) and not spec.strip().endswith(".json"):
+        network = _family_network(spec, g["symmetry"], g["phases"], g["features"])
+        return g, network
+    network = nw.Network(nw.build_layout(spec, g["symmetry"]), g["phases"], g["features"])
+    if nw.symmetry_of(network.layout) != g["symmetry"]:
+        if "symmetry" in genome:
+            raise GameSettingsError(f"game.genome.symmetry={g['symmetry']} contradicts the "
+                                    f"layout's own symmetries ({nw.symmetry_of(network.layout)})")
+        g["symmetry"] = nw.symmetry_of(network.layout)
+    return g, network
+
+
+def _read_champion(path: str | Path) -> Champion:
+    data = read_json_object(path)
+    if data.get("schema_version") == 1 or "kind" not in data:
+        return GameBase.load_champion(PentagoTwistGame(), path)
+    from engine.pentago import network_files
+
+    return network_files.load(path, data, lambda genome: PentagoTwistGame(genome))
+
+
+@cache
+def _family_network(spec: str, symmetry: str, phases: int, features: bool) -> nw.Network:
+    """Networks of family specs are built once per process (tables, gene names); layout files
+    are read every time."""
+    return nw.Network(nw.build_layout(spec, symmetry), phases, features)
 
 
 GAME = PentagoTwistGame()

@@ -15,6 +15,7 @@ import numpy as np
 from engine.kernels.driver import UNLIMITED, SearchDriver
 from engine.pentago.evaluation import WIN_SCORE
 from engine.pentago.negamax import NO_MOVE, negamax  # noqa: F401 - NO_MOVE re-exported
+from engine.pentago.network import FEATURES_ONLY, no_network
 
 MIN_RATE = 20_000.0  # floor of the measured speed (nodes/s)
 START_RATE = 300_000.0  # speed assumed before anything is measured
@@ -35,20 +36,24 @@ class Searcher(SearchDriver):
 
     ``search(P, O, depth=...)`` searches to a fixed depth; ``time_limit=...`` deepens
     iteratively within it. With at most ``endgame_empties`` empty cells the search goes to the
-    end.
+    end. ``network``: ``(tables, weights [phases, n_weights], mode)`` of an n-tuple genome
+    (``engine.pentago.network``); without it the feature ``weights`` alone evaluate.
     """
 
     def __init__(self, weights: np.ndarray, phase_of_stones: np.ndarray,
-                 endgame_empties: int = 8, tt_bits: int = 20, shared: bool = True):
+                 endgame_empties: int = 8, tt_bits: int = 20, shared: bool = True,
+                 network: tuple | None = None):
         super().__init__(tt_bits, shared, START_RATE, MIN_RATE)
         self.weights = np.ascontiguousarray(weights, np.float64)
         self.phase_of_stones = np.ascontiguousarray(phase_of_stones, np.int64)
         self.endgame_empties = int(endgame_empties)
+        tables, net, mode = network if network is not None else (*no_network(), FEATURES_ONLY)
+        self.tables, self.net, self.mode = tables, np.ascontiguousarray(net, np.float64), mode
 
     def _run(self, P, O, depth: int, max_nodes: int):
         return self.measured(negamax, np.uint64(P), np.uint64(O), depth, self.weights,
-                             self.phase_of_stones, self.table, np.uint32(self.generation),
-                             max_nodes)
+                             self.phase_of_stones, self.tables, self.net, np.int64(self.mode),
+                             self.table, np.uint32(self.generation), max_nodes)
 
     def search(self, P, O, depth: int | None = None,
                time_limit: float | None = None) -> SearchResult:

@@ -4,8 +4,9 @@
 - ``mcts`` (the seed's UCT: 1000 play-outs, or the caller's time limit per move),
   ``mcts:<playouts>``; ``mcts_h``, ``mcts_h:<playouts>`` (heuristic play-outs guided by the
   reference evaluation);
-- ``alphabeta`` or ``reference``: alpha-beta with the reference weights at the search settings;
-- a champion file path (``.json``): alpha-beta with that file's weights.
+- ``alphabeta`` or ``reference``: alpha-beta with the reference weights at the search settings
+  (the seed's feature genome, whichever genome kind the game is configured with);
+- a champion file path (``.json``): alpha-beta with that file's genome (either kind).
 """
 
 from __future__ import annotations
@@ -62,12 +63,15 @@ def make_agent(game, spec: str, search: SearchSettings, seed: Seed = None):
             playouts = MCTS_PLAYOUTS
         guide = {}
         if match["kind"] == "mcts_h":
-            weights, phases = game.evaluation_arrays(game.reference_genome("reference"))
+            seed_game = game.features_game()
+            weights, phases = seed_game.evaluation_arrays(seed_game.reference_genome("reference"))
             guide = {"weights": weights, "phase_of_stones": phases}
         return MCTSAgent(playouts=playouts, time_limit=search.time_limit if timed else None,
                          seed=seed, name=text, **guide)
     if text in ("alphabeta", "reference"):
-        return game.make_agent(game.reference_genome("reference"), search, seed, name=text)
+        seed_game = game.features_game()
+        return seed_game.make_agent(seed_game.reference_genome("reference"), search, seed,
+                                    name=text)
     champion = game.load_champion(text)
     configured = game.with_settings(champion.settings)
     return configured.make_agent(champion.genome, search, seed,
