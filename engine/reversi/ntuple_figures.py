@@ -142,8 +142,14 @@ def network_figures(w, history=None) -> dict[str, Figure]:
     if w.feature_names:
         figures["features"] = plot_features(w)
     if history:
-        figures["weight_history"] = plot_weight_history(
-            [(g, _SquareView(past)) for g, past in history])
+        fig = plot_weight_history([(g, _SquareView(past)) for g, past in history])
+        fig.axes[2].set_title("Implied value of characteristic squares", fontsize=10)
+        if not w.feature_names:
+            fig.axes[1].text(0.5, 0.5, "no feature weights (game.genome.features=[])",
+                             ha="center", va="center", transform=fig.axes[1].transAxes)
+        fig.suptitle("Champions' networks by generation: distance, feature weights, implied "
+                     "square values", fontsize=11)
+        figures["weight_history"] = fig
     return figures
 
 
