@@ -28,7 +28,7 @@ from engine.core.records import (
     SearchSettings,
 )
 from engine.reversi.cs303 import CS303_EXPORT, NPZ_EXPORT
-from engine.reversi.genome import validated_genome
+from engine.reversi.genome import SquareTableKind, validated_genome
 from engine.reversi.position import PASS, Position, Variant, move_name, parse_move
 from engine.reversi.search_settings import EXACT_SOLVERS
 from engine.reversi.weights_io import save_evaluation
@@ -62,6 +62,7 @@ class ReversiGame(GameBase):
         self.endgame_solver = endgame_solver  # "negamax": replay games from before issue 15
         self.cli_selectors = {"variant": self.variant.value}  # --variant othello|reversed
         self._weights_cache: dict[bytes, object] = {}
+        self._kind_model = None  # SquareTableKind or NetworkKind, made when first needed
 
     def __repr__(self) -> str:
         return f"ReversiGame({self.name!r}, genome={self.genome})"
@@ -106,15 +107,20 @@ class ReversiGame(GameBase):
     def feature_groups(self) -> tuple[str, ...]:
         return tuple(self.genome["features"])
 
+    def model(self):
+        """What this genome kind does: ``SquareTableKind`` or (``ntuple``) ``NetworkKind``."""
+        if self._kind_model is None:
+            if self.kind == "ntuple":
+                from engine.reversi.ntuple_game import NetworkKind
+
+                self._kind_model = NetworkKind(self.genome, self.phase_bounds)
+            else:
+                self._kind_model = SquareTableKind(self.genome, self.phase_bounds)
+        return self._kind_model
+
     def layout(self):
         """Where each gene lives: a ``GenomeLayout`` or (``ntuple``) a ``NetworkGenome``."""
-        from engine.reversi.weights import GenomeLayout
-
-        if self.kind == "ntuple":
-            from engine.reversi.ntuple_game import genome_map
-
-            return genome_map(self.genome, self.phase_bounds)
-        return GenomeLayout(len(self.phase_bounds) + 1, self.symmetric, self.feature_groups)
+        return self.model().layout()
 
     def genome_spec(self) -> GenomeSpec:
         layout = self.layout()
@@ -146,14 +152,7 @@ class ReversiGame(GameBase):
                         epsilon).to_genome()
 
     def reference_genome(self, reference: str) -> np.ndarray:
-        from engine.reversi.genome import projected_reference
-
-        if self.kind == "ntuple":
-            from engine.reversi.ntuple_game import reference_network
-
-            return reference_network(self.genome, reference, self.phase_bounds)
-        return projected_reference(reference, self.phase_bounds, self.symmetric,
-                                   self.feature_groups)
+        return self.model().reference(reference)
 
     def phase_of(self, state: Position) -> int:
         from engine.reversi.weights import phase_of_discs_table
@@ -162,15 +161,7 @@ class ReversiGame(GameBase):
 
     def weights(self, genome: np.ndarray, name: str = "", metadata: Mapping | None = None):
         """The genome as evaluation weights: ``Weights`` or (``ntuple``) ``NtupleWeights``."""
-        from engine.reversi.weights import Weights
-
-        if self.kind == "ntuple":
-            from engine.reversi.ntuple_game import network_weights
-
-            return network_weights(self.genome, self.phase_bounds, genome, name, metadata)
-        return Weights.from_genome(np.asarray(genome, dtype=np.float64), self.phase_bounds,
-                                   self.symmetric, name=name, metadata=dict(metadata or {}),
-                                   groups=self.feature_groups)
+        return self.model().weights(genome, name, metadata)
 
     def _cached_weights(self, genome):
         """``Weights`` of a genome, built (and validated) once per genome rather than once per
@@ -320,28 +311,15 @@ class ReversiGame(GameBase):
     def genome_figures(self, champion: Champion, history=()) -> dict:
         """Heatmaps, feature weights and (given the champions' history) weight history; for a
         network its patterns instead (``engine.reversi.ntuple_figures``)."""
-        from engine.reversi.heatmaps import weight_figures
-        from engine.reversi.ntuple_figures import network_figures
-
         weights = self.weights(champion.genome, champion.name, champion.metadata)
         past = [(g, self.weights(c.genome, c.name)) for g, c in history]
-        return network_figures(weights, past) if self.kind == "ntuple" else \
-            weight_figures(weights, past)
+        return self.model().figures(weights, past)
 
     def genome_markdown(self, genome) -> str:
-        from engine.reversi.ntuple_figures import network_markdown
-        from engine.reversi.weights_report import weights_markdown
-
-        weights = self.weights(genome)
-        return network_markdown(weights) if self.kind == "ntuple" else weights_markdown(weights)
+        return self.model().markdown(self.weights(genome))
 
     def genome_figure(self, genome, title: str = ""):
-        from engine.reversi.heatmaps import plot_positional
-        from engine.reversi.ntuple_figures import plot_strongest_patterns
-
-        weights = self.weights(genome, title)
-        fig = plot_strongest_patterns(weights) if self.kind == "ntuple" else \
-            plot_positional(weights)
+        fig = self.model().figure(self.weights(genome, title))
         if title:
             fig.suptitle(title)
         return fig

@@ -122,3 +122,44 @@ def projected_reference(reference: str, phase_bounds, symmetric: bool, groups) -
     projected = Weights(tuple(phase_bounds), np.array(ref.positional[rows], dtype=np.float64),
                         features, symmetric, name=reference, feature_groups=layout.feature_groups)
     return projected.to_genome()
+
+
+class SquareTableKind:
+    """The ``weights`` kind as the game uses it: the genome map, reference genomes, ``Weights``
+    of a genome, figures and Markdown (``engine.reversi.ntuple_game.NetworkKind`` is the other
+    kind's)."""
+
+    def __init__(self, genome: Mapping, phase_bounds):
+        self.phase_bounds = tuple(phase_bounds)
+        self.symmetric, self.groups = genome["symmetric"], tuple(genome["features"])
+
+    def layout(self):
+        from engine.reversi.layout import GenomeLayout
+
+        return GenomeLayout(len(self.phase_bounds) + 1, self.symmetric, self.groups)
+
+    def reference(self, name: str) -> np.ndarray:
+        return projected_reference(name, self.phase_bounds, self.symmetric, self.groups)
+
+    def weights(self, genome, name: str = "", metadata: Mapping | None = None):
+        from engine.reversi.weights import Weights
+
+        return Weights.from_genome(np.asarray(genome, dtype=np.float64), self.phase_bounds,
+                                   self.symmetric, name=name, metadata=dict(metadata or {}),
+                                   groups=self.groups)
+
+    def figures(self, weights, past) -> dict:
+        from engine.reversi.heatmaps import weight_figures
+
+        return weight_figures(weights, past)
+
+    def markdown(self, weights) -> str:
+        from engine.reversi.weights_report import weights_markdown
+
+        return weights_markdown(weights)
+
+    def figure(self, weights):
+        from engine.reversi.heatmaps import plot_positional
+
+        return plot_positional(weights)
+

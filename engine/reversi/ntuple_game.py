@@ -18,35 +18,53 @@ from engine.reversi.ntuple_genome import NetworkGenome, is_layout_file, network_
 from engine.reversi.ntuple_weights import NtupleWeights, projected_network
 
 
+class NetworkKind:
+    """The ``ntuple`` kind as the game uses it (``engine.reversi.genome.SquareTableKind`` is
+    the other kind's, with the same methods)."""
+
+    def __init__(self, genome: Mapping, phase_bounds):
+        self.genome, self.phase_bounds = genome, tuple(phase_bounds)
+        self.network, self.family, self.symmetry = layout_of(genome)
+
+    def layout(self) -> NetworkGenome:
+        return NetworkGenome(self.network, len(self.phase_bounds) + 1, self.genome["features"])
+
+    def reference(self, name: str) -> np.ndarray:
+        """A reference weight set (``course``, ``wpc``, ...) as a genome of this network: its
+        square tables spread over the tuples (``projected_network``)."""
+        from engine.reversi.weights_io import reference_weights
+
+        return projected_network(reference_weights(name), self.network, self.phase_bounds,
+                                 self.genome["features"], self.family,
+                                 self.symmetry).to_genome()
+
+    def weights(self, genome, name: str = "", metadata: Mapping | None = None) -> NtupleWeights:
+        return NtupleWeights.from_genome(np.asarray(genome, dtype=np.float64), self.network,
+                                         self.phase_bounds, self.genome["features"], name,
+                                         dict(metadata or {}), self.family, self.symmetry)
+
+    def figures(self, weights, past) -> dict:
+        from engine.reversi.ntuple_figures import network_figures
+
+        return network_figures(weights, past)
+
+    def markdown(self, weights) -> str:
+        from engine.reversi.ntuple_figures import network_markdown
+
+        return network_markdown(weights)
+
+    def figure(self, weights):
+        from engine.reversi.ntuple_figures import plot_strongest_patterns
+
+        return plot_strongest_patterns(weights)
+
+
 def layout_of(genome: Mapping) -> tuple[Layout, str | None, str | None]:
     """The layout of validated settings, and the (family spec, symmetry) it was built from
     (``None, None`` for a file's or data's own layout)."""
     layout, symmetry = genome["layout"], genome["symmetry"]
     family = layout if isinstance(layout, str) and not is_layout_file(layout) else None
     return network_layout(layout, symmetry), family, symmetry if family else None
-
-
-def genome_map(genome: Mapping, phase_bounds) -> NetworkGenome:
-    return NetworkGenome(layout_of(genome)[0], len(phase_bounds) + 1, genome["features"])
-
-
-def network_weights(genome: Mapping, phase_bounds, values, name: str = "",
-                    metadata: Mapping | None = None) -> NtupleWeights:
-    """The ``NtupleWeights`` of a flat genome under these settings."""
-    layout, family, symmetry = layout_of(genome)
-    return NtupleWeights.from_genome(np.asarray(values, dtype=np.float64), layout, phase_bounds,
-                                     genome["features"], name, dict(metadata or {}), family,
-                                     symmetry)
-
-
-def reference_network(genome: Mapping, reference: str, phase_bounds) -> np.ndarray:
-    """A reference weight set (``course``, ``wpc``, ...) as a genome of this network: its
-    square tables spread over the tuples (``projected_network``)."""
-    from engine.reversi.weights_io import reference_weights
-
-    layout, family, symmetry = layout_of(genome)
-    return projected_network(reference_weights(reference), layout, phase_bounds,
-                             genome["features"], family, symmetry).to_genome()
 
 
 def file_settings(w) -> dict:

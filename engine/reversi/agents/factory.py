@@ -128,8 +128,8 @@ def load_spec_weights(source: str, kind: str = "alphabeta") -> Weights | NtupleW
         raise ValueError(f"weights file not found: {source} (agent specs: {allowed_specs()})")
     weights = load_evaluation(source)
     if isinstance(weights, NtupleWeights) and kind != "alphabeta":
-        raise ValueError(f"agent spec {kind}:...{source}: {kind} reads square tables, and "
-                         f"{source} is an n-tuple network (give the file alone: alpha-beta)")
+        raise ValueError(f"{kind} reads square tables, and {source} is an n-tuple network "
+                         "(an alpha-beta player: give the file alone as the spec)")
     return weights
 
 
