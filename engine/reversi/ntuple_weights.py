@@ -47,13 +47,11 @@ def index_tables(layout: Layout) -> nt.IndexTables:
 def network_bound(layout: Layout, weights: np.ndarray) -> np.ndarray:
     """Per phase, the largest ``|network value|``: each instance adds at most the largest
     ``|entry|`` of its LUT."""
-    rows = np.atleast_2d(weights)
-    out = np.zeros(rows.shape[0])
-    for k in range(len(layout.tuples)):
-        lo, hi = layout.lut_offsets[k], layout.lut_offsets[k + 1]
-        count = sum(1 for lut, _ in layout.instances if lut == k)
-        out += count * np.abs(rows[:, lo:hi]).max(axis=1)
-    return out
+    rows = np.abs(np.atleast_2d(weights))
+    luts = np.searchsorted(layout.lut_offsets, index_tables(layout).offset, side="right") - 1
+    counts = np.bincount(luts, minlength=len(layout.tuples))  # instances per LUT
+    largest = np.maximum.reduceat(rows, layout.lut_offsets[:-1], axis=1)
+    return largest @ counts
 
 
 def check_network_magnitude(layout: Layout, weights: np.ndarray, features: np.ndarray) -> None:

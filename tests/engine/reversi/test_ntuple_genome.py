@@ -141,3 +141,17 @@ def test_td_learn_is_refused_for_square_tables():
     game = get_game("othello")
     with pytest.raises(ValueError, match="cannot learn by temporal differences"):
         game.td_learn(game.reference_genome("wpc"), 1, 0, 0.01, 0.1)
+
+
+def test_the_magnitude_bound_holds_and_weights_that_could_outweigh_a_win_are_refused():
+    from engine.reversi.ntuple_weights import NtupleWeights, network_bound
+
+    game = network_game(layout="corner3+edge2x", phases=1)
+    w = game.weights(np.random.default_rng(2).normal(size=game.genome_spec().size))
+    bound = network_bound(w.layout, w.weights)[0]
+    for seed in range(20):
+        p = random_reachable(seed, 10 + 2 * seed)
+        assert abs(nt.evaluate_bits(*p.boards, w.tables, w.weights[0])) <= bound
+    scaled = w.weights * (1.01e6 / bound)
+    with pytest.raises(ValueError, match="weights too large: the heuristic can reach 1.01e"):
+        NtupleWeights(w.layout, (), scaled, np.zeros((1, 0)))
