@@ -69,10 +69,10 @@ def layout_of(genome: Mapping) -> tuple[Layout, str | None, str | None]:
 
 def file_settings(w) -> dict:
     """The ``game.genome`` settings of weights read from a file (either kind)."""
-    common = {"phases": w.n_phases, "phase_bounds": list(w.phase_bounds),
-              "features": list(w.feature_groups)}
-    if not isinstance(w, NtupleWeights):
-        return {"genome": {"phases": w.n_phases, "phase_bounds": list(w.phase_bounds),
-                           "symmetric": w.symmetric, "features": list(w.feature_groups)}}
-    layout = w.spec if w.spec is not None else nt.layout_to_json(w.layout)
-    return {"genome": {"kind": "ntuple", "layout": layout, "symmetry": w.symmetry, **common}}
+    bounds, groups = list(w.phase_bounds), list(w.feature_groups)
+    if isinstance(w, NtupleWeights):
+        layout = w.spec if w.spec is not None else nt.layout_to_json(w.layout)
+        return {"genome": {"kind": "ntuple", "layout": layout, "symmetry": w.symmetry,
+                           "phases": w.n_phases, "phase_bounds": bounds, "features": groups}}
+    return {"genome": {"phases": w.n_phases, "phase_bounds": bounds, "symmetric": w.symmetric,
+                       "features": groups}}
