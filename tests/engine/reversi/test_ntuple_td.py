@@ -140,6 +140,6 @@ def test_td_from_zero_learns_to_beat_random_play():
 @pytest.mark.slow
 def test_td_from_zero_beats_the_wpc_at_one_ply_under_the_league_protocol():
     game = network_game()
-    genome = game.td_learn(np.zeros(game.genome_spec().size), 100_000, 1, 0.0003, 0.1)
+    genome = game.td_learn(np.zeros(game.genome_spec().size), 100_000, 1, 0.0001, 0.1)
     result = score(game, genome, "wpc1", 200, epsilon=0.1)
     assert wilson_low(result, 400) > 0.5, result
