@@ -1,25 +1,63 @@
-"""``python -m evolve [overrides]``: a thin Hydra entry point around ``evolve.ga.loop``."""
+"""``python -m evolve [overrides]``: a thin Hydra entry point around ``evolve.ga.loop``.
+
+Before Hydra starts (and creates the run's folder), ``evolve.ga.preflight`` prints what will run
+and where, and checks the config; after the run, a summary says what came out."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
+import time
 
-import hydra
-from omegaconf import DictConfig
+STARTED = time.monotonic()  # the log's elapsed time counts from the start of the command
 
-from evolve.execution.cluster import ClusterLostError
-from evolve.ga.config import MOVED_TO_GAME, Config, ConfigError, moved_key_message, to_dict
+import logging  # noqa: E402
+import sys  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import hydra  # noqa: E402
+from omegaconf import DictConfig  # noqa: E402
+
+from evolve.execution.cluster import ClusterLostError  # noqa: E402
+from evolve.ga.config import (  # noqa: E402
+    MOVED_TO_GAME,
+    Config,
+    ConfigError,
+    moved_key_message,
+    to_dict,
+)
 
 CONF_DIR = Path(__file__).resolve().parent.parent / "conf"
 
 
+def game_config_dirs() -> list[Path]:
+    """Config folders of plug-in games whose ``game/<name>.yaml`` is not in ``conf/`` (their
+    ``Game.config_dir``); only those games are imported."""
+    from engine.core.registry import game_names, get_game
+
+    dirs: list[Path] = []
+    for name in game_names():
+        if not (CONF_DIR / "game" / f"{name}.yaml").is_file():
+            folder = get_game(name).config_dir
+            if folder is not None and (Path(folder) / "game").is_dir() and folder not in dirs:
+                dirs.append(Path(folder))
+    return dirs
+
+
+def with_game_configs(args: list[str]) -> list[str]:
+    """``args`` plus Hydra's documented ``hydra.searchpath`` override for the plug-in games'
+    config folders, so ``game=<plug-in>`` composes like a game of ``conf/``."""
+    dirs = game_config_dirs()
+    if not dirs or any(a.startswith("hydra.searchpath=") for a in args):
+        return args
+    return [*args, "hydra.searchpath=[" + ",".join(f"file://{d}" for d in dirs) + "]"]
+
+
 @hydra.main(config_path=str(CONF_DIR), config_name="config", version_base="1.3")
 def main(cfg: DictConfig) -> None:
+    from evolve.ga.console import summary
     from evolve.ga.loop import run
 
     try:
-        result = run(cfg)
+        result = run(cfg, started=STARTED)
     except ConfigError as exc:
         # SystemExit passes through Hydra's error handler, so the user sees one line only
         _fail(str(exc))
@@ -29,7 +67,7 @@ def main(cfg: DictConfig) -> None:
         run_dir = cfg.resume or HydraConfig.get().runtime.output_dir
         print(f"error: {exc}; continue later with resume={run_dir}", file=sys.stderr)
         raise SystemExit(1) from None
-    print(f"champion: {result.run_dir / 'champion.json'}")
+    logging.getLogger("evolve").info(summary(result, time.monotonic() - STARTED))
 
 
 def _fail(message: str):
@@ -43,8 +81,10 @@ def check_overrides(args: list[str]) -> None:
     this does not understand is left to Hydra."""
     from hydra.core.override_parser.overrides_parser import OverridesParser
 
-    groups = {d.name: sorted(f.stem for f in d.glob("*.yaml")) for d in CONF_DIR.iterdir()
-              if d.is_dir()}
+    groups: dict[str, list[str]] = {}
+    for root in (CONF_DIR, *game_config_dirs()):
+        for d in (x for x in root.iterdir() if x.is_dir()):
+            groups[d.name] = sorted({*groups.get(d.name, ()), *(f.stem for f in d.glob("*.yaml"))})
     keys = _dotted_keys(to_dict(Config())) | _game_keys()
     try:
         parsed = OverridesParser.create().parse_overrides(
@@ -71,8 +111,9 @@ def _game_keys() -> set[str]:
     import yaml
 
     keys = set()
-    for file in (CONF_DIR / "game").glob("*.yaml"):
-        keys |= _dotted_keys({"game": yaml.safe_load(file.read_text()) or {}})
+    for root in (CONF_DIR, *game_config_dirs()):
+        for file in (root / "game").glob("*.yaml"):
+            keys |= _dotted_keys({"game": yaml.safe_load(file.read_text()) or {}})
     return keys
 
 
@@ -98,6 +139,18 @@ def _dotted_keys(d: dict, prefix: str = "") -> set[str]:
     return out
 
 
+def preflight(args: list[str]) -> list[str]:
+    """``evolve.ga.preflight`` with a bad value as one line on stderr (exit code 2)."""
+    from evolve.ga.preflight import preflight as check
+
+    try:
+        return check(args, CONF_DIR)
+    except ConfigError as exc:
+        _fail(str(exc))
+
+
 if __name__ == "__main__":
     check_overrides(sys.argv[1:])
+    sys.argv[1:] = with_game_configs(sys.argv[1:])
+    sys.argv += preflight(sys.argv[1:])
     main()

@@ -29,6 +29,7 @@ def test_a_bad_value_exits_non_zero_with_one_line(tmp_path, override, key):
     assert proc.returncode != 0
     assert proc.stderr.strip() == key
     assert "Traceback" not in proc.stdout + proc.stderr
+    assert not (tmp_path / "run").exists()  # refused before Hydra made the run's folder
 
 
 @pytest.mark.parametrize("address, message", [
@@ -115,7 +116,8 @@ def test_resume_keeps_the_saved_backend_and_can_add_generations(tmp_path, finish
     proc = evolve(tmp_path, f"resume={finished_smoke_run}", "ga.generations=3",
                   f"hydra.run.dir={tmp_path / 'log'}")
     assert proc.returncode == 0, proc.stderr
-    assert "(backend serial)" in proc.stdout + proc.stderr
+    assert "resuming" in proc.stdout and "after generation 1 (next: generation 2, backend serial)" \
+        in proc.stdout
     individuals = pd.read_csv(finished_smoke_run / "individuals.csv")
     assert individuals.generation.unique().tolist() == [0, 1, 2]
     assert not (finished_smoke_run / "fitness.png").exists()  # plot=false kept too
@@ -138,3 +140,69 @@ def test_unknown_keys_options_and_values_exit_with_one_line(tmp_path, override, 
     assert proc.stderr.strip().startswith(line) and "\n" not in proc.stderr.strip()
     assert "Traceback" not in proc.stdout + proc.stderr
     assert not (tmp_path / "run" / "games.csv").exists()  # refused before any game
+
+
+@pytest.mark.parametrize("args", [
+    ["+experiment=smoke", "ga.population=-3"],
+    ["-m", "+experiment=smoke", "ga.population=4,-3"],  # the second job's value
+    ["resume=nowhere"],
+])
+def test_a_refused_command_leaves_no_folder_behind(tmp_path, args):
+    proc = evolve(tmp_path, *args)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr
+    assert proc.stderr.startswith("error: ")
+    assert list(tmp_path.iterdir()) == []  # no outputs/ or multirun/ folder
+
+
+@pytest.fixture(scope="module")
+def talking_run(tmp_path_factory):
+    """A smoke study on an embedded Ray, as a user starts it (no RAY_AUTH_MODE set)."""
+    tmp = tmp_path_factory.mktemp("talking")
+    path = os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])
+    env = {k: v for k, v in os.environ.items() if k != "RAY_AUTH_MODE"} | {"PYTHONPATH": path}
+    proc = subprocess.run([sys.executable, "-m", "evolve", "+experiment=smoke", "backend=ray",
+                           "ray.num_cpus=1", "ga.generations=3"], cwd=tmp, env=env,
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    (run_dir,) = (tmp / "outputs").glob("*/*")
+    return proc, run_dir
+
+
+def test_the_first_line_says_what_runs_and_where_its_outputs_go(talking_run):
+    proc, run_dir = talking_run
+    first = proc.stdout.splitlines()[0]
+    assert first == ("evolve: +experiment=smoke (reversed_reversi, population 4, generations "
+                     f"0-2, search depth 1, local Ray); outputs and evolve.log in "
+                     f"{run_dir.relative_to(run_dir.parents[2])}/")
+
+
+def test_the_embedded_ray_starts_without_its_token_warning_and_says_what_it_does(talking_run):
+    proc, _ = talking_run
+    out = proc.stdout + proc.stderr
+    assert "Token authentication" not in out and "RAY_AUTH_MODE" not in out
+    assert "ray: starting a local Ray on 1 CPUs" in out
+    assert "1 Ray workers: warming up" in out
+
+
+def test_the_log_counts_generations_from_0_as_the_files_do(talking_run):
+    proc, run_dir = talking_run
+    lines = [line.split()[1:3] for line in proc.stdout.splitlines()
+             if line[:1].isdigit() and line.split()[1] == "gen"]  # "08:11:26 gen 0/2 ..."
+    assert lines == [["gen", "0/2"], ["gen", "1/2"], ["gen", "2/2"]]
+    assert pd.read_csv(run_dir / "generations.csv").generation.tolist() == [0, 1, 2]
+    assert proc.stdout.count("each generation logs one line:") == 1  # the legend, once
+    assert "gen g/L       generation g of 0..L (0-based" in proc.stdout
+
+
+def test_the_run_ends_with_a_summary_of_what_came_out(talking_run):
+    import json
+
+    proc, run_dir = talking_run
+    champion = json.loads((run_dir / "champion.json").read_text())["metadata"]["selection"]
+    tail = proc.stdout[proc.stdout.index("done in "):]
+    assert f"the champion is generation {champion['generation']}'s" in tail
+    assert "against the yardstick panel" in tail and "champion.json, generations.csv" in tail
+    for command in ("python -m engine.play --opponent", "python -m evolve.evaluate",
+                    "python -m evolve.report", "python -m evolve resume="):
+        assert command in tail
+    assert (run_dir / "evolve.log").read_text().count("done in ") == 1  # in the log too

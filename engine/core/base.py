@@ -4,7 +4,7 @@ game writes only its rules, its agents and its genome.
 The defaults: one genome phase; openings and matches by the core's runner over the state
 interface; move ids written as numbers; a board view holding the state text; JSON champion files
 with one weight per gene name (``{"game", "schema_version", "name", "settings", "weights",
-"metadata"}``); no figures; export as that JSON only; no commands of its own.
+"metadata"}``); no figures; export as that JSON only; the shared terminal play command.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from engine.core.records import (
 )
 
 CHAMPION_SCHEMA_VERSION = 1
+PLAY_ANY = "engine.core.play_any"  # the play command of a game that has none of its own
 
 
 class GameBase:
@@ -43,7 +44,7 @@ class GameBase:
     seed_references: tuple[str, ...] = ()
     default_panel: tuple[str, ...] = ()
     export_formats: tuple[ExportFormat, ...] = (JSON_EXPORT,)
-    cli_commands: Mapping[str, str] = MappingProxyType({})
+    cli_commands: Mapping[str, str] = MappingProxyType({"play": "engine.core.play_any"})
     config_dir: Path | None = None
     cli_selectors: Mapping[str, str] = MappingProxyType({})
     champion_schema_version = CHAMPION_SCHEMA_VERSION
@@ -190,4 +191,5 @@ class GameBase:
         return "### Genome\n\n| gene | weight |\n|---|---|\n" + rows
 
     def cli_arguments(self, command: str) -> list[str]:
-        return []
+        """Prepended to the command's arguments (the shared play command needs the game)."""
+        return ["--game", self.name] if self.cli_commands.get(command) == PLAY_ANY else []

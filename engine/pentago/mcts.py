@@ -1,34 +1,54 @@
 """Monte-Carlo tree search as in the course's seed agent: UCT (c = sqrt 2) with random
-play-outs and immediate win / loss checks at the root, all iterations inside numba.
+play-outs and immediate win / loss checks at the root; the UCT loop is ``engine.kernels.mcts``.
 
-The tree is flat arrays (one row per node, children as a sibling list). A node's distinct
-successors are listed once, in a shared move pool, when it is first expanded; expansion then
-takes a uniformly random untried one (an incremental Fisher-Yates shuffle). ``value[n]`` holds
-the reward sum (win 1, draw 0.5, loss 0) of the player who moved into node ``n``, so UCT at every
-node maximises its own mover's mean. Heuristic play-outs (``guided``) play, at each step, the
+What Pentago Twist supplies: a node's distinct successors are listed once, in a shared move
+pool, the first time the descent reaches it; expansion then takes a uniformly random untried one
+(an incremental Fisher-Yates shuffle). Heuristic play-outs (``guided``) play, at each step, the
 best of ``samples`` random moves by the evaluation (a win when one is drawn). Randomness comes
-from the explicit RNG of ``engine.pentago.bits``, seeded from the agent: a search with a
-play-out budget is reproducible; a time budget runs the same kernel in chunks.
+from the seeded kernel RNG (``engine.kernels.rng``): a search with a play-out budget is
+reproducible; a time budget runs the same kernel in chunks.
 """
 
 from __future__ import annotations
 
 import math
-import time
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
-from engine.core.agent import Seed, make_rng
+from engine.core.agent import Seed, check_search_args, make_rng
+from engine.kernels import mcts as uct
 from engine.kernels.rng import below
 from engine.kernels.rng import new_state as new_rng_state
 from engine.pentago import bitboard as bb
 from engine.pentago import tactics
 from engine.pentago.evaluation import evaluate
 
-NONE = -1
 EXPLORATION = math.sqrt(2.0)
 REWARD = {bb.TO_MOVE_WINS: 1.0, bb.TO_MOVE_LOSES: 0.0, bb.DRAWN: 0.5}
+TIMED_CAPACITY = 1 << 21  # nodes of a timed search
+TIMED_POOL = 1 << 26  # pool entries of a timed search (it stops early when they run out)
+
+
+class Nodes(NamedTuple):
+    """Pentago's part of the tree (one row per node) and the play-out settings."""
+
+    P: np.ndarray  # uint64: stones of the side to move at the node
+    O: np.ndarray  # uint64
+    pool_start: np.ndarray  # int64: where the node's successor list starts; -1: not listed
+    pool_count: np.ndarray  # int64: how many distinct successors
+    expanded: np.ndarray  # int64: how many of them are children already (the pool's front)
+    pool: np.ndarray  # int16: successor lists of all listed nodes
+    pool_used: np.ndarray  # int64[1]
+    scratch_P: np.ndarray  # uint64[288]: distinct_children's output
+    scratch_O: np.ndarray
+    scratch_move: np.ndarray  # int64[288]
+    scratch_set: np.ndarray  # int64[bb.DEDUP_SLOTS]: distinct_children_into's hash set
+    guided: bool
+    weights: np.ndarray
+    phase_of_stones: np.ndarray
+    samples: int
 
 
 @njit(cache=True)
@@ -55,69 +75,71 @@ def _playout_move(P, O, rng, guided, weights, phase_of_stones, samples):
     return chosen
 
 
-@njit(cache=True)
-def _playout(P, O, rng, guided, weights, phase_of_stones, samples):
-    """Reward for the side to move at (P, O) after playing the game out."""
+# The loop's callbacks (engine.kernels.mcts) run without reference counting (``_nrt=False``):
+# counting the arrays they take out of ``game`` would cost more than the rest of a descent step.
+
+@njit(cache=True, _nrt=False)
+def _playout(game, node, rng):
+    """Reward for the side to move at ``node`` after playing the game out."""
+    P, O = game.P[node], game.O[node]
     flipped = False
     while True:
         r = bb.result(P, O)
         if r != bb.ONGOING:
             reward = _reward(r)
             return 1.0 - reward if flipped else reward
-        P, O = bb.play(P, O, _playout_move(P, O, rng, guided, weights, phase_of_stones,
-                                           samples))
+        P, O = bb.play(P, O, _playout_move(P, O, rng, game.guided, game.weights,
+                                           game.phase_of_stones, game.samples))
         flipped = not flipped
 
 
+@njit(cache=True, _nrt=False)
+def _has_room(game):
+    return game.pool_used[0] + bb.MOVES <= game.pool.shape[0]
+
+
+@njit(cache=True, _nrt=False)
+def _can_expand(game, node):
+    """False at a finished game; a node not listed yet has successors to try."""
+    if bb.result(game.P[node], game.O[node]) != bb.ONGOING:
+        return False
+    return game.pool_start[node] < 0 or game.expanded[node] < game.pool_count[node]
+
+
+@njit(cache=True, _nrt=False)
+def _expand(game, node, child, rng):
+    """A uniformly random untried successor, swapped to the front of the node's list (which
+    is made the first time)."""
+    if game.pool_start[node] < 0:
+        _list_successors(game, node)
+    pool, start, k = game.pool, game.pool_start[node], game.expanded[node]
+    j = start + k + below(rng, game.pool_count[node] - k)
+    pool[start + k], pool[j] = pool[j], pool[start + k]
+    game.expanded[node] = k + 1
+    move = pool[start + k]
+    game.P[child], game.O[child] = bb.play(game.P[node], game.O[node], move)
+    game.pool_start[child], game.expanded[child] = -1, 0
+    return move
+
+
+@njit(cache=True, _nrt=False)
+def _list_successors(game, node):
+    """The node's distinct successors, appended to the pool (element by element: a slice is
+    an array of its own, which needs reference counting)."""
+    n = bb.distinct_children_into(game.P[node], game.O[node], game.scratch_P, game.scratch_O,
+                                  game.scratch_move, game.scratch_set)
+    start = game.pool_used[0]
+    game.pool_start[node], game.pool_count[node] = start, n
+    for i in range(n):
+        game.pool[start + i] = game.scratch_move[i]
+    game.pool_used[0] += n
+
+
 @njit(cache=True)
-def mcts_run(node_P, node_O, parent, first_child, sibling, move, visits, value, pool_start,
-             pool_count, expanded, pool, counters, iterations, rng, exploration, guided,
-             weights, phase_of_stones, samples):
-    """Run up to ``iterations`` UCT iterations. ``counters`` = [nodes, pool entries used] is
-    updated; stops early (returns the iterations done) when the node or pool arrays would
-    overflow."""
-    c_P, c_O = np.empty(bb.MOVES, np.uint64), np.empty(bb.MOVES, np.uint64)
-    c_move = np.empty(bb.MOVES, np.int64)
-    for it in range(iterations):
-        if counters[0] + 1 > node_P.shape[0] or counters[1] + bb.MOVES > pool.shape[0]:
-            return it
-        node = 0
-        while bb.result(node_P[node], node_O[node]) == bb.ONGOING:
-            if pool_start[node] < 0:  # first expansion: list the distinct successors
-                n = bb.distinct_children(node_P[node], node_O[node], c_P, c_O, c_move)
-                pool_start[node], pool_count[node] = counters[1], n
-                pool[counters[1]:counters[1] + n] = c_move[:n]
-                counters[1] += n
-            start, k = pool_start[node], expanded[node]
-            if k < pool_count[node]:  # expansion: a random untried successor
-                j = start + k + below(rng, pool_count[node] - k)
-                pool[start + k], pool[j] = pool[j], pool[start + k]
-                expanded[node] = k + 1
-                child = counters[0]
-                counters[0] += 1
-                mv = pool[start + k]
-                node_P[child], node_O[child] = bb.play(node_P[node], node_O[node], mv)
-                parent[child], move[child], sibling[child] = node, mv, first_child[node]
-                first_child[child], pool_start[child], expanded[child] = NONE, -1, 0
-                visits[child], value[child] = 0.0, 0.0
-                first_child[node] = child
-                node = child
-                break
-            log_n = np.log(visits[node])  # selection: the best UCT child
-            best, best_child, child = -1.0, first_child[node], first_child[node]
-            while child != NONE:
-                ucb = value[child] / visits[child] + exploration * np.sqrt(log_n / visits[child])
-                if ucb > best:
-                    best, best_child = ucb, child
-                child = sibling[child]
-            node = best_child
-        r = _playout(node_P[node], node_O[node], rng, guided, weights, phase_of_stones, samples)
-        while node != NONE:  # value[n] is for the player who moved into n
-            visits[node] += 1.0
-            value[node] += 1.0 - r
-            r = 1.0 - r
-            node = parent[node]
-    return iterations
+def mcts_run(tree, game, iterations, rng, exploration):
+    """Up to ``iterations`` UCT iterations (``engine.kernels.mcts.uct``); returns how many ran."""
+    return uct.uct(tree, game, iterations, rng, exploration, _has_room, _can_expand, _expand,
+                   _playout)
 
 
 class MCTSAgent:
@@ -132,13 +154,8 @@ class MCTSAgent:
                  weights: np.ndarray | None = None, phase_of_stones: np.ndarray | None = None,
                  samples: int = 4, seed: Seed = None, exploration: float = EXPLORATION,
                  name: str | None = None):
-        if playouts is None and time_limit is None:
-            playouts = 1000
-        if playouts is not None and playouts < 1:
-            raise ValueError(f"playouts must be >= 1, got {playouts}")
-        if time_limit is not None and not time_limit > 0:
-            raise ValueError(f"time_limit must be > 0 seconds, got {time_limit}")
-        self.playouts, self.time_limit = playouts, time_limit
+        check_search_args(time_limit=time_limit)
+        self.playouts, self.time_limit = uct.playout_budget(playouts, time_limit), time_limit
         self.guided = weights is not None
         self.weights = np.zeros((1, 18)) if weights is None else np.asarray(weights, float)
         self.phase_of_stones = np.zeros(37, np.int64) if phase_of_stones is None else \
@@ -147,6 +164,7 @@ class MCTSAgent:
         self.name = name or ("mcts_h" if self.guided else "mcts")
         self.last_playouts = 0
         self.last_info: dict = {}
+        self.last_root: list[tuple[int, float, float]] = []  # (move, visits, reward sum)
         self.reset(seed)
 
     def reset(self, seed: Seed = None) -> None:
@@ -158,52 +176,34 @@ class MCTSAgent:
         if top == tactics.WIN or len(candidates) == 1:
             self.last_info = {"win_rate": 1.0 if top == tactics.WIN else None}
             return candidates[0]
-        tree, counters = self._search(P, O, candidates)
-        return self._most_visited(tree)
+        tree = self._search(P, O, candidates)
+        self.last_root = uct.root_children(tree)
+        move, visits, value = uct.most_visited(self.last_root)
+        self.last_info = {"win_rate": value / max(visits, 1.0)}
+        return move
 
-    def _search(self, P, O, candidates: list[int]):
+    def _search(self, P, O, candidates: list[int]) -> uct.Tree:
+        """The tree after the search; the root's successor list is ``candidates``."""
         budget = self.playouts if self.time_limit is None else None
-        capacity = 1 + (budget if budget is not None else 1 << 21)
+        capacity = 1 + (budget if budget is not None else TIMED_CAPACITY)
         # room for every node's successor list with a budget; a timed search that fills its
         # pool (far beyond the play-outs a few seconds allow) just stops early
-        pool_size = bb.MOVES * capacity if budget is not None else 1 << 26
-        tree = _new_tree(capacity, pool_size)
-        tree["node_P"][0], tree["node_O"][0], tree["parent"][0] = P, O, NONE
-        tree["first_child"][0], tree["pool_start"][0] = NONE, 0
-        tree["pool_count"][0] = len(candidates)
-        tree["pool"][: len(candidates)] = candidates
-        counters = np.array([1, len(candidates)], np.int64)
-        rng, done, start = new_rng_state(self._rng), 0, time.perf_counter()
-        while budget is None or done < budget:
-            chunk = 256 if budget is None else budget - done
-            ran = mcts_run(*tree.values(), counters, chunk, rng, self.exploration, self.guided,
-                           self.weights, self.phase_of_stones, self.samples)
-            done += ran
-            if ran < chunk or (budget is None and time.perf_counter() - start
-                               >= self.time_limit):
-                break
-        self.last_playouts = done
-        self.pool_used = int(counters[1])
-        return tree, counters
+        game = self._nodes(capacity, bb.MOVES * capacity if budget is not None else TIMED_POOL)
+        game.P[0], game.O[0] = P, O
+        game.pool_start[0], game.pool_count[0] = 0, len(candidates)
+        game.pool[: len(candidates)] = candidates
+        game.pool_used[0] = len(candidates)
+        tree, rng = uct.new_tree(capacity), new_rng_state(self._rng)
+        self.last_playouts = uct.run_iterations(
+            lambda k: mcts_run(tree, game, k, rng, self.exploration), budget, self.time_limit)
+        self.pool_used = int(game.pool_used[0])
+        return tree
 
-    def _most_visited(self, tree) -> int:
-        best_move, best, child = NONE, -1.0, tree["first_child"][0]
-        while child != NONE:  # ties: lowest move id, deterministic
-            v, mv = tree["visits"][child], int(tree["move"][child])
-            if v > best or (v == best and mv < best_move):
-                best_move, best, best_child = mv, v, child
-            child = tree["sibling"][child]
-        self.last_info = {"win_rate": float(tree["value"][best_child] / max(best, 1.0))}
-        return best_move
-
-
-def _new_tree(capacity: int, pool_size: int) -> dict[str, np.ndarray]:
-    """Empty node arrays in ``mcts_run``'s argument order (np.zeros maps pages lazily, so a
-    large time-budget capacity costs only what is used)."""
-    u64, i64 = np.uint64, np.int64
-    dtypes = dict(node_P=u64, node_O=u64, parent=i64, first_child=i64, sibling=i64, move=i64,
-                  visits=np.float64, value=np.float64, pool_start=i64, pool_count=i64,
-                  expanded=i64)
-    tree = {key: np.zeros(capacity, dtype) for key, dtype in dtypes.items()}
-    tree["pool"] = np.zeros(pool_size, np.int16)
-    return tree
+    def _nodes(self, capacity: int, pool_size: int) -> Nodes:
+        u64, i64 = np.uint64, np.int64
+        return Nodes(np.zeros(capacity, u64), np.zeros(capacity, u64),
+                     np.zeros(capacity, i64), np.zeros(capacity, i64), np.zeros(capacity, i64),
+                     np.zeros(pool_size, np.int16), np.zeros(1, i64), np.empty(bb.MOVES, u64),
+                     np.empty(bb.MOVES, u64), np.empty(bb.MOVES, i64),
+                     np.empty(bb.DEDUP_SLOTS, i64), self.guided,
+                     self.weights, self.phase_of_stones, self.samples)

@@ -223,11 +223,10 @@ class ReversiGame(GameBase):
 
     def play(self, first: Agent, second: Agent, opening: Sequence[int] = (),
              seed: Seed = None) -> Outcome:
-        from engine.reversi.match import play_game
+        from engine.core.match import play_game
+        from engine.reversi.match import only_pass
 
-        record = play_game(first, second, variant=self.variant, opening=opening, seed=seed)
-        return self._outcome(record.black_discs, record.white_discs, record.black_score,
-                             record.moves)
+        return play_game(self, first, second, opening, seed, forced=only_pass)
 
     def _outcome(self, black: int, white: int, black_score: int, moves) -> Outcome:
         winner = 0 if black_score > 0 else 1 if black_score < 0 else DRAW

@@ -1,7 +1,8 @@
 """``python -m engine.web [--host 127.0.0.1] [--port 8000] [--runs DIR ...]``: serve the board.
 
 Binds to localhost unless ``--host`` says otherwise; only files under the ``--runs`` directories
-(and each game's shipped reference weights) can be loaded by the page.
+(and each game's shipped reference weights) can be loaded by the page. Agents think in worker
+processes within the limits below (``engine.web.limits``).
 """
 
 from __future__ import annotations
@@ -10,8 +11,13 @@ import argparse
 import sys
 from pathlib import Path
 
+from engine.web.limits import Limits
+
+GRACE_SECONDS = 3  # on Ctrl-C, requests still open after this are cancelled
+
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    defaults = Limits()
     parser = argparse.ArgumentParser(prog="python -m engine.web",
                                      description=__doc__.split("\n")[0].strip("`: "))
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default: localhost)")
@@ -20,16 +26,39 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help="run directories (or folders of runs) whose champions and recorded "
                              "games the page may load")
     parser.add_argument("--agent-workers", type=int, default=1, metavar="N",
-                        help="processes agents think in (one search each at a time; 0: threads "
-                             "of the server, which numba's search slows while it runs)")
+                        help="processes agents think in, one search each at a time (default 1)")
+    limits = parser.add_argument_group("limits", "what a request may ask, and any search gets")
+    limits.add_argument("--max-depth", type=int, default=defaults.max_depth, metavar="D",
+                        help=f"deepest fixed-depth search a page may ask (default "
+                             f"{defaults.max_depth})")
+    limits.add_argument("--max-seconds", type=float, default=defaults.max_seconds, metavar="S",
+                        help=f"most seconds per move a page may ask (default "
+                             f"{defaults.max_seconds:g})")
+    limits.add_argument("--max-nodes", type=int, default=defaults.max_nodes, metavar="N",
+                        help=f"largest number (playouts, nodes) in an agent spec (default "
+                             f"{defaults.max_nodes})")
+    limits.add_argument("--move-seconds", type=float, default=defaults.move_seconds, metavar="S",
+                        help=f"any agent move is stopped after this many seconds, whatever it "
+                             f"was asked (default {defaults.move_seconds:g})")
+    limits.add_argument("--queue", type=int, default=defaults.queue, metavar="N",
+                        help=f"searches that may wait for a worker; more are refused with a 429 "
+                             f"(default {defaults.queue})")
     return parser.parse_args(argv)
+
+
+def limits_of(args: argparse.Namespace) -> Limits:
+    return Limits(max_depth=args.max_depth, max_seconds=args.max_seconds,
+                  max_nodes=args.max_nodes, move_seconds=args.move_seconds, queue=args.queue)
 
 
 def check_args(args: argparse.Namespace) -> None:
     if not 0 <= args.port <= 65535:
         raise ValueError(f"--port must be in 0..65535, got {args.port}")
-    if not 0 <= args.agent_workers <= 64:
-        raise ValueError(f"--agent-workers must be in 0..64, got {args.agent_workers}")
+    if not 1 <= args.agent_workers <= 64:
+        raise ValueError(f"--agent-workers must be in 1..64, got {args.agent_workers} (agents "
+                         "think in worker processes so that the server can stop a search; "
+                         "threads, the old 0, cannot be stopped)")
+    limits_of(args).check()
     for directory in args.runs:
         if not Path(directory).is_dir():
             raise ValueError(f"--runs: {directory} is not a directory")
@@ -48,14 +77,33 @@ def main(argv: list[str] | None = None) -> int:
     from engine.web.hosts import is_loopback
     from engine.web.thinking import ProcessThinker
 
-    thinker = ProcessThinker(args.agent_workers) if args.agent_workers else None
+    thinker = ProcessThinker(args.agent_workers, limits_of(args))
     app = create_app([Path(d) for d in args.runs], local_only=is_loopback(args.host),
                      thinker=thinker)
-    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning")
+    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
+                            timeout_graceful_shutdown=GRACE_SECONDS)
     server = uvicorn.Server(config)
     _announce_url(server, args.host)
-    server.run()
+    _stop_searches_first(server, thinker)
+    try:
+        server.run()
+    except KeyboardInterrupt:  # uvicorn re-raises the Ctrl-C it handled: the usual way to stop
+        pass
+    finally:
+        thinker.close()  # in case the server stopped before its shutdown ran
     return 0
+
+
+def _stop_searches_first(server, thinker) -> None:
+    """On shutdown, stop the agents before waiting for open requests: a search in progress is
+    answered with a 503 at once instead of holding the server until it ends."""
+    shutdown = server.shutdown
+
+    async def stop_then_shutdown(sockets=None):
+        thinker.close()
+        await shutdown(sockets=sockets)
+
+    server.shutdown = stop_then_shutdown
 
 
 def _announce_url(server, host: str) -> None:

@@ -13,13 +13,12 @@ from pathlib import Path
 
 from engine.core import SearchSettings, get_game, specs
 from engine.web.errors import ApiError
+from engine.web.limits import Limits
 from engine.web.runs import RunCatalogue
 
 PLAYER_TYPES = ("human", "agent", "champion")
 _SPEC_PART = re.compile(r"^(?:[A-Za-z_][A-Za-z0-9_]*|[A-Za-z_]*[0-9]*\.?[0-9]+)?$")
 _NUMBER = re.compile(r"^[A-Za-z_]*([0-9]*\.?[0-9]+)$")  # "1000", "eps0.1": a (prefixed) number
-MAX_BUDGET = 1_000_000  # playouts, nodes, ... named in a spec
-LIMITS = {"depth": (1, 12), "endgame_empties": (0, 24), "time_limit": (0.01, 60.0)}
 
 
 @dataclass(frozen=True)
@@ -28,13 +27,16 @@ class PlayerChoice:
     label: str  # what the page shows
     source: str | None = None  # the spec or champion file given to make_panel_agent
     settings: dict | None = None  # a champion's game settings (its run's board size, ...)
+    searches: bool = False  # whether the search settings apply to it (Game.spec_searches)
 
     def to_json(self) -> dict:
-        return {"type": self.type, "label": self.label}
+        return {"type": self.type, "label": self.label, "searches": self.searches}
 
 
-def check_web_spec(game, spec) -> str:
-    """``spec`` if it is a plain agent spec the game accepts (400 naming the problem if not)."""
+def check_web_spec(game, spec, limits: Limits, search: SearchSettings) -> str:
+    """``spec`` if it is a plain agent spec the game accepts within ``limits``: numbers in it
+    (playouts, nodes) and the depth its ``@d`` suffix gives with ``search`` (400 naming the
+    problem if not)."""
     if not isinstance(spec, str) or not spec.strip() or len(spec) > 100:
         raise ApiError(400, "spec: expected a non-empty agent spec of at most 100 characters")
     spec = spec.strip()
@@ -48,12 +50,17 @@ def check_web_spec(game, spec) -> str:
                                 f"or number that names no file (weights files: pick a champion "
                                 f"of the runs; specs: {', '.join(game.agent_specs())})")
         budget = _NUMBER.match(part)
-        if budget and float(budget[1]) > MAX_BUDGET:  # a page must not start an endless search
-            raise ApiError(400, f"spec: {spec!r}: numbers in a spec may be at most {MAX_BUDGET}")
+        if budget and float(budget[1]) > limits.max_nodes:  # no endless search from a page
+            raise ApiError(400, f"spec: {spec!r}: numbers in a spec may be at most "
+                                f"{limits.max_nodes} (this server's limit)")
     try:
         specs.check_spec(game, spec)
+        depth = specs.split_depth(spec, search)[1].depth
     except ValueError as err:
         raise ApiError(400, f"spec: {err}") from None
+    if depth > limits.max_depth:
+        raise ApiError(400, f"spec: {spec!r} searches depth {depth}, above this server's limit "
+                            f"{limits.max_depth}")
     return spec
 
 
@@ -61,21 +68,22 @@ def _number(text: str) -> bool:
     return _NUMBER.match(text) is not None
 
 
-def parse_player(game, runs: RunCatalogue, value, index: int) -> PlayerChoice:
+def parse_player(game, runs: RunCatalogue, value, index: int, limits: Limits,
+                 search: SearchSettings) -> PlayerChoice:
     field = f"players[{index}]"
     if not isinstance(value, dict) or value.get("type") not in PLAYER_TYPES:
         raise ApiError(400, f"{field}: expected {{\"type\": one of {', '.join(PLAYER_TYPES)}}}")
     if value["type"] == "human":
         return PlayerChoice("human", "you")
     if value["type"] == "agent":
-        spec = check_web_spec(game, value.get("spec"))
-        return PlayerChoice("agent", spec, spec)
+        spec = check_web_spec(game, value.get("spec"), limits, search)
+        return PlayerChoice("agent", spec, spec, searches=game.spec_searches(spec))
     champion = runs.champion(value.get("id"))
     if champion.game != game.name:
         raise ApiError(400, f"{field}: champion {champion.id!r} plays {champion.game}, "
                             f"not {game.name}")
     return PlayerChoice("champion", champion.to_json()["label"], str(champion.path),
-                        champion.settings)
+                        champion.settings, searches=game.spec_searches(str(champion.path)))
 
 
 def configured_game(game, choices: tuple[PlayerChoice, ...]):
@@ -88,35 +96,6 @@ def configured_game(game, choices: tuple[PlayerChoice, ...]):
             except ValueError as err:  # GameSettingsError
                 raise ApiError(400, f"players[{index}]: its run's game settings: {err}") from None
     return game
-
-
-def parse_search(value) -> SearchSettings:
-    """``{"depth": 4, "endgame_empties": 8, "time_limit": null}`` within ``LIMITS``."""
-    value = {} if value is None else value
-    if not isinstance(value, dict):
-        raise ApiError(400, "search: expected an object with depth, endgame_empties, time_limit")
-    unknown = sorted(set(value) - set(LIMITS))
-    if unknown:
-        raise ApiError(400, f"search: unknown field {unknown[0]!r} (allowed: {', '.join(LIMITS)})")
-    defaults = SearchSettings()
-    depth = _bounded(value, "depth", defaults.depth, int)
-    empties = _bounded(value, "endgame_empties", defaults.endgame_empties, int)
-    time_limit = value.get("time_limit")
-    if time_limit is not None:
-        time_limit = _bounded(value, "time_limit", None, float)
-    return SearchSettings(depth=depth, endgame_empties=empties, time_limit=time_limit)
-
-
-def _bounded(value: dict, name: str, default, kind):
-    low, high = LIMITS[name]
-    number = value.get(name, default)
-    ok_type = isinstance(number, (int, float)) and not isinstance(number, bool)
-    if kind is int:
-        ok_type = ok_type and float(number).is_integer()
-    if not ok_type or not low <= number <= high:
-        raise ApiError(400, f"search.{name}: expected a number in {low:g}..{high:g}, "
-                            f"got {number!r}")
-    return kind(number)
 
 
 def build_agent(game, choice: PlayerChoice, search: SearchSettings, seed):

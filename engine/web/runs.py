@@ -1,9 +1,10 @@
 """The run directories the web app may read: their champions and their recorded games.
 
-Only files found by scanning the ``--runs`` directories are ever opened. A request names a run or
-a champion by an id from the catalogue built here (``<root>/<run>/champions/gen_0003.json``);
-ids with ``..`` or an absolute path are refused before the lookup, and a catalogue path that
-resolves outside its root (a symlink) is never listed.
+Only files found by scanning the ``--runs`` directories are ever opened, and only where they
+really are inside one of them: every path is resolved (symlinks followed) and refused when it
+leads out of its root. A request names a run or a champion by an id from the catalogue built
+here (``<root>/<run>/champions/gen_0003.json``); ids with ``..`` or an absolute path are refused
+before the lookup.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from engine.core.files import champion_game as core_champion_game
 from engine.core.registry import game_names
 from engine.web.errors import ApiError
 
@@ -21,31 +23,30 @@ RUN_MARKERS = ("champion.json", "champions", "games.csv", "yardstick_games.csv")
 TABLES = ("games", "yardstick_games")
 MAX_SCAN_DEPTH = 3
 _GENERATION = re.compile(r"^gen_(\d+)\.json$")
-_VARIANT_GAMES = {"othello": "othello", "reversed": "reversed_reversi"}
 
 
 def champion_game(path: Path) -> str:
-    """The registered game a champion file was evolved for; ``ValueError`` if it does not say.
-    Uses ``engine.core.files.champion_game`` when the core has it, else reads the same fields:
-    the top-level ``game``, or older Reversi files' ``metadata.game_name`` or ``variant``."""
-    try:
-        from engine.core.files import champion_game as core_champion_game
-    except ImportError:
-        core_champion_game = _champion_game
+    """The registered game a champion file was evolved for; ``ValueError`` if no game
+    recognises it."""
     game = core_champion_game(path)
     if game not in game_names():
         raise ValueError(f"{path}: no registered game named (got {game!r})")
     return game
 
 
-def _champion_game(path: Path) -> str | None:
-    data = json.loads(Path(path).read_text())
-    if not isinstance(data, dict):
-        raise ValueError(f"{path}: a champion file holds a JSON object")
-    metadata = data.get("metadata") if isinstance(data.get("metadata"), dict) else {}
-    if data.get("game") != "reversi":
-        return data.get("game")
-    return metadata.get("game_name") or _VARIANT_GAMES.get(data.get("variant"))
+def confined(path: Path, root: Path) -> Path | None:
+    """``path`` resolved (symlinks followed) if it is a file inside ``root`` (itself resolved);
+    ``None`` if it is missing or leads out of ``root``. Callers open the resolved path, so a
+    link cannot be swapped between this check and the read."""
+    resolved = path.resolve()
+    return resolved if resolved.is_relative_to(root) and resolved.is_file() else None
+
+
+def study_of(run_id: str) -> str:
+    """The study a run belongs to: the folder holding it (``runs/diversity`` for
+    ``runs/diversity/keepers_seed0``), or its root for a run at the top of one."""
+    parent = PurePosixPath(run_id).parent.as_posix()
+    return run_id if parent == "." else parent
 
 
 @dataclass(frozen=True)
@@ -54,12 +55,13 @@ class ChampionEntry:
     run: str
     game: str
     generation: int | None  # None: the run's final champion
-    path: Path
+    path: Path  # resolved, inside its root
     settings: dict | None = None  # the run's game settings (board size, genome layout)
 
     def to_json(self) -> dict:
         label = "final" if self.generation is None else f"gen {self.generation}"
-        return {"id": self.id, "run": self.run, "game": self.game,
+        return {"id": self.id, "run": self.run, "study": study_of(self.run),
+                "name": PurePosixPath(self.run).name, "game": self.game,
                 "generation": self.generation, "label": f"{self.run} ({label})"}
 
 
@@ -67,34 +69,48 @@ class ChampionEntry:
 class RunEntry:
     id: str
     path: Path
+    root: Path  # the resolved --runs directory it was found under: no file outside is read
     game: str | None  # None when no file says which game the run played
     settings: dict | None = None  # ``game:`` of its Hydra config without name/seed_references
+
+    def file(self, relative: str) -> Path | None:
+        """The run's file ``relative`` (resolved), or None if missing or a link out of the
+        root."""
+        return confined(self.path / relative, self.root)
 
     def table_path(self, table: str) -> Path:
         if table not in TABLES:
             raise ApiError(400, f"table: {table!r} is not one of {', '.join(TABLES)}")
         path = self.path / f"{table}.csv"
-        if not path.is_file():
+        resolved = self.file(f"{table}.csv")
+        if resolved is None and path.is_file():
+            raise ApiError(403, f"{table}.csv of run {self.id!r} leads out of the --runs "
+                                "directories (a symlink); it is not served")
+        if resolved is None:
             raise ApiError(404, f"run {self.id!r} has no {table}.csv")
-        return path
+        return resolved
+
+    def tables(self) -> list[str]:
+        return [t for t in TABLES if self.file(f"{t}.csv") is not None]
 
     def champions(self) -> list[ChampionEntry]:
         if self.game is None:
             return []
         found = []
-        if (self.path / "champion.json").is_file():
+        final = self.file("champion.json")
+        if final is not None:
             found.append(ChampionEntry(f"{self.id}/champion.json", self.id, self.game, None,
-                                       self.path / "champion.json", self.settings))
+                                       final, self.settings))
         for file in sorted((self.path / "champions").glob("gen_*.json")):
-            match = _GENERATION.match(file.name)
-            if match and file.is_file() and _inside(file, self.path):
+            match, resolved = _GENERATION.match(file.name), confined(file, self.root)
+            if match and resolved is not None:
                 found.append(ChampionEntry(f"{self.id}/champions/{file.name}", self.id,
-                                           self.game, int(match[1]), file, self.settings))
+                                           self.game, int(match[1]), resolved, self.settings))
         return found
 
     def to_json(self) -> dict:
-        return {"id": self.id, "game": self.game,
-                "tables": [t for t in TABLES if (self.path / f"{t}.csv").is_file()]}
+        return {"id": self.id, "study": study_of(self.id), "name": PurePosixPath(self.id).name,
+                "game": self.game, "tables": self.tables()}
 
 
 def check_relative_id(field: str, value) -> str:
@@ -129,7 +145,7 @@ class RunCatalogue:
             for directory in _run_dirs(root, MAX_SCAN_DEPTH):
                 rel = directory.relative_to(root).as_posix()
                 run_id = label if rel == "." else f"{label}/{rel}"
-                found.append(RunEntry(run_id, directory, *_run_game(directory)))
+                found.append(RunEntry(run_id, directory, root, *_run_game(directory, root)))
         return found
 
     def run(self, run_id) -> RunEntry:
@@ -166,32 +182,31 @@ def _inside(path: Path, root: Path) -> bool:
     return path.resolve().is_relative_to(root)
 
 
-def _run_game(directory: Path) -> tuple[str | None, dict | None]:
+def _run_game(directory: Path, root: Path) -> tuple[str | None, dict | None]:
     """The run's game and settings: its Hydra config's ``game`` block, else its champion files
-    (the game they name and their ``settings``)."""
-    name, settings = _hydra_game(directory / ".hydra" / "config.yaml")
+    (the game they name and their ``settings``); files leading out of ``root`` are not read."""
+    name, settings = _hydra_game(confined(directory / ".hydra" / "config.yaml", root))
     if name in game_names():
         return name, settings
     candidates = [directory / "champion.json", *sorted((directory / "champions").glob("*.json"))]
-    for file in candidates:
-        if file.is_file() and _inside(file, directory):
-            try:
-                name = champion_game(file)
-                stored = json.loads(file.read_text()).get("settings")
-            except (ValueError, OSError, AttributeError):
-                continue
-            return name, stored if isinstance(stored, dict) and stored else None
+    for file in filter(None, (confined(c, root) for c in candidates)):
+        try:
+            name = champion_game(file)
+            stored = json.loads(file.read_text()).get("settings")
+        except (ValueError, OSError, AttributeError):
+            continue
+        return name, stored if isinstance(stored, dict) and stored else None
     return None, None
 
 
-def _hydra_game(config: Path) -> tuple[str | None, dict | None]:
-    if not config.is_file():
+def _hydra_game(config: Path | None) -> tuple[str | None, dict | None]:
+    if config is None:
         return None, None
     import yaml
 
     try:
         block = (yaml.safe_load(config.read_text()) or {}).get("game", {})
-    except (yaml.YAMLError, AttributeError):
+    except (yaml.YAMLError, AttributeError, OSError):
         return None, None
     if not isinstance(block, dict):
         return None, None

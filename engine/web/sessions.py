@@ -2,7 +2,11 @@
 
 A session keeps every state from the start, so undo and replay are list slices. Each session has
 its own lock: a second request for the same game while an agent is thinking gets a 409 instead
-of racing it, and different tabs never wait for each other.
+of racing it, and different tabs never wait for each other. Closing a session (the page leaves
+it, or the store drops it) cancels its agent's search.
+
+Moves travel as ids and are written as ``Game.move_text`` (the wire and file format); people read
+``Game.move_label`` (``x2 y3, rotate top-right`` rather than ``2 3 1 0``).
 """
 
 from __future__ import annotations
@@ -33,6 +37,12 @@ class GameSession:
     search: SearchSettings | None = None  # how its agents search
     seeds: tuple = (None, None)  # each player's agent seed
     lock: threading.Lock = field(default_factory=threading.Lock)
+    thinking: object | None = None  # the asyncio task of the agent's move in progress
+
+    def close(self) -> None:
+        """Cancel the agent's search in progress, if any (its worker is stopped)."""
+        if self.thinking is not None:
+            self.thinking.cancel()
 
     @property
     def state(self):
@@ -95,13 +105,15 @@ class GameSession:
         game, state = self.game, self.states[ply]
         terminal = game.is_terminal(state)
         to_move = None if terminal else int(game.to_move(state))
-        legal = [] if terminal else [{"id": int(m), "text": game.move_text(int(m))}
+        legal = [] if terminal else [{"id": int(m), "text": game.move_text(int(m)),
+                                      "label": game.move_label(int(m), state)}
                                      for m in game.legal_moves(state)]
         previous = None
         if ply > 0:
             mover = int(game.to_move(self.states[ply - 1]))
             move = self.moves[ply - 1]
-            previous = {"id": move, "text": game.move_text(move), "player": mover,
+            previous = {"id": move, "text": game.move_text(move),
+                        "label": game.move_label(move, self.states[ply - 1]), "player": mover,
                         "info": self.infos[ply - 1]}
         return {
             "id": self.id, "game": game.name, "settings": game.settings(), "mode": self.mode,
@@ -109,6 +121,8 @@ class GameSession:
             "players": [dict(p.to_json(), name=name)
                         for p, name in zip(self.players, game.players, strict=True)],
             "moves": [game.move_text(m) for m in self.moves],
+            "labels": [game.move_label(m, before) for m, before in zip(self.moves, self.states,
+                                                                        strict=False)],
             "view": game.state_view(state), "text": game.state_text(state),
             "to_move": to_move, "legal": legal, "last_move": previous,
             "terminal": terminal, "result": _result(game, state, self.moves[:ply]) if terminal
@@ -147,8 +161,16 @@ class SessionStore:
         with self._lock:
             self._sessions[session.id] = session
             while len(self._sessions) > self.limit:
-                self._sessions.popitem(last=False)
+                self._sessions.popitem(last=False)[1].close()
         return session
+
+    def close(self, session_id: str) -> None:
+        """Forget the session and cancel its search (404 if there is no such session)."""
+        with self._lock:
+            session = self._sessions.pop(session_id, None)
+        if session is None:
+            raise ApiError(404, f"game id {session_id!r} not found (finished or expired)")
+        session.close()
 
     def get(self, session_id: str) -> GameSession:
         with self._lock:

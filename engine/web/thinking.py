@@ -1,101 +1,124 @@
-"""Where agents think: a worker thread, or a worker process.
+"""Where agents think: worker processes (the command line), or threads (tests, embedding).
 
 The engines' numba search holds the GIL while a kernel runs, so an agent thinking in a thread
-still stalls the server's other requests for up to seconds (measured in docs/web.md). In a
-worker process it cannot: the event loop only waits on a future. The process keeps each
-session's agents between moves (built from the same spec, search and seed as the session's
-own, so a game plays the same in either mode); one worker runs one search at a time.
+still stalls the server's other requests for up to seconds (measured in docs/web.md); in a
+worker process it cannot: the event loop only waits on a pipe. Both kinds take their turn in a
+bounded line (``SlotQueue``). Only a process can be stopped mid-search: ``ProcessThinker`` kills
+the worker of a move that passes the server's time cap, or whose request is cancelled (its game
+closed, its client gone), and starts a fresh one in its place.
 """
 
 from __future__ import annotations
 
 import asyncio
-import multiprocessing
-import os
-import time
-from collections import OrderedDict
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from concurrent.futures import ThreadPoolExecutor
 
-from starlette.concurrency import run_in_threadpool
-
-from engine.core import SearchSettings, get_game, specs
-from engine.core.match import replay
 from engine.web.errors import ApiError
+from engine.web.limits import Limits
+from engine.web.slots import SlotQueue
+from engine.web.workers import Worker, WorkerDied, think
 
-MAX_WORKER_AGENTS = 64  # agents a worker keeps (least recently used dropped)
-
-
-def think(game, agent, state) -> tuple[int, dict]:
-    """The agent's move and what it reports (a forced move is played without asking, as the
-    match runner does)."""
-    legal = game.legal_moves(state)
-    if len(legal) == 1:
-        return int(legal[0]), {"forced": True}
-    start = time.perf_counter()
-    move = int(agent.select_move(state))
-    info = getattr(agent, "last_info", None)
-    info = dict(info) if isinstance(info, dict) else {}
-    return move, dict(info, seconds=round(time.perf_counter() - start, 3))
+STOPPING = ApiError(503, "the server is stopping")
 
 
 class ThreadThinker:
-    """Agents think in the server's thread pool (simple; tests can inject any agent)."""
+    """Agents think in ``threads`` threads of the server (tests can inject any agent). A thread
+    cannot be stopped: a cancelled move's slot is free only when its search ends, and the time
+    cap is not enforced."""
+
+    def __init__(self, limits: Limits | None = None, threads: int = 4):
+        self.limits = limits = limits or Limits()
+        self.queue = SlotQueue([None] * threads, limits.queue)
+        self._pool = ThreadPoolExecutor(threads, thread_name_prefix="agent")
 
     async def move(self, session, player: int) -> tuple[int, dict]:
-        return await run_in_threadpool(think, session.game, session.agents[player], session.state)
+        slot = await self.queue.take()
+        search = self._pool.submit(think, session.game, session.agents[player], session.state,
+                                   session.seeds[player], len(session.moves))
+        try:
+            result = await asyncio.wrap_future(search)
+        except asyncio.CancelledError:
+            loop = asyncio.get_running_loop()
+            search.add_done_callback(lambda _: loop.call_soon_threadsafe(self.queue.give, slot))
+            raise
+        self.queue.give(slot)
+        return result
+
+    def status(self) -> dict:
+        return {"workers": self.queue.size, "running": self.queue.running,
+                "waiting": self.queue.waiting, "in": "threads"}
 
     def close(self) -> None:
-        pass
+        self.queue.close(STOPPING)
+        self._pool.shutdown(wait=False, cancel_futures=True)
 
 
 class ProcessThinker:
-    """Agents think in ``workers`` spawned processes."""
+    """Agents think in ``workers`` spawned processes, one move each at a time; a move is
+    stopped after ``limits.move_seconds`` or when its request is cancelled."""
 
-    def __init__(self, workers: int = 1):
-        self.workers = workers
-        self.pool = self._new_pool()
-
-    def _new_pool(self) -> ProcessPoolExecutor:
-        return ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+    def __init__(self, workers: int = 1, limits: Limits | None = None):
+        self.limits, self.closed = limits or Limits(), False
+        self.queue = SlotQueue([Worker() for _ in range(workers)], self.limits.queue)
+        self.busy: dict[Worker, str] = {}  # worker -> the session it thinks for
+        self._readers = ThreadPoolExecutor(2 * workers, thread_name_prefix="agent-pipe")
 
     async def move(self, session, player: int) -> tuple[int, dict]:
+        worker = await self.queue.take()
+        self.busy[worker] = session.id
         choice = session.players[player]
         job = (session.id, player, session.game.name, session.game.settings(), choice.source,
                session.search, session.seeds[player], list(session.moves))
+        running = worker
         try:
-            return await asyncio.wrap_future(self.pool.submit(_think_in_worker, *job))
-        except BrokenProcessPool:  # a worker died (killed, out of memory): start new ones
-            self.pool.shutdown(wait=False, cancel_futures=True)
-            self.pool = self._new_pool()
+            reply = asyncio.wrap_future(self._readers.submit(running.run, job))
+            return await asyncio.wait_for(reply, timeout=self.limits.move_seconds)
+        except TimeoutError:
+            worker = self._replace(running)
+            raise ApiError(422, f"the agent did not move within this server's limit of "
+                                f"{self.limits.move_seconds:g} s per move ({_described(session)})"
+                                "; start a game with a lower depth, fewer moves searched "
+                                "exactly, or seconds per move") from None
+        except asyncio.CancelledError:  # the game was closed or its client went away
+            worker = self._replace(running)
+            raise
+        except WorkerDied:  # killed from outside, out of memory, or the server is stopping
+            worker = self._replace(running)
+            if self.closed:
+                raise STOPPING from None
             raise ApiError(503, "the agents' worker process stopped; ask for the move again "
                                 "(a new worker starts)") from None
+        finally:
+            self.busy.pop(running, None)
+            if worker is not None:
+                self.queue.give(worker)
+
+    def _replace(self, worker: Worker) -> Worker | None:
+        """Kill ``worker`` (a search in progress included) and start a fresh one (none once
+        the server is closing)."""
+        worker.kill()
+        return None if self.closed else Worker()
+
+    def status(self) -> dict:
+        return {"workers": self.queue.size, "running": self.queue.running,
+                "waiting": self.queue.waiting, "in": "processes"}
 
     def close(self) -> None:
-        """Stop the workers now, a search in progress included (there is no public way to
-        interrupt one; left alone, an idle worker can outlive the server)."""
-        workers = list((getattr(self.pool, "_processes", None) or {}).values())
-        self.pool.shutdown(wait=False, cancel_futures=True)
-        for worker in workers:
-            worker.terminate()
-        for worker in workers:
-            worker.join(timeout=10)
-        self.pool.shutdown(wait=True)  # the pool's own thread and queues, now that none works
+        """Stop every worker now, searches in progress included (their requests get a 503, as
+        do those waiting in line). Call it on the event loop while the server runs."""
+        if self.closed:
+            return
+        self.closed = True
+        self.queue.close(STOPPING)
+        for worker in [*self.busy, *self.queue.slots()]:
+            worker.kill()
+        self._readers.shutdown(wait=True)
 
 
-_worker_agents: OrderedDict = OrderedDict()
-
-
-def _think_in_worker(session_id: str, player: int, game_name: str, settings: dict,
-                     source: str, search: SearchSettings, seed, moves: list[int]):
-    game = get_game(game_name, settings)
-    key = (session_id, player)
-    agent = _worker_agents.get(key)
-    if agent is None:
-        agent = specs.make_agent(game, source, search, seed)
-        _worker_agents[key] = agent
-        while len(_worker_agents) > MAX_WORKER_AGENTS:
-            _worker_agents.popitem(last=False)
-    _worker_agents.move_to_end(key)
-    move, info = think(game, agent, replay(game, moves))
-    return move, dict(info, worker=os.getpid())
+def _described(session) -> str:
+    search = session.search
+    if search is None:
+        return "its search settings"
+    budget = (f"{search.time_limit:g} s per move" if search.time_limit is not None
+              else f"depth {search.depth}, no time limit")
+    return f"{budget}, exact endgame at {search.endgame_empties} moves left"

@@ -19,9 +19,10 @@ from dataclasses import dataclass
 from evolve.errors import ConfigError
 from evolve.execution.batches import Future, chunks
 from evolve.execution.cluster import ClusterLostError, check_reachable, split_address
+from evolve.execution.warmup import talking_warm_up
 
 __all__ = ["ClusterLostError", "Future", "RayConfig", "SerialBackend", "check_reachable",
-           "chunks", "make_backend", "split_address"]
+           "chunks", "make_backend", "split_address", "talking_warm_up"]
 
 
 @dataclass

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import logging
+import os
 import socket
 
 from evolve.errors import ConfigError
+
+log = logging.getLogger("evolve.execution")
+AUTH_MODE = "RAY_AUTH_MODE"  # Ray's switch: token | disabled
 
 
 class ClusterLostError(ConnectionError):
@@ -43,13 +47,35 @@ def init_ray(ray, ray_cfg) -> None:
     """Connect to ``ray_cfg.address``, or start an embedded Ray with ``ray_cfg.num_cpus``."""
     if ray_cfg.address:
         check_reachable(ray_cfg.address)
+        log.info("ray: joining the cluster at %s", ray_cfg.address)
         try:
             ray.init(address=ray_cfg.address, log_to_driver=False, logging_level=logging.WARNING)
         except ConnectionError as exc:  # e.g. "auto" with no cluster running
             raise ConfigError(f"ray.address={ray_cfg.address}: {exc}") from None
     else:  # "local": a new Ray even when `ray start` left a cluster on this machine
+        cpus = "every local CPU" if ray_cfg.num_cpus is None else f"{ray_cfg.num_cpus} CPUs"
+        log.info("ray: starting a local Ray on %s (a few seconds)", cpus)
+        quiet_token_auth()
         ray.init(address="local", num_cpus=ray_cfg.num_cpus, include_dashboard=False,
                  log_to_driver=False, logging_level=logging.WARNING)
+
+
+def quiet_token_auth() -> None:
+    """Token authentication for the embedded local Ray, without Ray's warning about it.
+
+    A new local Ray (Ray >= 2.5x) turns token authentication on by itself when
+    ``RAY_AUTH_MODE`` is unset, and warns so on the console: the first thing a user saw. The
+    embedded Ray lives and dies with the run, so the warning tells them nothing to act on; this
+    turns the mode on the way Ray does, minus the warning (Ray creates ``~/.ray/auth_token``
+    when missing). An explicit ``RAY_AUTH_MODE`` is left alone, and so is joining a cluster
+    (``ray.address``): the cluster's own setting applies (docs/ray.md)."""
+    if AUTH_MODE in os.environ:
+        return
+    try:
+        from ray._private.authentication.authentication_token_setup import _enable_token_auth
+    except ImportError:  # a Ray without token authentication: nothing to warn about
+        return
+    _enable_token_auth()
 
 
 def cluster_cpus(ray) -> int:

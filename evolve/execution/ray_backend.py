@@ -18,6 +18,7 @@ from evolve.errors import ConfigError
 from evolve.execution.batches import Future, chunks
 from evolve.execution.cluster import ClusterLostError, cluster_cpus, init_ray
 from evolve.execution.pool import WorkerPool, lost_errors
+from evolve.execution.warmup import talking_warm_up
 
 log = logging.getLogger("evolve.execution")
 POLL_SECONDS = 1.0  # how often a waiting driver looks for joined nodes and lost workers
@@ -52,8 +53,11 @@ class RayBackend:
         self._next = 0
         try:
             self.pool.resize()
-            while self.pool.starting:  # the first actors warm before the first batch (timings)
-                self._step()
+            who = f"{len(self.pool.starting)} Ray workers"
+            log.info("%s: warming up (each loads the game's compiled kernels)", who)
+            with talking_warm_up(log, who):
+                while self.pool.starting:  # the first actors warm before the first batch
+                    self._step()
             self.pool.warm = True  # from now on, a new actor is a node that joined: logged
         except BaseException:
             self.close()

@@ -10,13 +10,24 @@ choice depends only on the config, the seed and the champion files.
 from __future__ import annotations
 
 import csv
+import logging
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from evolve.arena.elo import elo_estimate
-from evolve.ga.tournament import GameTask, round_robin_tasks, yardstick_tasks
+from evolve.ga.console import generations_text, progress_bar
+from evolve.ga.hooks import ChampionRecord
+from evolve.ga.tournament import (
+    PLAYOFF_GENERATION,
+    Context,
+    GameTask,
+    round_robin_tasks,
+    yardstick_tasks,
+)
+
+log = logging.getLogger("evolve")
 
 
 @dataclass
@@ -95,3 +106,79 @@ def write_table(path: Path, table: list[Standing], chosen: int) -> None:
         for i, s in enumerate(table):
             w.writerow([s.generation, s.games, s.score, s.panel_elo, *s.panel_elo_ci95,
                         int(i == chosen)])
+
+
+def estimated_games(config, panel: list[str]) -> int:
+    """Games of the playoff if every candidate is distinct (an upper bound, for the ETA)."""
+    if not config.playoff.enabled:
+        return 0
+    n = min(config.playoff.generations, config.ga.generations)
+    per_pairing = 2 * config.playoff.openings
+    return (n * (n - 1) // 2 + n * len(panel)) * per_pairing if n > 1 else 0
+
+
+PROGRESS_PARTS = 50  # with a progress bar, the games go out in about this many batches
+
+
+def play(backend, context, tasks: list, bar) -> list:
+    """Every task's result in task order. With a progress ``bar`` (tqdm) the tasks go to the
+    backend in parts, all submitted at once so no worker idles; each game's seed is its task's,
+    so the parts change no result."""
+    if bar is None:
+        return backend.submit(context, tasks).result()
+    size = max(1, -(-len(tasks) // PROGRESS_PARTS))
+    futures = [backend.submit(context, tasks[i:i + size]) for i in range(0, len(tasks), size)]
+    results = []
+    for future in futures:
+        results += future.result()
+        bar.update(len(future.tasks))
+    return results
+
+
+def choose_champion(study, backend, last_generation: int) -> ChampionRecord | None:
+    """Play the playoff of ``study`` (an ``evolve.ga.study.Study``) among the champions of the
+    generations up to ``last_generation``; rewrite ``champion.json`` with the winner and write
+    ``playoff.csv``. None when the playoff is off or has fewer than two candidates (the last
+    generation's champion, already in ``champion.json``, is then the one exported)."""
+    c, run_dir = study.config, study.run_dir
+    if not c.playoff.enabled:
+        return None
+    pool = candidates(run_dir, study.game, last_generation, c.playoff.generations)
+    first = max(0, last_generation - c.playoff.generations + 1)
+    span = generations_text(last_generation - first + 1, first)
+    if len(pool) < 2:
+        log.info("no playoff: %s had one distinct champion, generation %d's, exported as it "
+                 "is", span, last_generation)
+        return None
+    genomes = np.vstack([np.asarray(p.champion.genome, np.float64)[None, :] for p in pool])
+    openings = study.openings("playoff.openings", PLAYOFF_GENERATION, c.playoff.openings)
+    tasks = playoff_tasks(len(pool), study.panel, openings, c.seed, PLAYOFF_GENERATION)
+    context = Context(c.game.name, c.game.settings, study.search, genomes)
+    log.info("playoff: the %d distinct champions of %s (%s) play each other%s, %d games",
+             len(pool), span, _listed(pool), " and the panel" if study.panel else "",
+             len(tasks))
+    bar = progress_bar(len(tasks), "playoff", c.progress)
+    try:
+        results = play(backend, context, tasks, bar)
+    finally:
+        if bar is not None:
+            bar.close()
+    table = standings(pool, tasks, results)
+    i = winner(table)
+    write_table(run_dir / "playoff.csv", table, i)
+    chosen = pool[i].champion
+    metadata = {**chosen.metadata, "selection": {
+        "method": "playoff", "generation": pool[i].generation,
+        "candidates": [p.generation for p in pool], "score": table[i].score,
+        "games": table[i].games, "table": "playoff.csv"}}
+    tmp = run_dir / ".champion.json.tmp"
+    study.game.save_champion(tmp, chosen.genome, chosen.name, metadata)
+    tmp.replace(run_dir / "champion.json")
+    log.info("playoff: generation %d's champion wins (score %.3f over %d games; playoff.csv) "
+             "and is exported as champion.json", pool[i].generation, table[i].score,
+             table[i].games)
+    return ChampionRecord(np.asarray(chosen.genome, np.float64), chosen.name, metadata)
+
+
+def _listed(pool: list[Candidate]) -> str:
+    return ", ".join(str(p.generation) for p in pool)

@@ -13,9 +13,44 @@ from Python with a composed config, every key (the config must then match the sa
 
 from __future__ import annotations
 
-from evolve.ga.config import RUNTIME_KEYS, Config, ConfigError, from_dict, to_dict
+import logging
+from pathlib import Path
 
+from evolve.ga import checkpoint as ckpt
+from evolve.ga.config import RUNTIME_KEYS, Config, ConfigError, from_dict, to_dict
+from evolve.ga.state import State, restored
+
+log = logging.getLogger("evolve")
 GROWABLE = "ga.generations"
+
+
+def resume(current: Config, task: list[str] | None = None) -> tuple[Config, State, Path]:
+    """The run ``current.resume`` names: its config (the saved one, with the command line's
+    allowed changes), the state its checkpoint holds, and its directory. ``task``: the
+    command line's overrides (default: Hydra's, when under ``python -m evolve``)."""
+    saved, config = _checked(current, task)
+    log.info("resuming %s after generation %d (next: generation %d, backend %s)",
+             current.resume, saved.generation, saved.generation + 1, config.backend)
+    return config, restored(saved), Path(current.resume)
+
+
+def resume_config(current: Config, task: list[str]) -> Config:
+    """The config a resume with the overrides ``task`` would run (or ``ConfigError``)."""
+    return _checked(current, task)[1]
+
+
+def _checked(current: Config, task: list[str] | None) -> tuple[ckpt.Checkpoint, Config]:
+    try:
+        saved = ckpt.load(Path(current.resume))
+    except ckpt.CheckpointError as exc:
+        raise ConfigError(f"resume={current.resume}: {exc}") from None
+    config = merged_config(saved.config, current, command_line_keys(current, task))
+    finished = saved.generation + 1 >= saved.config["ga"]["generations"]
+    if finished and not saved.next_bred and config.ga.generations > saved.generation + 1:
+        raise ConfigError(f"resume={current.resume}: this checkpoint (written by an older "
+                          f"version) cannot be extended to ga.generations="
+                          f"{config.ga.generations}")
+    return saved, config
 
 
 def merged_config(saved: dict, current: Config, set_keys: set[str] | None) -> Config:
@@ -43,15 +78,16 @@ def merged_config(saved: dict, current: Config, set_keys: set[str] | None) -> Co
     return from_dict(unflatten(merged))
 
 
-def command_line_keys(current: Config) -> set[str] | None:
-    """Dotted keys the ``python -m evolve`` command line set (``current`` is what it composed);
-    ``None`` outside Hydra."""
-    try:
-        from hydra.core.hydra_config import HydraConfig
+def command_line_keys(current: Config, task: list[str] | None = None) -> set[str] | None:
+    """Dotted keys the ``python -m evolve`` command line set (``current`` is what it composed,
+    ``task`` its overrides: default Hydra's); ``None`` outside Hydra without ``task``."""
+    if task is None:
+        try:
+            from hydra.core.hydra_config import HydraConfig
 
-        task = list(HydraConfig.get().overrides.task)
-    except ValueError:  # not running under @hydra.main
-        return None
+            task = list(HydraConfig.get().overrides.task)
+        except ValueError:  # not running under @hydra.main
+            return None
     from hydra import compose
     from hydra.core.override_parser.overrides_parser import OverridesParser
 

@@ -24,6 +24,10 @@ from evolve.execution.games import (  # noqa: F401 - re-exported: the tasks are 
 )
 
 YARDSTICK_STREAM = 1 << 29  # yardstick pairings are YARDSTICK_STREAM + opponent index
+# the yardstick's openings use generation ``YARDSTICK_GENERATION_OFFSET + g`` so they differ from
+# the round robin's and do not change when ``games.openings`` changes; the playoff's likewise
+YARDSTICK_GENERATION_OFFSET = 10**6
+PLAYOFF_GENERATION = 2 * 10**6
 
 
 def openings_for(game: Game, seed: int, generation: int, n: int, min_plies: int, max_plies: int):

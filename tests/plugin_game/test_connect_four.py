@@ -88,3 +88,19 @@ def test_alphabeta_equals_plain_minimax(depth):
         assert agent.last_info["eval"] == pytest.approx(minimax(state, depth))
         assert -minimax(GAME.apply(state, move), depth - 1) == pytest.approx(
             agent.last_info["eval"])
+
+
+def test_a_smoke_study_of_the_plug_in_runs_and_exports_a_champion(tmp_path):
+    """The plug-in's config comes from its own package (``Game.config_dir``): ``game=`` finds it
+    through Hydra's search path, and the champion file it writes loads back."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-m", "evolve", "+experiment=smoke",
+                           "game=connect_four", f"hydra.run.dir={tmp_path}"],
+                          cwd=root, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    champion = GAME.load_champion(tmp_path / "champion.json")
+    assert champion.game == "connect_four" and champion.genome.shape == (14,)

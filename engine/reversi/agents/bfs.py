@@ -38,7 +38,7 @@ import time
 import numpy as np
 from numba import njit
 
-from engine.core.agent import Seed, make_rng
+from engine.core.agent import Seed, check_search_args, make_rng
 from engine.kernels.rng import new_state, random_bit
 from engine.reversi import bitboard as bb
 from engine.reversi.agents.simple import (
@@ -129,8 +129,7 @@ class BFSEndgameAgent:
         self.variant = Variant.parse(variant)
         if nodes < 1:
             raise ValueError(f"nodes must be >= 1, got {nodes}")
-        if time_limit is not None and not time_limit > 0:
-            raise ValueError(f"time_limit must be > 0 seconds, got {time_limit}")
+        check_search_args(time_limit=time_limit)
         if search_empties < 0:
             raise ValueError(f"search_empties must be >= 0, got {search_empties}")
         self.time_limit, self.nodes, self.search_empties = time_limit, nodes, search_empties

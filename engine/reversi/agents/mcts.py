@@ -1,31 +1,47 @@
-"""Monte-Carlo tree search (UCT) with random or weight-guided playouts, all inside numba.
+"""Monte-Carlo tree search (UCT) with random or weight-guided playouts, all inside numba; the
+UCT loop is ``engine.kernels.mcts``.
 
-The tree is a set of flat arrays (one row per node, children as a sibling list), so a whole
-search is one compiled call and costs microseconds per playout. Randomness comes from the
-explicit splitmix64 state of ``engine.kernels.rng``, seeded from the agent's generator: a
-search with a playout budget is reproducible. A time budget runs the same kernel in chunks.
+What Reversi supplies: each node keeps its position and the set of its untried squares (a
+bitboard), or a pending pass when the side to move has none but the opponent has; expansion
+plays a uniformly random untried square (or the pass). Randomness comes from the explicit
+splitmix64 state of ``engine.kernels.rng``, seeded from the agent's generator: a search with a
+playout budget is reproducible. A time budget runs the same kernel in chunks.
 
 Rewards are variant-aware: the playout's final position is scored with ``final_score`` under
-the variant (win 1, draw 0.5, loss 0). ``value[n]`` holds the reward sum of the player who made
-the move leading to node ``n``, so UCT at every node maximises its own mover's mean reward.
-Guided playouts (when ``weights`` is given) pick, with probability ``1 - guide_epsilon``, the
-legal square with the highest positional weight of the current phase, else a random move.
+the variant (win 1, draw 0.5, loss 0). Guided playouts (when ``weights`` is given) pick, with
+probability ``1 - guide_epsilon``, the legal square with the highest positional weight of the
+current phase, else a random move.
 """
 
 from __future__ import annotations
 
-import time
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
-from engine.core.agent import Seed, make_rng
+from engine.core.agent import Seed, check_search_args, make_rng
+from engine.kernels import mcts as uct
 from engine.kernels.rng import new_state, random_bit, uniform
 from engine.reversi import bitboard as bb
 from engine.reversi.agents.simple import legal_list, positional_arrays
 from engine.reversi.position import PASS, Position, Variant
 
-NONE = -1
+TIMED_CAPACITY = 1 << 20  # nodes of a timed search
+
+
+class Nodes(NamedTuple):
+    """Reversi's part of the tree (one row per node) and the playout settings."""
+
+    P: np.ndarray  # uint64: discs of the side to move at the node
+    O: np.ndarray  # uint64
+    untried: np.ndarray  # uint64: legal squares not expanded yet
+    pass_pending: np.ndarray  # bool: the only move is a pass, not expanded yet
+    reversed_rules: bool
+    guided: bool
+    phase_of_discs: np.ndarray
+    positional: np.ndarray
+    guide_epsilon: float
 
 
 @njit(cache=True)
@@ -48,9 +64,13 @@ def _playout_move(P, O, moves, state, guided, phase_of_discs, positional, guide_
     return best_sq
 
 
-@njit(cache=True)
-def _playout(P, O, state, reversed_rules, guided, phase_of_discs, positional, guide_epsilon):
-    """Reward for the side to move at (P, O) after playing the game out."""
+# The loop's callbacks (engine.kernels.mcts) run without reference counting (``_nrt=False``):
+# counting the arrays they take out of ``game`` would cost more than the rest of a descent step.
+
+@njit(cache=True, _nrt=False)
+def _playout(game, node, state):
+    """Reward for the side to move at ``node`` after playing the game out."""
+    P, O = game.P[node], game.O[node]
     root_to_move = True
     passed = False
     while True:
@@ -62,74 +82,53 @@ def _playout(P, O, state, reversed_rules, guided, phase_of_discs, positional, gu
             P, O = O, P
         else:
             passed = False
-            sq = _playout_move(P, O, moves, state, guided, phase_of_discs, positional,
-                               guide_epsilon)
+            sq = _playout_move(P, O, moves, state, game.guided, game.phase_of_discs,
+                               game.positional, game.guide_epsilon)
             P, O = bb.make_move(P, O, sq, bb.flips(P, O, sq))  # already swapped
         root_to_move = not root_to_move
-    r = _reward(P, O, reversed_rules)
+    r = _reward(P, O, game.reversed_rules)
     return r if root_to_move else 1.0 - r
 
 
-@njit(cache=True)
-def _new_node(tree_P, tree_O, untried, parent, first_child, sibling, move, n, P, O, par, mv):
-    tree_P[n], tree_O[n], parent[n], move[n] = P, O, par, mv
-    first_child[n], sibling[n] = NONE, NONE
+@njit(cache=True, _nrt=False)
+def set_position(game, n, P, O):
+    """Row ``n`` holds (P, O): its untried squares, or a pending pass."""
+    game.P[n], game.O[n] = P, O
     moves = bb.legal_moves(P, O)
-    if moves == bb.ZERO and bb.legal_moves(O, P) != bb.ZERO:
-        untried[n] = bb.ZERO
-        return True  # the only move is a pass
-    untried[n] = moves
-    return False
+    game.untried[n] = moves
+    game.pass_pending[n] = moves == bb.ZERO and bb.legal_moves(O, P) != bb.ZERO
+
+
+@njit(cache=True, _nrt=False)
+def _has_room(game):
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def _can_expand(game, node):
+    return game.untried[node] != bb.ZERO or game.pass_pending[node]
+
+
+@njit(cache=True, _nrt=False)
+def _expand(game, node, child, state):
+    """A uniformly random untried square, or the pending pass."""
+    P, O = game.P[node], game.O[node]
+    if game.pass_pending[node]:
+        game.pass_pending[node] = False
+        move, nP, nO = PASS, O, P
+    else:
+        move = random_bit(state, game.untried[node])
+        game.untried[node] &= ~(bb.ONE << np.uint64(move))
+        nP, nO = bb.make_move(P, O, move, bb.flips(P, O, move))
+    set_position(game, child, nP, nO)
+    return move
 
 
 @njit(cache=True)
-def mcts_run(tree_P, tree_O, untried, pass_pending, parent, first_child, sibling, move, visits,
-             value, n_nodes, iterations, state, reversed_rules, exploration, guided,
-             phase_of_discs, positional, guide_epsilon):
-    """Run ``iterations`` UCT iterations on the tree whose ``n_nodes`` rows are filled; returns
-    the new node count. Capacity must be >= n_nodes + iterations."""
-    for _ in range(iterations):
-        node = 0
-        # selection: descend while fully expanded and not terminal
-        while untried[node] == bb.ZERO and not pass_pending[node] and first_child[node] != NONE:
-            log_n = np.log(visits[node])
-            best, best_child = -1.0, first_child[node]
-            child = first_child[node]
-            while child != NONE:
-                ucb = value[child] / visits[child] + exploration * np.sqrt(log_n / visits[child])
-                if ucb > best:
-                    best, best_child = ucb, child
-                child = sibling[child]
-            node = best_child
-        # expansion
-        P, O = tree_P[node], tree_O[node]
-        if untried[node] != bb.ZERO or pass_pending[node]:
-            if pass_pending[node]:
-                pass_pending[node] = False
-                mv, nP, nO = 64, O, P
-            else:
-                mv = random_bit(state, untried[node])
-                untried[node] &= ~(bb.ONE << np.uint64(mv))
-                nP, nO = bb.make_move(P, O, mv, bb.flips(P, O, mv))
-            child = n_nodes
-            n_nodes += 1
-            pass_pending[child] = _new_node(tree_P, tree_O, untried, parent, first_child, sibling,
-                                            move, child, nP, nO, node, mv)
-            sibling[child] = first_child[node]
-            first_child[node] = child
-            visits[child] = 0.0
-            value[child] = 0.0
-            node = child
-        # simulation: reward for the side to move at ``node``
-        r = _playout(tree_P[node], tree_O[node], state, reversed_rules, guided, phase_of_discs,
-                     positional, guide_epsilon)
-        # backpropagation: value[n] is for the player who moved into n (= not to move at n)
-        while node != NONE:
-            visits[node] += 1.0
-            value[node] += 1.0 - r
-            r = 1.0 - r
-            node = parent[node]
-    return n_nodes
+def mcts_run(tree, game, iterations, state, exploration):
+    """Up to ``iterations`` UCT iterations (``engine.kernels.mcts.uct``); returns how many ran."""
+    return uct.uct(tree, game, iterations, state, exploration, _has_room, _can_expand, _expand,
+                   _playout)
 
 
 class MCTSAgent:
@@ -143,15 +142,10 @@ class MCTSAgent:
                  time_limit: float | None = None, weights=None, seed: Seed = None,
                  exploration: float = 1.4, guide_epsilon: float = 0.3, name: str | None = None):
         self.variant = Variant.parse(variant)
-        if playouts is None and time_limit is None:
-            playouts = 1000
-        if playouts is not None and playouts < 1:
-            raise ValueError(f"playouts must be >= 1, got {playouts}")
-        if time_limit is not None and not time_limit > 0:
-            raise ValueError(f"time_limit must be > 0 seconds, got {time_limit}")
+        check_search_args(time_limit=time_limit)
         if not 0.0 <= guide_epsilon <= 1.0:
             raise ValueError(f"guide_epsilon must be in [0, 1], got {guide_epsilon}")
-        self.playouts, self.time_limit = playouts, time_limit
+        self.playouts, self.time_limit = uct.playout_budget(playouts, time_limit), time_limit
         self.exploration, self.guide_epsilon = exploration, guide_epsilon
         self.guided = weights is not None
         self.phase_of_discs, self.positional = (
@@ -160,56 +154,28 @@ class MCTSAgent:
         )
         self.name = name or ("mcts_guided" if self.guided else "mcts")
         self.last_playouts = 0
+        self.last_root: list[tuple[int, float, float]] = []  # (move, visits, reward sum)
         self.reset(seed)
 
     def reset(self, seed: Seed = None) -> None:
         self._rng = make_rng(seed)
-
-    @staticmethod
-    def _tree(capacity: int) -> dict[str, np.ndarray]:
-        """Empty node arrays, in ``mcts_run``'s argument order (np.zeros maps pages lazily, so
-        a large time-budget capacity costs only the nodes actually used)."""
-        u64, i64 = np.uint64, np.int64
-        dtypes = dict(tree_P=u64, tree_O=u64, untried=u64, pass_pending=np.bool_, parent=i64,
-                      first_child=i64, sibling=i64, move=i64, visits=np.float64,
-                      value=np.float64)
-        return {key: np.zeros(capacity, dtype) for key, dtype in dtypes.items()}
 
     def select_move(self, position: Position) -> int:
         moves = legal_list(position)
         if len(moves) == 1:
             return moves[0]
         state = new_state(self._rng)
-        chunk = self.playouts if self.time_limit is None else 256
-        capacity = 1 + (self.playouts if self.time_limit is None else 1 << 20)
-        t = self._tree(capacity)
-        P, O = position.boards
-        t["pass_pending"][0] = _new_node(t["tree_P"], t["tree_O"], t["untried"], t["parent"],
-                                         t["first_child"], t["sibling"], t["move"], 0, P, O,
-                                         NONE, PASS)
-        n_nodes, done, start = 1, 0, time.perf_counter()
-        while True:
-            k = min(chunk, capacity - n_nodes)
-            if self.playouts is not None:
-                k = min(k, self.playouts - done)
-            if k <= 0:
-                break
-            n_nodes = mcts_run(*t.values(), n_nodes, k, state, self.variant.is_reversed,
-                               self.exploration, self.guided, self.phase_of_discs,
-                               self.positional, self.guide_epsilon)
-            done += k
-            if self.time_limit is not None and time.perf_counter() - start >= self.time_limit:
-                break
-        self.last_playouts = done
-        return self._most_visited(t)
+        capacity = 1 + (self.playouts if self.time_limit is None else TIMED_CAPACITY)
+        tree, game = uct.new_tree(capacity, PASS), self._nodes(capacity)
+        set_position(game, 0, *position.boards)
+        self.last_playouts = uct.run_iterations(
+            lambda k: mcts_run(tree, game, k, state, self.exploration), self.playouts,
+            self.time_limit)
+        self.last_root = uct.root_children(tree)
+        return uct.most_visited(self.last_root)[0]
 
-    @staticmethod
-    def _most_visited(t) -> int:
-        best_move, best = PASS, -1.0
-        child = t["first_child"][0]
-        while child != NONE:  # ties: lowest square, deterministic
-            v, mv = t["visits"][child], int(t["move"][child])
-            if v > best or (v == best and mv < best_move):
-                best_move, best = mv, v
-            child = t["sibling"][child]
-        return best_move
+    def _nodes(self, capacity: int) -> Nodes:
+        u64 = np.uint64
+        return Nodes(np.zeros(capacity, u64), np.zeros(capacity, u64), np.zeros(capacity, u64),
+                     np.zeros(capacity, np.bool_), self.variant.is_reversed, self.guided,
+                     self.phase_of_discs, self.positional, float(self.guide_epsilon))

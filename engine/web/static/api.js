@@ -3,8 +3,10 @@
 
 window.BoardRenderers = {};
 
-async function api(method, path, body) {
-  const options = {method, headers: {}};
+// `signal` (an AbortSignal) drops the request: the server sees its client leave and stops the
+// search it was waiting for.
+async function api(method, path, body, signal) {
+  const options = {method, headers: {}, signal};
   if (body !== undefined) {
     options.headers["Content-Type"] = "application/json";
     options.body = JSON.stringify(body);
@@ -48,6 +50,11 @@ function setAttrs(node, attrs) {
     if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
     else node.setAttribute(key, value === true ? "" : value);
   }
+}
+
+// Forget a game on the server (its search stops); also works while the page is unloading.
+function closeSession(id) {
+  if (id) fetch(`/api/sessions/${id}`, {method: "DELETE", keepalive: true}).catch(() => {});
 }
 
 function sleep(ms) {

@@ -1,9 +1,18 @@
 // Drawing one session view: the board (through the game's renderer), whose move it is, the
 // moves the board cannot show (a forced pass), the last move with the agent's evaluation, the
-// result and the move list.
+// result and the move list. Moves are shown by their label (Game.move_label: "x2 y3, rotate
+// top-right"); their text (Game.move_text, what files hold) is the tooltip.
 "use strict";
 
 const $ = id => document.getElementById(id);
+
+// No game in this tab yet: an empty board and what to do.
+function clearBoard(hint) {
+  $("status").textContent = hint;
+  ["board", "extra-moves", "move-list"].forEach(id => $(id).replaceChildren());
+  ["last-move", "result"].forEach(id => { $(id).textContent = ""; });
+  $("result").className = "";
+}
 
 function showMessage(text, kind = "error") {
   $("message").textContent = text || "";
@@ -41,18 +50,21 @@ function drawSession(session, renderer, interactive, onMove, onPly) {
   const onBoard = renderer.render($("board"), session, ctx);
   const extra = session.legal.filter(m => !onBoard.has(m.id));
   $("extra-moves").replaceChildren(...(interactive ? extra : []).map(m =>
-    el("button", {"data-move": m.id, class: "extra-move", onclick: () => onMove(m.id)},
-       m.text === "pass" ? "Pass (no legal move)" : m.text)));
+    el("button", {"data-move": m.id, class: "extra-move", title: m.text,
+                  onclick: () => onMove(m.id)},
+       m.text === "pass" ? "Pass (no legal move)" : m.label || m.text)));
   $("status").textContent = statusText(session);
   const last = session.last_move;
   $("last-move").textContent = last ?
-    `last move: ${session.players[last.player].name} ${last.text}` +
+    `last move: ${session.players[last.player].name} ${last.label || last.text}` +
     (last.info && infoText(last.info) ? ` (${infoText(last.info)})` : "") : "";
   $("result").textContent = session.terminal ? `Result: ${session.result.text}` : "";
   $("result").className = session.terminal ? "over" : "";
+  const labels = session.labels || session.moves;
+  const widest = Math.max(0, ...labels.map(label => label.length));  // one column per move
+  $("move-list").style.setProperty("--move-width", `${widest + String(labels.length).length + 3}ch`);
   $("move-list").replaceChildren(...session.moves.map((text, i) =>
-    el("li", {class: i === session.ply - 1 ? "current" : "", "data-ply": i + 1,
-              onclick: onPly && (() => onPly(i + 1))}, `${i + 1}. ${text}`)));
-  const current = $("move-list").querySelector(".current");
-  if (current) current.scrollIntoView({block: "nearest"});
+    el("li", {class: (i === session.ply - 1 ? "current" : "") + (onPly ? " link" : ""),
+              "data-ply": i + 1, title: text, onclick: onPly && (() => onPly(i + 1))},
+       [el("span", {class: "ply"}, `${i + 1}.`), ` ${labels[i]}`])));
 }

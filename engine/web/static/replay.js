@@ -1,15 +1,26 @@
-// Replay: the recorded games of a run, listed and filtered, and one of them stepped through.
-// Uses the page state and helpers of app.js (loaded after this file, run once both are in).
+// Replay: the recorded games of a run, listed and filtered, and one of them stepped through
+// (the row being replayed is highlighted). Uses the page state and helpers of app.js (loaded
+// after this file, run once both are in).
 "use strict";
 
+function bindReplay() {
+  $("page-prev").addEventListener("click", () => movePage(-1));
+  $("page-next").addEventListener("click", () => movePage(1));
+  const step = ply => () => run(() => gotoPly(ply()));
+  $("nav-start").addEventListener("click", step(() => 0));
+  $("nav-back").addEventListener("click", step(() => replayPly() - 1));
+  $("nav-forward").addEventListener("click", step(() => replayPly() + 1));
+  $("nav-end").addEventListener("click", step(() => page.tabs.replay.session.plies));
+  $("nav-slider").addEventListener("input", step(() => Number($("nav-slider").value)));
+  $("nav-play").addEventListener("click", () => run(playReplay));
+  document.addEventListener("keydown", replayKeys);
+}
+
 async function loadRuns() {
-  const {runs} = await api("GET", "/api/runs");
-  const mine = runs.filter(r => r.game === game().name);
-  const previous = $("run").value;
-  $("run").replaceChildren(...mine.map(r => el("option", {value: r.id}, r.id)));
-  if (mine.some(r => r.id === previous)) $("run").value = previous;
-  if (!mine.length) {
-    $("recorded-summary").textContent = `No runs of ${game().name} (start the server with --runs DIR).`;
+  await loadRunList();
+  if (!$("run").value) {
+    $("recorded-summary").textContent = lists.runs.length ? "" :
+      `No recorded games of ${game().name} (start the server with --runs DIR).`;
     $("recorded-list").replaceChildren();
     return;
   }
@@ -17,6 +28,11 @@ async function loadRuns() {
 }
 
 async function loadRecorded() {
+  if (!$("run").value) {  // the filter left no run
+    $("recorded-list").replaceChildren();
+    $("recorded-summary").textContent = "";
+    return;
+  }
   const params = new URLSearchParams({run: $("run").value, table: $("table").value,
     generation: $("filter-generation").value, player: $("filter-player").value,
     winner: $("filter-winner").value, offset: page.offset, limit: PAGE_SIZE});
@@ -28,16 +44,30 @@ async function loadRecorded() {
     select.value = values.includes(keep) ? keep : "";
   }
   const shown = data.columns.filter(c => c !== "moves" && c !== "opening");
-  const header = el("tr", {}, [...shown.map(c => el("th", {}, c)), el("th")]);
-  const rows = data.rows.map(row => el("tr", {}, [...shown.map(c => el("td", {}, row[c])),
-    el("td", {}, el("button", {class: "replay-row", "data-row": row.row, disabled: !data.replayable,
-                               onclick: () => run(() => startReplay(data, row.row))}, "Replay"))]));
+  const header = el("tr", {}, [el("th"), ...shown.map(c => el("th", {}, c))]);
+  const rows = data.rows.map(row => el("tr", {"data-row": row.row},
+    [el("td", {}, el("button", {class: "replay-row", "data-row": row.row, disabled: !data.replayable,
+                                onclick: () => run(() => startReplay(data, row.row))}, "Replay")),
+     ...shown.map(c => el("td", {}, row[c]))]));
   $("recorded-list").replaceChildren(el("table", {class: "recorded", "data-game": data.game,
-                                                 "data-run": data.run}, [header, ...rows]));
+                                                 "data-run": data.run, "data-table": data.table},
+                                          [header, ...rows]));
   const end = Math.min(data.offset + PAGE_SIZE, data.total);
   $("recorded-summary").textContent = `${data.total} games, showing ${data.total ? data.offset + 1 : 0}–${end}` +
     (data.replayable ? "" : " (this table has no moves column: re-run the GA to replay)");
   page.total = data.total;
+  markReplayedRow();
+}
+
+// Highlight the listed row that the Replay tab is showing (if it is on this page).
+function markReplayedRow() {
+  const table = document.querySelector("table.recorded");
+  if (!table) return;
+  const source = page.tabs.replay.session ? page.tabs.replay.session.source : null;
+  table.querySelectorAll("tr[data-row]").forEach(tr => {
+    tr.classList.toggle("replaying", !!source && source.run === table.dataset.run &&
+      source.table === table.dataset.table && source.row === Number(tr.dataset.row));
+  });
 }
 
 function movePage(step) {
@@ -48,37 +78,45 @@ function movePage(step) {
 }
 
 async function startReplay(data, row) {
+  endSession("replay");
   page.loop++;
-  showMessage("");
-  page.session = await api("POST", "/api/replays", {run: data.run, table: data.table, row});
-  show();
+  update("replay", await tabApi("replay", "POST", "/api/replays",
+                                {run: data.run, table: data.table, row}));
+}
+
+// The ply the replay is at, or is on its way to (quick clicks each take one more step).
+function replayPly() {
+  const state = page.tabs.replay;
+  return state.target !== undefined ? state.target : state.session.ply;
 }
 
 async function gotoPly(ply) {
-  if (!page.session || page.session.mode !== "replay") return;
-  ply = Math.max(0, Math.min(page.session.plies, ply));
-  page.session = await api("GET", `/api/sessions/${page.session.id}?ply=${ply}`);
-  show();
+  const state = page.tabs.replay, s = state.session;
+  if (!s) return;
+  ply = state.target = Math.max(0, Math.min(s.plies, ply));
+  const view = await tabApi("replay", "GET", `/api/sessions/${s.id}?ply=${ply}`);
+  if (state.target !== ply || !state.session || state.session.id !== view.id) return;  // stale
+  delete state.target;
+  update("replay", view);
 }
 
 // Left / right arrows step through a replay, Home / End jump (not while typing in a field).
 function replayKeys(event) {
   const steps = {ArrowLeft: -1, ArrowRight: 1};
-  if (!page.session || page.session.mode !== "replay" || event.target.matches("input, select")) {
-    return;
-  }
-  if (event.key in steps) run(() => gotoPly(page.session.ply + steps[event.key]));
+  const s = page.tabs.replay.session;
+  if (page.tab !== "replay" || !s || event.target.matches("input, select")) return;
+  if (event.key in steps) run(() => gotoPly(replayPly() + steps[event.key]));
   else if (event.key === "Home") run(() => gotoPly(0));
-  else if (event.key === "End") run(() => gotoPly(page.session.plies));
+  else if (event.key === "End") run(() => gotoPly(s.plies));
   else return;
   event.preventDefault();
 }
 
 async function playReplay() {
-  const loop = ++page.loop;
-  if (page.session.ply === page.session.plies) await gotoPly(0);
-  while (page.session.ply < page.session.plies && loop === page.loop) {
+  const loop = ++page.loop, state = page.tabs.replay;
+  if (state.session.ply === state.session.plies) await gotoPly(0);
+  while (state.session && replayPly() < state.session.plies && loop === page.loop) {
     await sleep(delay());
-    if (loop === page.loop) await gotoPly(page.session.ply + 1);
+    if (loop === page.loop) await gotoPly(replayPly() + 1);
   }
 }

@@ -1,6 +1,7 @@
 """Hexifence agents, game settings, champion files and the CLIs."""
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -142,15 +143,21 @@ def test_bad_champion_files_are_refused_by_field(tmp_path, doc, word):
 def test_play_cli_plays_a_game_from_typed_moves(capsys):
     import io
 
-    from engine.hexifence.play import parse_args, play
+    from engine.hexifence.play import main
 
     game = GAME.with_settings({"size": 1})
     typed = "\n".join(["9 9", "0 0", "0 1", "1 0", "1 2", "2 1", "2 2"]) + "\n"
-    args = parse_args(["--size", "1", "--opponent", "random"])
     out = io.StringIO()
-    assert play(args, io.StringIO(typed), out) == 0
-    assert "not an edge" in out.getvalue() and ("you win" in out.getvalue()
-                                                or "you lose" in out.getvalue())
+    assert main(["--size", "1", "--opponent", "random"], io.StringIO(typed), out) == 0
+    text = out.getvalue()
+    assert "move 9 9: not an edge of the N=1 board; legal moves: 0 0, 0 1, 1 0, 1 2, 2 1, 2 2\n" \
+        in text
+    last = text.strip().splitlines()[-1]
+    match = re.fullmatch(r"game over: blue (\d)  red (\d); (blue|red) wins: you (win|lose)", last)
+    assert match, last
+    blue, red, winner, verdict = match.groups()
+    assert int(blue) + int(red) == 1 and winner == ("blue" if blue == "1" else "red")
+    assert verdict == ("win" if winner == "blue" else "lose")
     assert game.board.n_edges == 6
 
 

@@ -75,6 +75,7 @@ def test_solver_matches_brute_force_on_bigger_positions(size, empties):
 
 
 @pytest.mark.slow
+@pytest.mark.claims
 def test_the_empty_n2_board_is_a_blue_loss_by_three():
     assert Searcher(np.zeros((1, N_FEATURES)), 2, tt_bits=22).solve(initial_state(2)).value == -3
 

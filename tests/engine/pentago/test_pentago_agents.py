@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 
 import numpy as np
@@ -71,3 +72,43 @@ def test_every_agent_plays_legal_moves_to_the_end(spec):
             move = legal[int(rng.integers(len(legal)))]
         assert move in state.legal_moves()
         state = state.apply(move)
+
+
+# --- the play command --------------------------------------------------------------------------
+
+def test_play_cli_refuses_bad_moves_and_plays_typed_ones():
+    import io
+
+    from engine.pentago.play import main
+
+    out = io.StringIO()
+    code = main(["--opponent", "random", "--seed", "2"], io.StringIO("1 1\n1 1 0 0\nquit\n"), out)
+    text = out.getvalue()
+    assert code == 0
+    assert "move '1 1': expected \"x y a b\"" in text and "type 'moves' for the legal moves" in text
+    assert re.search(r"B \(black\) \(random\) plays \d \d \d \d \(x\d y\d, (rotate|flip) ", text)
+    assert text.endswith("\nyou quit the game\n")
+
+
+def test_play_cli_colour_black_lets_the_agent_open(capsys):
+    import io
+
+    from engine.pentago.play import main
+
+    out = io.StringIO()
+    assert main(["--opponent", "greedy", "--colour", "b"], io.StringIO(""), out) == 0
+    first_moves = out.getvalue().split("your move")[0]
+    assert "W (white) (greedy) plays" in first_moves
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--depth", "0"], "--depth must be >= 1, got 0"),
+    (["--time-limit", "-2"], "--time-limit must be > 0 seconds, got -2"),
+    (["--opponent", "nope"], "unknown agent spec 'nope'"),
+])
+def test_play_cli_bad_options_are_one_line_errors(argv, message, capsys):
+    from engine.pentago.play import main
+
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err

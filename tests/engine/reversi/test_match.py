@@ -1,9 +1,15 @@
-"""Match runner and openings: records replay to the same result, seeds reproduce games."""
+"""Match runner and openings: records replay to the same result, seeds reproduce games, and the
+core's runner plays exactly the games Reversi's own runner played before it."""
 
 from __future__ import annotations
 
+import json
+from dataclasses import asdict
+from pathlib import Path
+
 import pytest
 
+from engine.reversi.agents.factory import make_agent
 from engine.reversi.agents.mcts import MCTSAgent
 from engine.reversi.agents.simple import EpsilonAgent, GreedyAgent, RandomAgent
 from engine.reversi.match import GameRecord, play_game, play_pairs, random_openings
@@ -133,3 +139,39 @@ def test_play_pairs_swaps_colours_on_every_opening():
         assert tuple(record.moves[: record.opening_plies]) == openings[i // 2]
     assert records == play_pairs(a, b, openings, "othello", seed=9)
     assert [r.score_for(True) for r in records[:1]] in ([1.0], [0.5], [0.0])
+
+
+# --- the same games as the runner before engine.core.match played them ------------------------
+
+BASELINE = json.loads((Path(__file__).parents[2] / "data" / "reversi_match_baseline.json")
+                      .read_text())  # recorded by record_match_baseline.py beside this file
+
+
+@pytest.mark.parametrize("case", BASELINE["openings"], ids=lambda c: f"seed{c['seed']}")
+def test_openings_are_the_ones_the_old_runner_drew(case):
+    openings = random_openings(case["n"], case["seed"], case["min_plies"], case["max_plies"])
+    assert [list(o) for o in openings] == case["openings"]
+
+
+@pytest.mark.parametrize("case", BASELINE["pairs"], ids=lambda c: f"{c['a']}-{c['b']}")
+def test_games_are_the_ones_the_old_runner_played(case):
+    """Agents that draw random numbers at every move they are asked for: asking them for a
+    move the old runner did not (or the reverse) would change the games."""
+    agents = [make_agent(spec, case["variant"], depth=2, seed=0) for spec in (case["a"], case["b"])]
+    openings = random_openings(len(case["openings"]), case["seed"] + 100)
+    assert [list(o) for o in openings] == case["openings"]
+    records = play_pairs(*agents, openings, case["variant"], seed=case["seed"])
+    assert [asdict(r) for r in records] == case["records"]
+
+
+def test_the_recorded_games_hold_passes_and_single_legal_squares():
+    passes = single_squares = 0
+    for record in (r for case in BASELINE["pairs"] for r in case["records"]):
+        position = Position.start()
+        for ply, move in enumerate(record["moves"]):
+            legal = position.legal_moves()
+            passes += legal == [PASS]
+            asked = ply >= record["opening_plies"]
+            single_squares += asked and len(legal) == 1 and legal != [PASS]
+            position = position.play(move)
+    assert passes > 10 and single_squares > 10

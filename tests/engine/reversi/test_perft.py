@@ -20,6 +20,7 @@ def test_perft_matches_published_table(depth):
 
 
 @pytest.mark.slow
+@pytest.mark.claims
 @pytest.mark.parametrize("depth", [10, 11])
 def test_perft_matches_published_table_deep(depth):
     assert perft(Position.start(), depth) == PUBLISHED[depth - 1]

@@ -58,6 +58,7 @@ def test_ffo_easy_positions(number):
 
 @needs_ffo
 @pytest.mark.slow
+@pytest.mark.claims
 @pytest.mark.parametrize("number", [3, 4, 6] + list(range(8, 20)))
 def test_ffo_other_positions(number):
     check(number, all_moves=True)
@@ -134,6 +135,7 @@ def test_file_mode_bad_input_is_one_line_error(tmp_path, capsys):
 
 
 @pytest.mark.slow
+@pytest.mark.claims
 @pytest.mark.parametrize("number", range(20, 40))
 def test_ffo_20_to_39(number):
     position, scores = read_obf(FFO_20_39)[number - 20]

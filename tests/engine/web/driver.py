@@ -30,7 +30,8 @@ def start_game(page, game_name: str, opponent: str, colour: int = 0) -> dict:
     choose_game(page, game_name)
     page.select_option("#opponent", opponent)
     page.select_option("#colour", str(colour))
-    page.fill("#depth", "1")
+    if page.is_visible("#depth"):  # shown only for an opponent that searches
+        page.fill("#depth", "1")
     before = page.evaluate("() => page.session ? page.session.id : null")
     page.click("#new-game")
     page.wait_for_function(f"() => page.session && page.session.id !== {json.dumps(before)} && "

@@ -112,6 +112,7 @@ BAD_REQUESTS = [
     ("post", "/api/sessions/{id}/move", {}, 400, "text: expected a non-empty string"),
     ("post", "/api/sessions/{id}/move", {"text": "zz99"}, 400, "text:"),
     ("post", "/api/sessions/nope/move", {"move": 0}, 404, "not found"),
+    ("delete", "/api/sessions/nope", None, 404, "not found"),
     ("get", "/api/sessions/{id}?ply=abc", None, 400, "ply: expected an integer"),
     ("get", "/api/sessions/{id}?ply=99", None, 400, "ply: expected 0..0"),
     ("get", "/api/sessions/{id}?ply=-1", None, 400, "ply: expected 0..0"),
@@ -175,6 +176,11 @@ def test_a_real_bug_is_a_logged_json_500_not_a_crash(caplog):
 @pytest.mark.parametrize(("argv", "message"), [
     (["--runs", "/no/such/dir"], "--runs: /no/such/dir is not a directory"),
     (["--port", "70000"], "--port must be in 0..65535"),
+    (["--agent-workers", "0"], "--agent-workers must be in 1..64, got 0 (agents think in worker "
+                               "processes so that the server can stop a search"),
+    (["--max-seconds", "40"], "--max-seconds (40) must be below --move-seconds (30)"),
+    (["--max-depth", "0"], "--max-depth must be in 1..64, got 0"),
+    (["--queue", "-2"], "--queue must be in 0..10000, got -2"),
 ])
 def test_the_command_line_refuses_bad_arguments_in_one_line(capsys, argv, message):
     assert cli.main(argv) == 2

@@ -13,7 +13,6 @@ import contextlib
 import functools
 import logging
 import os
-import signal
 import socket
 import subprocess
 import sys
@@ -29,7 +28,7 @@ from evolve.execution.ray_backend import RayBackend
 from evolve.ga.config import to_config
 from evolve.ga.loop import run
 from evolve.ga.tournament import warm_up
-from tests.evolve.ga.test_determinism import assert_same_run
+from tests.evolve.ga.test_determinism import assert_same_run, kill_at_the_first_checkpoint
 
 ray = pytest.importorskip("ray")
 cluster_utils = pytest.importorskip("ray.cluster_utils")
@@ -259,25 +258,23 @@ def evolve_process(tmp_path: Path, *args: str, drop_env=(), **kwargs):
                             **kwargs)
 
 
-# two drivers start in subprocesses: ~25 s here; in the default set, as issue 13 asks
-def test_the_driver_killed_then_resumed_on_the_same_cluster_matches(cluster, serial_run,
-                                                                     tmp_path):
+# two drivers start in subprocesses: ~25 s here; in the default set, as issue 13 asks. Three
+# generations, so that generations are still to play after the first checkpoint (the kill must
+# come mid-run)
+def test_the_driver_killed_then_resumed_on_the_same_cluster_matches(cluster, tmp_path):
+    longer = [*TINY, "ga.generations=3"]
+    run(config("ga.generations=3"), run_dir=tmp_path / "serial")
     run_dir = tmp_path / "killed"
-    proc = evolve_process(tmp_path, *TINY, "backend=ray", f"ray.address={cluster.address}",
+    proc = evolve_process(tmp_path, *longer, "backend=ray", f"ray.address={cluster.address}",
                           f"hydra.run.dir={run_dir}", stdout=subprocess.DEVNULL,
                           stderr=subprocess.DEVNULL)
-    state = run_dir / "checkpoint" / "checkpoint.json"
-    deadline = time.monotonic() + 120
-    while not state.exists() and proc.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.02)
-    proc.send_signal(signal.SIGKILL)
-    proc.wait()
+    kill_at_the_first_checkpoint(proc, run_dir, last=2)
     resumed = evolve_process(tmp_path, f"resume={run_dir}", f"ray.address={cluster.address}",
                              f"hydra.run.dir={tmp_path / 'resume-log'}", stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True)
     _, err = resumed.communicate(timeout=300)
     assert resumed.returncode == 0, err
-    assert_same_run(serial_run, run_dir)
+    assert_same_run(tmp_path / "serial", run_dir)
 
 
 def test_every_node_lost_stops_in_one_line_then_resume_finishes_the_run(cluster, serial_run,
@@ -292,10 +289,8 @@ def test_every_node_lost_stops_in_one_line_then_resume_finishes_the_run(cluster,
 
     checkpoint = tmp_path / "checkpoint" / "checkpoint.json"
     backend = ClusterEventBackend(cfg, when=lambda n: checkpoint.exists(), event=lose_every_node)
-    started = time.monotonic()
-    with pytest.raises(ClusterLostError) as err:
+    with pytest.raises(ClusterLostError) as err:  # how fast: experiments/bench_cluster_loss.py
         run(cfg, run_dir=tmp_path, backend=backend)
-    assert time.monotonic() - started < 60
     message = str(err.value)
     assert "\n" not in message and "the cluster has had no CPU for 3 s" in message
     assert "no worker left and no CPU in the cluster; waiting up to 3 s" in execution_log(caplog)

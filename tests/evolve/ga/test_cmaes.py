@@ -91,12 +91,6 @@ def test_a_finished_cma_run_extended_on_resume_equals_the_longer_run(cma_run, tm
     assert_same_run(cma_run, tmp_path)
 
 
-@pytest.mark.slow
-def test_ray_matches_serial_for_the_cma_run(cma_run, tmp_path):
-    ray = pytest.importorskip("ray")
-    ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
-    try:
-        run(config("backend=ray", "ray.workers=2"), run_dir=tmp_path)
-    finally:
-        ray.shutdown()
+def test_ray_matches_serial_for_the_cma_run(cma_run, ray_session, tmp_path):
+    run(config("backend=ray", "ray.workers=2"), run_dir=tmp_path)
     assert_same_run(cma_run, tmp_path)

@@ -54,14 +54,6 @@ def serial_run(tmp_path_factory):
     return d
 
 
-@pytest.fixture(scope="module")
-def ray_session():
-    ray = pytest.importorskip("ray")
-    ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
-    yield ray
-    ray.shutdown()
-
-
 @pytest.mark.parametrize("workers", [1, 2])
 def test_ray_matches_serial_bit_for_bit(serial_run, ray_session, tmp_path, workers):
     cfg = config("backend=ray", f"ray.workers={workers}")
@@ -132,6 +124,21 @@ def test_resume_after_dying_between_the_csv_rows_and_the_checkpoint(serial_run, 
     assert_same_run(serial_run, tmp_path)
 
 
+def kill_at_the_first_checkpoint(proc: subprocess.Popen, run_dir: Path, last: int) -> int:
+    """SIGKILL ``proc`` as soon as its first checkpoint exists; assert that the kill came mid-run
+    (the process was still running and generations after the checkpoint were still to play),
+    so a run that had already finished cannot pass a kill test. Returns the saved generation."""
+    state = run_dir / "checkpoint" / "checkpoint.json"
+    deadline = time.monotonic() + 300
+    while not state.exists() and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGKILL)
+    assert proc.wait() == -signal.SIGKILL, "the run ended before the kill"
+    saved = checkpoint.load(run_dir).generation
+    assert saved < last, f"killed after the last generation ({saved}) was checkpointed"
+    return saved
+
+
 def test_kill_9_then_resume_from_the_command_line(serial_run, tmp_path):
     run_dir = tmp_path / "killed"
     cmd = [sys.executable, "-m", "evolve", *TINY, f"hydra.run.dir={run_dir}"]
@@ -139,12 +146,7 @@ def test_kill_9_then_resume_from_the_command_line(serial_run, tmp_path):
     env = {**os.environ, "PYTHONPATH": path}
     proc = subprocess.Popen(cmd, cwd=tmp_path, env=env, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
-    state = run_dir / "checkpoint" / "checkpoint.json"
-    deadline = time.monotonic() + 120
-    while not state.exists() and proc.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.02)
-    proc.send_signal(signal.SIGKILL)
-    proc.wait()
+    kill_at_the_first_checkpoint(proc, run_dir, last=2)
     resumed = subprocess.run([sys.executable, "-m", "evolve", f"resume={run_dir}",
                               f"hydra.run.dir={tmp_path / 'resume-log'}"],
                              cwd=tmp_path, env=env, capture_output=True, text=True)

@@ -160,14 +160,8 @@ def test_resume_after_a_crash_equals_the_uninterrupted_mixed_run(mix_run, tmp_pa
     assert_same_run(mix_run, tmp_path)
 
 
-@pytest.mark.slow
-def test_ray_matches_serial_for_the_mixed_run(mix_run, tmp_path):
-    ray = pytest.importorskip("ray")
-    ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
-    try:
-        run(config("backend=ray", "ray.workers=2"), run_dir=tmp_path)
-    finally:
-        ray.shutdown()
+def test_ray_matches_serial_for_the_mixed_run(mix_run, ray_session, tmp_path):
+    run(config("backend=ray", "ray.workers=2"), run_dir=tmp_path)
     assert_same_run(mix_run, tmp_path)
 
 

@@ -2,6 +2,8 @@
 outputs agree with each other."""
 
 import json
+import logging
+import time
 from pathlib import Path
 
 import numpy as np
@@ -241,27 +243,101 @@ def test_a_checkpoint_whose_population_file_is_missing_is_one_line(tmp_path):
     assert str(err.value).startswith(f"resume={tmp_path}: ") and "\n" not in str(err.value)
 
 
-def test_champion_elo_is_the_performance_rating_of_its_yardstick_games(smoke_run):
-    """Recomputed here from yardstick_games.csv: the panel is rated 0, a hall-of-fame member
-    (every 5th generation's champion, from two generations on) at its own earlier rating."""
-    from evolve.arena.elo import performance_rating
+def champion_counts(games: pd.DataFrame) -> dict[str, list[int]]:
+    """(losses, draws, wins) of the champion against each opponent, read from yardstick games
+    (the champion is the one numeric id)."""
+    counts = {}
+    for _, game in games.iterrows():
+        champion_black = str(game.black_id).isdigit()
+        opponent = str(game.white_id if champion_black else game.black_id)
+        won = game.winner == ("black" if champion_black else "white")
+        c = counts.setdefault(opponent, [0, 0, 0])
+        c[2 if won else 1 if game.winner == "draw" else 0] += 1
+    return counts
+
+
+def test_champion_elo_is_its_score_against_the_panel_alone_and_the_hall_of_fame_apart(
+        smoke_run):
+    """Recomputed from yardstick_games.csv by hand: the Elo is the logistic Elo of the pooled
+    score against the panel; the hall-of-fame games (generation 0's champion plays generation
+    2's) give ``hall_of_fame_score`` and do not move the Elo."""
+    from evolve.arena.elo import elo_estimate
 
     d = smoke_run.run_dir
     gens, yard = pd.read_csv(d / "generations.csv"), pd.read_csv(d / "yardstick_games.csv")
-    ratings = {"hof_gen0000": gens.champion_elo[0]}
-    assert "hof_gen0000" in set(yard[yard.generation == 2].white_id) | set(
-        yard[yard.generation == 2].black_id)
-    assert "hof_gen0000" not in set(yard[yard.generation < 2][["black_id", "white_id"]]
-                                    .to_numpy().ravel())
+    assert "hof_gen0000" in set(yard[["black_id", "white_id"]].astype(str).to_numpy().ravel())
     for _, row in gens.iterrows():
-        games = yard[yard.generation == row.generation]
-        counts = {}
-        for _, game in games.iterrows():
-            champion_black = str(game.white_id) in PANEL or str(game.white_id) in ratings
-            opponent = str(game.white_id if champion_black else game.black_id)
-            won = game.winner == ("black" if champion_black else "white")
-            c = counts.setdefault(opponent, [0, 0, 0])
-            c[2 if won else 1 if game.winner == "draw" else 0] += 1
-        est = performance_rating([(c, ratings.get(o, 0.0)) for o, c in counts.items()])
-        assert (est.elo, est.elo_low, est.elo_high) == pytest.approx(
-            (row.champion_elo, row.champion_elo_low, row.champion_elo_high))
+        counts = champion_counts(yard[yard.generation == row.generation])
+        panel = [c for o, c in counts.items() if o in PANEL]
+        hof = [c for o, c in counts.items() if o.startswith("hof_gen")]
+        assert len(panel) == len(PANEL) and len(hof) == (row.generation == 2)
+        losses, draws, wins = (sum(c[k] for c in panel) for k in range(3))
+        score = (wins + draws / 2) / (losses + draws + wins)
+        elo = -400 * np.log10(1 / score - 1) if 0 < score < 1 else np.copysign(np.inf, score - .5)
+        assert row.champion_elo == pytest.approx(elo)
+        ci = elo_estimate(wins, draws, losses)
+        assert (row.champion_elo_low, row.champion_elo_high) == pytest.approx(
+            (ci.elo_low, ci.elo_high))
+        if hof:
+            (h_losses, h_draws, h_wins), = hof
+            assert row.hall_of_fame_score == (h_wins + h_draws / 2) / sum(hof[0])
+        else:
+            assert np.isnan(row.hall_of_fame_score)
+
+
+def test_resuming_a_run_written_before_a_column_existed_keeps_its_rows(tmp_path):
+    run(smoke_config("ga.generations=2", "plot=false"), run_dir=tmp_path)
+    before = pd.read_csv(tmp_path / "generations.csv").drop(columns="hall_of_fame_score")
+    before.to_csv(tmp_path / "generations.csv", index=False)  # as an older version wrote it
+    run(smoke_config("ga.generations=3", "plot=false", f"resume={tmp_path}"))
+    after = pd.read_csv(tmp_path / "generations.csv")
+    assert list(after.generation) == [0, 1, 2]
+    pd.testing.assert_frame_equal(after.drop(columns="hall_of_fame_score")[:2], before)
+    assert after.hall_of_fame_score[:2].isna().all() and after.hall_of_fame_score[2] >= 0
+
+
+def test_a_single_candidate_gets_no_playoff(tmp_path, caplog):
+    """``playoff.generations=1``: one candidate, the last generation's champion, is exported as
+    it is (no games, no playoff.csv), and the log says why."""
+    caplog.set_level(logging.INFO, logger="evolve")
+    run(smoke_config("ga.generations=2", "playoff.generations=1", "plot=false"),
+        run_dir=tmp_path)
+    assert not (tmp_path / "playoff.csv").exists()
+    selection = json.loads((tmp_path / "champion.json").read_text())["metadata"]["selection"]
+    assert selection == {"method": "round_robin", "generation": 1}
+    assert "no playoff: generation 1 had one distinct champion" in caplog.text
+
+
+def test_elapsed_time_counts_from_the_start_of_the_command(tmp_path):
+    """As if the command had started 1000 s before the run, then 500 s before its resume: the
+    elapsed time (checkpointed, logged) includes the start-up, and a resumed run adds on."""
+    quick = ("plot=false", "playoff.enabled=false")
+    run(smoke_config("ga.generations=1", *quick), run_dir=tmp_path,
+        started=time.monotonic() - 1000)
+    first = checkpoint.load(tmp_path).elapsed
+    assert first >= 1000
+    run(smoke_config("ga.generations=2", f"resume={tmp_path}", *quick),
+        started=time.monotonic() - 500)
+    assert checkpoint.load(tmp_path).elapsed >= first + 500
+
+
+def test_a_playoff_in_parts_for_its_progress_bar_gives_the_same_results():
+    from engine.core.game import SearchSettings
+    from evolve.ga.playoff import play, playoff_tasks
+    from evolve.ga.tournament import PLAYOFF_GENERATION, Context, openings_for
+
+    game = get_game("reversed_reversi")
+    genomes = np.stack([game.reference_genome(r) for r in ("course", "wpc_negated")])
+    ctx = Context("reversed_reversi", {}, SearchSettings(1, 4), genomes)
+    openings = openings_for(game, 0, PLAYOFF_GENERATION, 3, 4, 8)
+    tasks = playoff_tasks(2, ["greedy", "random"], openings, 0, PLAYOFF_GENERATION)
+
+    class Bar:
+        n = 0
+
+        def update(self, k: int) -> None:
+            self.n += k
+
+    bar = Bar()
+    assert play(SerialBackend(), ctx, tasks, bar) == play(SerialBackend(), ctx, tasks, None)
+    assert bar.n == len(tasks) == 6 + 2 * 2 * 6

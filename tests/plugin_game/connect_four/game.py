@@ -164,7 +164,7 @@ class ConnectFour(GameBase):
         return Outcome(winner, margin, len(moves), tuple(int(m) for m in moves), {})
 
     def state_text(self, state: State) -> str:
-        """Six rows top to bottom, ``x`` red, ``o`` yellow, ``.`` empty."""
+        """Six lines (rows top to bottom) of ``x`` red, ``o`` yellow, ``.`` empty."""
         red, yellow = (state.P, state.O) if state.to_move == 0 else (state.O, state.P)
         rows = []
         for r in reversed(range(rules.ROWS)):
@@ -173,13 +173,13 @@ class ConnectFour(GameBase):
                 bit = 1 << (7 * c + r)
                 cells.append("x" if red & bit else "o" if yellow & bit else ".")
             rows.append("".join(cells))
-        return "/".join(rows)
+        return "\n".join(rows)
 
     def parse_state(self, text: str) -> State:
-        rows = str(text).strip().split("/")
+        rows = str(text).strip().replace("/", "\n").split()
         if len(rows) != rules.ROWS or any(len(r) != rules.COLUMNS or set(r) - set("xo.")
                                           for r in rows):
-            raise ValueError("a state is 6 rows of 7 cells from x, o and . joined by /")
+            raise ValueError("a state is 6 lines of 7 cells from x, o and . (top row first)")
         red = yellow = 0
         for k, row in enumerate(rows):
             for c, ch in enumerate(row):

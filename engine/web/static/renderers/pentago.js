@@ -54,7 +54,8 @@ BoardRenderers.pentago = {
     }
     const chooser = el("div", {class: "twist-chooser", id: "twist-chooser"});
     if (this.selected !== null && ctx.interactive) {
-      chooser.append(el("span", {}, `Stone at ${Math.floor(this.selected / 6)} ${this.selected % 6}, then twist:`));
+      chooser.append(el("span", {}, `Stone at x${Math.floor(this.selected / 6)} ` +
+                                      `y${this.selected % 6}, then twist:`));
       for (let a = 0; a < 4; a++) {
         for (let b = 0; b < 2; b++) {
           const id = this.selected * 8 + a * 2 + b;

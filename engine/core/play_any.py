@@ -1,0 +1,50 @@
+"""``python -m engine.play --game NAME``: the play command of a game that has none of its own
+(``GameBase``'s default ``cli_commands``): the shared loop of ``engine.core.play`` with the
+game's state text as the board and its players' names as the colours.
+
+    python -m engine.play --game connect_four --opponent reference --depth 4
+    python -m engine.play --opponent outputs/<run>/champion.json     # the file says the game
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TextIO
+
+from engine.core.play import View, add_options, check_options, run
+from engine.core.records import SearchSettings
+from engine.core.registry import get_game
+
+
+def main(argv: list[str] | None = None, stdin: TextIO | None = None,
+         stdout: TextIO | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    pre = argparse.ArgumentParser(add_help=False)
+    pre.add_argument("--game", required=True)
+    known, _ = pre.parse_known_args(argv)
+    try:
+        game = get_game(known.game)
+    except ValueError as exc:
+        print(f"error: --game: {exc}", file=sys.stderr)
+        return 2
+    parser = argparse.ArgumentParser(prog=f"python -m engine.play --game {game.name}",
+                                     description=f"Play {game.description or game.name}.")
+    parser.add_argument("--game", help=argparse.SUPPRESS)
+    opponent = game.default_panel[0] if game.default_panel else "random"
+    add_options(parser, opponent, ", ".join(game.agent_specs()), game.players, depth=3)
+    args = parser.parse_args(argv)
+    try:
+        check_options(args)
+        game.check_spec(args.opponent)
+        search = SearchSettings(depth=args.depth, time_limit=args.time_limit)
+        agent = game.make_panel_agent(args.opponent, search, args.seed)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    view = View(game.state_text, tuple(game.players), how_to_move="a move as the game writes it")
+    return run(game, agent, game.players.index(args.colour), view, stdin, stdout)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,152 @@
+// The player and run lists: the game's agents first, then champions grouped by study (the
+// folder holding their run), each run's final champion only unless "every generation" is
+// ticked; a filter narrows them (every word must match the option, its run or its study).
+// Which choices search (so the page shows the search fields only for them) comes from the
+// server (Game.spec_searches).
+"use strict";
+
+const lists = {champions: [], runs: [], specSearches: {}};
+
+function filterWords(inputId) {
+  return $(inputId).value.toLowerCase().split(/\s+/).filter(Boolean);
+}
+
+function matches(words, ...texts) {
+  const haystack = texts.join(" ").toLowerCase();
+  return words.every(w => haystack.includes(w));
+}
+
+// Top-level runs (study = their root) first, then the studies by name.
+function byStudy(items) {
+  const groups = new Map();
+  for (const item of items) {
+    if (!groups.has(item.study)) groups.set(item.study, []);
+    groups.get(item.study).push(item);
+  }
+  return [...groups.entries()].sort(([a], [b]) =>
+    (a.includes("/") - b.includes("/")) || a.localeCompare(b));
+}
+
+// Each run's final champion, or its latest generation while it has none yet.
+function finalsOnly(champions) {
+  const best = new Map();
+  for (const c of champions) {
+    const kept = best.get(c.run);
+    const rank = c.generation === null ? Infinity : c.generation;
+    if (!kept || rank > (kept.generation === null ? Infinity : kept.generation)) best.set(c.run, c);
+  }
+  return champions.filter(c => best.get(c.run) === c);
+}
+
+function championText(c) {
+  return `${c.name} · ${c.generation === null ? "final" : `gen ${c.generation}`}`;
+}
+
+function fillPlayers(select) {
+  const g = game();
+  const filterId = document.querySelector(`.player-filter[data-for~="${select.id}"]`).id;
+  const everyGeneration = document.querySelector(
+    `.player-generations[data-for~="${select.id}"]`).checked;
+  const words = filterWords(filterId);
+  const previous = select.value;
+  const specs = g.agent_specs.filter(s => !s.includes("<") && matches(words, s, "agent"));
+  const agents = el("optgroup", {label: "Agents"}, specs.map(spec =>
+    el("option", {value: `agent:${spec}`}, spec)));
+  agents.append(el("option", {value: "custom"}, "other agent spec…"));
+  const shown = (everyGeneration ? lists.champions : finalsOnly(lists.champions))
+    .filter(c => matches(words, championText(c), c.run, c.study));
+  const groups = byStudy(shown).map(([study, list]) => el("optgroup",
+    {label: `Champions · ${study}`, "data-study": study},
+    list.map(c => el("option", {value: `champion:${c.id}`, title: c.id}, championText(c)))));
+  select.replaceChildren(agents, ...groups);
+  const values = [...select.options].map(o => o.value);
+  select.value = values.includes(previous) ? previous :
+    values.includes("agent:greedy") && !words.length ? "agent:greedy" : values[0];
+  toggleCustom(select);
+}
+
+function fillAllPlayers() {
+  document.querySelectorAll(".player-select").forEach(fillPlayers);
+}
+
+async function loadChampions() {
+  const g = game();
+  const {champions} = await api("GET", `/api/champions?game=${encodeURIComponent(g.name)}`);
+  lists.champions = champions;
+  fillAllPlayers();
+}
+
+function toggleCustom(select) {
+  const input = $(`${select.id}-spec`);
+  const label = input && input.closest("label");
+  if (label) label.hidden = select.value !== "custom" || select.closest(".tab").hidden;
+  showSearchFields();
+}
+
+function playerChoice(selectId) {
+  const value = $(selectId).value;
+  if (value === "custom") return {type: "agent", spec: $(`${selectId}-spec`).value};
+  const [type, ...rest] = value.split(":");
+  const id = rest.join(":");
+  return type === "champion" ? {type: "champion", id} : {type: "agent", spec: id};
+}
+
+// Whether the choice in `selectId` searches: a champion does; a listed spec as the server
+// said; a typed spec once the server has answered about it (until then: assume it does).
+function choiceSearches(selectId) {
+  const value = $(selectId).value;
+  if (value.startsWith("champion:")) return lists.champions.some(c =>
+    `champion:${c.id}` === value && c.searches);
+  if (value === "custom") {
+    const known = lists.specSearches[`${game().name}:${$(`${selectId}-spec`).value.trim()}`];
+    return known !== undefined ? known : true;
+  }
+  return game().searching_specs.includes(value.slice("agent:".length));
+}
+
+function showSearchFields() {
+  const selects = page.tab === "play" ? ["opponent"] : page.tab === "watch" ?
+    ["watch-0", "watch-1"] : [];
+  $("search").classList.toggle("off", !selects.some(choiceSearches));
+}
+
+// A typed spec: ask the server whether it is valid and whether it searches.
+// The input's data-checked holds the spec once the answer is in.
+async function checkSpec(input) {
+  const spec = input.value.trim(), name = game().name;
+  delete input.dataset.checked;
+  $("spec-problem").hidden = true;
+  if (spec) {
+    try {
+      const answer = await api("GET", `/api/spec?game=${encodeURIComponent(name)}` +
+                               `&spec=${encodeURIComponent(spec)}`);
+      lists.specSearches[`${name}:${spec}`] = answer.searches;
+    } catch (err) {
+      $("spec-problem").textContent = err.message;
+      $("spec-problem").hidden = false;
+    }
+  }
+  input.dataset.checked = spec;
+  showSearchFields();
+}
+
+// --- runs (Replay) -------------------------------------------------------------------------
+async function loadRunList() {
+  const {runs} = await api("GET", "/api/runs");
+  lists.runs = runs.filter(r => r.game === game().name && r.tables.length);
+  fillRuns();
+}
+
+function fillRuns() {
+  const words = filterWords("run-filter");
+  const previous = $("run").value;
+  const shown = lists.runs.filter(r => matches(words, r.id));
+  $("run").replaceChildren(...byStudy(shown).map(([study, list]) => el("optgroup",
+    {label: study}, list.map(r => el("option", {value: r.id, title: r.id}, r.name)))));
+  if (!shown.length) {
+    $("run").append(el("option", {value: "", disabled: true},
+                       lists.runs.length ? "no run matches" : "no runs with recorded games"));
+  }
+  const values = shown.map(r => r.id);
+  $("run").value = values.includes(previous) ? previous : (values[0] || "");
+}

@@ -1,0 +1,124 @@
+"""Before Hydra starts a job (and creates its output folder): compose the config the command line
+asks for, say in one line what will run and where its outputs go, and check every value, so a
+bad value stops the command with one line and leaves no folder behind.
+
+The output folder is fixed here (``hydra.run.dir``, or ``hydra.sweep.dir`` for ``-m``) and handed
+to Hydra, so the folder the first line names is the one the run writes to.
+"""
+
+from __future__ import annotations
+
+import itertools
+import sys
+from pathlib import Path
+
+from evolve.errors import ConfigError
+
+# command-line flags after which a command runs no study (Hydra's own options)
+NO_STUDY = ("--help", "-h", "--hydra-help", "--info", "-i", "--cfg", "-c", "--resolve",
+            "--shell-completion", "-sc", "--version")
+
+
+def preflight(args: list[str], conf_dir: Path, out=sys.stdout) -> list[str]:
+    """Print the first line, validate every job, and return the overrides that fix the output
+    folder (to append to Hydra's command line). Raises ``ConfigError``. Anything it cannot
+    compose is left to Hydra, whose message is then the one the user sees."""
+    if any(a.split("=")[0] in NO_STUDY for a in args):
+        return []
+    multirun = "-m" in args or "--multirun" in args
+    overrides = [a for a in args if "=" in a and not a.startswith("-")]
+    try:
+        jobs = _jobs(overrides) if multirun else [overrides]
+        configs = [_compose(conf_dir, job) for job in jobs]
+    except ConfigError:
+        raise
+    except Exception:  # noqa: BLE001 - a malformed override or a sweep Hydra expands itself
+        return []
+    key = "hydra.sweep.dir" if multirun else "hydra.run.dir"
+    where = str(_select(configs[0], key))
+    print(_first_line(configs, jobs, where, multirun), file=out, flush=True)
+    for cfg, job in zip(configs, jobs, strict=True):
+        _validate(cfg, job, conf_dir)
+    return [] if any(o.startswith(f"{key}=") for o in overrides) else [f"{key}={where}"]
+
+
+def _jobs(overrides: list[str]) -> list[list[str]]:
+    """The jobs of a multirun: every combination of the sweeps' values (``a=1,2 b=3,4``)."""
+    from hydra.core.override_parser.overrides_parser import OverridesParser
+
+    parsed = OverridesParser.create().parse_overrides(overrides)
+    choices = []
+    for text, o in zip(overrides, parsed, strict=True):
+        if o.is_sweep_override():
+            prefix = text.split("=", 1)[0]
+            choices.append([f"{prefix}={v}" for v in o.sweep_string_iterator()])
+        else:
+            choices.append([text])
+    return [list(job) for job in itertools.product(*choices)]
+
+
+def _compose(conf_dir: Path, overrides: list[str]):
+    from hydra import compose, initialize_config_dir
+
+    with initialize_config_dir(config_dir=str(conf_dir), version_base="1.3"):
+        return compose("config", overrides=overrides, return_hydra_config=True)
+
+
+def _select(cfg, key: str):
+    from omegaconf import OmegaConf
+
+    return OmegaConf.select(cfg, key)
+
+
+def _first_line(configs, jobs, where: str, multirun: bool) -> str:
+    from evolve.ga.console import announce
+
+    if multirun:
+        return (f"evolve: {len(jobs)} jobs (multirun), one after the other; outputs in "
+                f"{where}/0 ... {where}/{len(jobs) - 1}")
+    cfg = configs[0]
+    if cfg.resume:
+        return f"evolve: resuming {cfg.resume} (this session's log: {where}/evolve.log)"
+    experiment = _select(cfg, "hydra.runtime.choices.experiment")
+    return announce(_quick_config(cfg), where, experiment)
+
+
+def _quick_config(cfg):
+    """The few values the first line names, without validating (that imports the games)."""
+    from types import SimpleNamespace as NS
+
+    return NS(backend=cfg.backend, ray=NS(address=cfg.ray.address),
+              game=NS(name=cfg.game.name), ga=NS(population=cfg.ga.population,
+                                                generations=cfg.ga.generations),
+              search=NS(depth=cfg.search.depth))
+
+
+def _validate(cfg, job: list[str], conf_dir: Path) -> None:
+    """Every check a run makes before its first game, here before any folder exists."""
+    from evolve.execution.cluster import check_reachable
+    from evolve.ga.config import to_config
+
+    config = to_config(_without_hydra(cfg))
+    if config.resume:
+        from evolve.ga.resume import resume_config
+
+        with _hydra(conf_dir):
+            config = resume_config(config, job)
+    if config.backend == "ray" and config.ray.address:
+        check_reachable(config.ray.address)
+
+
+def _without_hydra(cfg):
+    """The job's config alone (``hydra.*`` resolves only inside a running job)."""
+    from omegaconf import open_dict
+
+    job = cfg.copy()
+    with open_dict(job):
+        job.pop("hydra")
+    return job
+
+
+def _hydra(conf_dir: Path):
+    from hydra import initialize_config_dir
+
+    return initialize_config_dir(config_dir=str(conf_dir), version_base="1.3")

@@ -1,0 +1,150 @@
+"""The run configuration's shape: dataclasses mirrored by ``conf/config.yaml``, the allowed
+choices, and the two things a config names outside itself (its game, its fixed opponents).
+
+Reading, validating and hashing a config live in ``evolve.ga.config`` and
+``evolve.ga.validation``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from evolve.execution.backends import RayConfig
+
+BACKENDS = ("serial", "ray")
+SELECTIONS = ("tournament", "rank")
+ALGORITHMS = ("ga", "cmaes")
+CROSSOVERS = ("block", "uniform", "blend", "none")
+
+
+def _default_game() -> str:
+    from engine.core.registry import default_game
+
+    return default_game()
+
+
+@dataclass
+class GameConfig:
+    name: str = field(default_factory=_default_game)
+    seed_references: list[str] | None = None  # None: the game's defaults
+    # everything else under ``game:`` (``genome: {phases: 3}``, ``size: 3``): the game validates it
+    settings: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class SearchConfig:
+    depth: int = 2
+    endgame_empties: int = 8
+
+
+@dataclass
+class GAConfig:
+    population: int = 14
+    generations: int = 20
+    elites: int = 2
+    seeded_fraction: float = 0.5  # share of the initial population seeded from references
+    seed_noise: float = 0.05  # noise sigma for seeded individuals, as a fraction of the bound range
+    random_scope: float = 1.0  # random individuals: uniform in this centred fraction of bounds
+    bound_scale: float = 1.0  # multiplies the layout's default bounds
+    selection: str = "tournament"
+    tournament_size: int = 3  # capped at the population size (population 2: size 2)
+    crossover: str = "block"
+    crossover_prob: float = 0.8
+    uniform_prob: float = 0.5
+    blend_alpha: float = 0.3
+    mutation_prob: float = 0.1  # per gene
+    sigma: float = 0.1  # fraction of each gene's bound range
+    sigma_decay: float = 0.93  # per generation
+    sigma_min: float = 0.01
+    # diversity keepers: each generation ``elite_copies`` mutated copies of the best individual,
+    # and ``immigrants`` random individuals whenever diversity falls below ``immigrant_below``
+    elite_copies: int = 0
+    immigrants: int = 0
+    immigrant_below: float = 0.05
+    # fitness sharing in parent selection (0 = off): an individual's rank is divided by its niche
+    # count, the individuals within this normalised distance (``operators.shared_fitness``)
+    sharing_radius: float = 0.0
+    # the search algorithm: this GA, or CMA-ES (``evolve.ga.cmaes``; the GA's operator keys are
+    # then unused) with this initial step size in the unit cube of the gene bounds
+    algorithm: str = "ga"
+    cma_sigma0: float = 0.2
+
+
+@dataclass
+class GamesConfig:
+    openings: int = 1  # per pair, each played with both colours
+    min_plies: int = 4
+    max_plies: int = 8
+    win: float = 5.0
+    draw: float = 0.0
+    loss: float = -5.0
+    # points per unit of a game's final margin (discs, cells) on top: a finer signal than W/D/L
+    margin: float = 0.0
+    # null: the full round robin; k: each individual plays k seeded opponents (evolve.ga.sampled)
+    opponents_per_individual: int | None = None
+
+
+@dataclass
+class FitnessConfig:
+    """Which opponents the fitness games are against, with a weight per source (see
+    ``evolve.ga.fitness``); the default is the round robin alone, as before."""
+
+    population: float = 1.0  # weight of the round robin (0: no round robin games)
+    references: float = 0.0  # weight of the games against ``opponents``
+    hall_of_fame: float = 0.0  # weight of the games against earlier champions
+    opponents: list[str] | None = None  # agent specs or champion files; None: seed references
+    openings: int = 4  # per fixed opponent, each with both colours (the same for everyone)
+    hall_of_fame_size: int = 4  # the newest this many hall of fame members
+
+
+@dataclass
+class YardstickConfig:
+    enabled: bool = True
+    panel: list[str] | None = None  # None: the game's default panel
+    openings: int = 2  # per opponent, each with both colours
+    # anchors beyond the panel: every k-th generation's champion joins a hall of fame (0: never);
+    # the champion plays the newest ``hall_of_fame_size`` members too, for its Elo
+    hall_of_fame_every: int = 5
+    hall_of_fame_size: int = 4
+
+
+@dataclass
+class PlayoffConfig:
+    """The exported champion: a playoff among the last generations' champions (more games, the
+    anchors too) instead of the last round robin's winner."""
+
+    enabled: bool = True
+    generations: int = 5  # champions of this many last generations take part
+    openings: int = 6  # per pairing, each with both colours
+
+
+@dataclass
+class Config:
+    seed: int = 0
+    backend: str = "ray"
+    resume: str | None = None
+    plot: bool = True
+    progress: bool = True
+    game: GameConfig = field(default_factory=GameConfig)
+    search: SearchConfig = field(default_factory=SearchConfig)
+    ga: GAConfig = field(default_factory=GAConfig)
+    games: GamesConfig = field(default_factory=GamesConfig)
+    fitness: FitnessConfig = field(default_factory=FitnessConfig)
+    yardstick: YardstickConfig = field(default_factory=YardstickConfig)
+    playoff: PlayoffConfig = field(default_factory=PlayoffConfig)
+    ray: RayConfig = field(default_factory=RayConfig)
+
+
+def make_game(c: Config):
+    """The configured game of a validated config."""
+    from engine.core.registry import get_game
+
+    return get_game(c.game.name, c.game.settings)
+
+
+def fitness_opponents(c: Config, game) -> list[str]:
+    """The fixed fitness opponents: ``fitness.opponents``, else the seed references."""
+    if c.fitness.opponents is not None:
+        return list(c.fitness.opponents)
+    return list(c.game.seed_references or game.seed_references)

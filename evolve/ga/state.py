@@ -1,0 +1,64 @@
+"""What a study carries from one generation to the next (``State``), and how it goes into and
+comes out of a checkpoint (``evolve.ga.checkpoint`` holds the file format).
+
+A checkpoint is written once a generation is complete, and holds the *next* population (already
+bred), the RNG right after breeding it, the next free id and the algorithm's state, so a resumed
+run carries on exactly where the uninterrupted one would have.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from evolve.ga import checkpoint as ckpt
+from evolve.ga.population import Population
+from evolve.ga.progress import Member
+
+
+@dataclass
+class State:
+    generation: int  # next generation to score
+    population: Population
+    rng: np.random.Generator
+    next_id: int
+    elapsed: float  # wall seconds of the run's earlier processes (0 unless resumed)
+    hall_of_fame: list[Member] = field(default_factory=list)
+    told: list[list[float]] = field(default_factory=list)  # CMA-ES: fitness per generation
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The part of a ``State`` a generation's checkpoint holds, taken right after breeding: the
+    next population, the RNG state, the next free id (taken before breeding any further) and
+    the algorithm's state (CMA-ES: the fitness told so far)."""
+
+    population: Population
+    rng_state: dict
+    next_id: int
+    algorithm_state: dict
+
+
+def snapshot(state: State) -> Snapshot:
+    told = {"told": [list(f) for f in state.told]} if state.told else {}
+    return Snapshot(state.population, state.rng.bit_generator.state, state.next_id, told)
+
+
+def save(run_dir: Path, config: dict, generation: int, snap: Snapshot, state: State,
+         elapsed: float) -> None:
+    """Checkpoint generation ``generation`` (atomic: see ``evolve.ga.checkpoint``);
+    ``elapsed``: the run's wall seconds so far."""
+    ckpt.save(run_dir, ckpt.Checkpoint(
+        config, generation, snap.next_id, snap.population, snap.rng_state, elapsed,
+        hall_of_fame=[m.as_dict() for m in state.hall_of_fame],
+        algorithm_state=snap.algorithm_state))
+
+
+def restored(saved: ckpt.Checkpoint) -> State:
+    """The state a checkpoint describes: the generation after the saved one comes next."""
+    members = [Member(m["generation"], tuple(m["genome"]), m["elo"]) for m in saved.hall_of_fame]
+    return State(saved.generation + 1, saved.population, ckpt.restore_rng(saved.rng_state),
+                 saved.next_id, saved.elapsed, members,
+                 list(saved.algorithm_state.get("told", [])))

@@ -1,0 +1,258 @@
+"""One configured study and its generation loop. Reads like its pseudocode:
+
+    population = initial population (seeded from reference genomes + scoped random)
+    for each generation:
+        score everyone by a round robin            (the problem: evolve.ga.tournament)
+        champion = best; play it against the panel (the yardstick)
+        population = breed(population, fitness)     (the algorithm: evolve.ga.population)
+        hooks: CSVs, champion files, plot, log line; checkpoint (atomic, evolve.ga.state)
+    exported champion = playoff among the last champions (evolve.ga.playoff)
+
+Consecutive generations overlap on the workers: generation g's yardstick and generation g+1's
+round robin are submitted (as futures) before generation g's outputs are written, so neither the
+panel nor the plot waits on idle workers. Every game's seed is fixed by its task, so the overlap
+never changes a result.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from engine.core.game import SearchSettings
+from evolve.ga import yardstick
+from evolve.ga.cmaes import CmaSearch, population_of, rebuilt
+from evolve.ga.config import Config, ConfigError, config_hash, make_game, to_dict
+from evolve.ga.console import ProgressLog, generations_text, legend
+from evolve.ga.figure import FitnessPlot
+from evolve.ga.fitness import (
+    FITNESS_GENERATION_OFFSET,
+    opponent_tasks,
+    opponents_for,
+    score_mix,
+)
+from evolve.ga.hooks import ChampionRecord, ChampionWriter, CsvLogger, GenerationReport
+from evolve.ga.operators import diversity
+from evolve.ga.playoff import choose_champion, estimated_games
+from evolve.ga.population import Population, breed, gene_bounds, initial_population
+from evolve.ga.progress import Member, diversity_groups, elite_score
+from evolve.ga.sampled import sampled_tasks
+from evolve.ga.schema import fitness_opponents
+from evolve.ga.state import Snapshot, State, save, snapshot
+from evolve.ga.tournament import Context, openings_for, round_robin_tasks
+from evolve.ga.validation import openings_error
+
+log = logging.getLogger("evolve")
+INIT_STREAM = 7  # SeedSequence([seed, INIT_STREAM]) drives initialisation and breeding
+
+
+@dataclass
+class RunResult:
+    run_dir: Path
+    champion: ChampionRecord
+    generation: int  # last completed generation
+    fitness: np.ndarray  # last generation's fitness
+    yardstick: dict[str, float]
+    config: Config | None = None
+    panel: list[str] = field(default_factory=list)
+
+
+class Study:
+    """One configured study: the game, the genome layout and the hooks. ``started``: the
+    ``time.monotonic()`` this process started at (the log's elapsed time counts from it)."""
+
+    def __init__(self, config: Config, run_dir: Path, started: float | None = None):
+        self.config, self.run_dir = config, run_dir
+        self.started = time.monotonic() if started is None else started
+        self.game = make_game(config)
+        self.spec = self.game.genome_spec()
+        self.bounds = gene_bounds(self.spec, config.ga.bound_scale)
+        self.blocks = list(self.spec.blocks.values())
+        self.search = SearchSettings(config.search.depth, config.search.endgame_empties)
+        self.panel = list(config.yardstick.panel or self.game.default_panel) \
+            if config.yardstick.enabled else []
+        self.hash = config_hash(config)
+        self.groups = list(diversity_groups(np.zeros((1, self.spec.size)), self.bounds,
+                                            self.spec.blocks))
+        self.cma = None  # the CMA-ES (``ga.algorithm=cmaes``), built or rebuilt on first use
+
+    def new_cma(self) -> CmaSearch:
+        refs = self.config.game.seed_references or self.game.seed_references
+        return CmaSearch(self.config.seed, self.bounds, self.game.reference_genome(refs[0]),
+                         self.config.ga.cma_sigma0, self.config.ga.population)
+
+    def initial_state(self) -> State:
+        ga = self.config.ga
+        rng = np.random.default_rng(np.random.SeedSequence([self.config.seed, INIT_STREAM]))
+        if ga.algorithm == "cmaes":
+            self.cma = self.new_cma()
+            return State(0, population_of(self.cma.ask(), 0), rng, ga.population, 0.0)
+        refs = self.config.game.seed_references or self.game.seed_references
+        genomes = {r: self.game.reference_genome(r) for r in refs}
+        pop = initial_population(ga.population, genomes, self.bounds, rng, ga.seeded_fraction,
+                                 ga.seed_noise, ga.random_scope)
+        return State(0, pop, rng, ga.population, 0.0)
+
+    def hooks(self, state: State) -> list:
+        csv = CsvLogger(self.run_dir, self.game, list(self.spec.names), self.panel, self.groups)
+        csv.resume(state.generation - 1)
+        hooks = [csv, ChampionWriter(self.run_dir, self.game)]
+        if self.config.plot:
+            hooks.append(FitnessPlot(self.run_dir))
+        if self.config.progress:
+            hooks.append(ProgressLog(self.config.ga.generations,
+                                     estimated_games(self.config, self.panel)))
+        return hooks
+
+    def loop(self, state: State, backend) -> RunResult:
+        """Generation g is complete once its yardstick is in; its outputs and checkpoint are
+        written after generation g+1's games have been submitted (see the module docstring)."""
+        c, hooks = self.config, self.hooks(state)
+        if state.generation >= c.ga.generations:  # resumed a finished run
+            log.info("%s already ran %s (raise ga.generations to continue)", self.run_dir,
+                     generations_text(c.ga.generations))
+            return self.finished_result(state, backend)
+        self._clock, previous = time.perf_counter(), None
+        round_robin = self.submit_round_robin(backend, state.generation, state.population,
+                                              state.hall_of_fame)
+        if c.progress:
+            log.info(legend(c, self.panel))
+            log.info("playing generation %d: %d fitness games%s", state.generation,
+                     len(round_robin[0]), ", then the champion against the panel"
+                     if self.panel else "")
+        for g in range(state.generation, c.ga.generations):
+            report = self.score(g, state.population, *round_robin)
+            self.next_population(state, report, g)
+            # bred after the last generation too: the checkpoint then always holds the next
+            # population, so a finished run can be continued with a larger ga.generations
+            games = yardstick.submit(self, backend, report, state.hall_of_fame)
+            if g + 1 < c.ga.generations:
+                round_robin = self.submit_round_robin(backend, g + 1, state.population,
+                                                      state.hall_of_fame)
+            if previous is not None:
+                self.finish(*previous, state, hooks)
+            previous = (report, games, snapshot(state))
+        last = self.finish(*previous, state, hooks)
+        champion = self.playoff(backend, last.generation) or last.champion
+        return RunResult(self.run_dir, champion, last.generation, last.standings.fitness,
+                         last.yardstick, c, self.panel)
+
+    def playoff(self, backend, last_generation: int) -> ChampionRecord | None:
+        """Choose the exported champion among the last generations' champions (see
+        ``evolve.ga.playoff``); rewrites ``champion.json`` and writes ``playoff.csv``."""
+        return choose_champion(self, backend, last_generation)
+
+    def submit_round_robin(self, backend, g: int, pop: Population,
+                           hall_of_fame: list[Member] = ()):
+        """The fitness games: the round robin (unless its weight is 0), then every individual
+        against the fixed opponents (``evolve.ga.fitness``)."""
+        c, n = self.config, len(pop)
+        tasks = []
+        if c.fitness.population > 0:
+            openings = self.openings("games.openings", g, c.games.openings)
+            k = c.games.opponents_per_individual
+            tasks = sampled_tasks(n, k, openings, c.seed, g) if k else \
+                round_robin_tasks(n, openings, c.seed, g)
+        opponents = opponents_for(c.fitness, fitness_opponents(c, self.game), list(hall_of_fame),
+                                  g)
+        mix = (len(tasks), opponents)
+        players = opponents.players(n)
+        if players:
+            openings = self.openings("fitness.openings", FITNESS_GENERATION_OFFSET + g,
+                                     c.fitness.openings)
+            tasks += opponent_tasks(n, players, openings, c.seed, g, len(tasks), n * (n - 1) // 2)
+        ctx = Context(c.game.name, c.game.settings, self.search, opponents.genomes(pop.genomes))
+        return tasks, backend.submit(ctx, tasks), mix
+
+    def next_population(self, state: State, report: GenerationReport, g: int) -> None:
+        """The algorithm's half: GA breeding, or CMA-ES tell + ask."""
+        c, fitness = self.config, report.standings.fitness
+        if c.ga.algorithm == "cmaes":
+            if self.cma is None:  # resumed: replay what the checkpoint says was told
+                self.cma = rebuilt(self.new_cma(), state.told, state.population.genomes)
+            self.cma.tell(fitness)
+            state.told.append([float(f) for f in fitness])
+            state.population = population_of(self.cma.ask(), state.next_id)
+            state.next_id += c.ga.population
+            return
+        state.population = breed(state.population, fitness, state.rng, c.ga, self.bounds,
+                                 self.blocks, g, state.next_id, report.diversity)
+        state.next_id += c.ga.population - c.ga.elites
+
+    def score(self, g: int, pop: Population, tasks, future, mix) -> GenerationReport:
+        """The generation's report from its fitness games (yardstick still empty)."""
+        c, results = self.config, future.result()
+        standings = score_mix(len(pop), tasks, results, c.fitness, c.games, *mix)
+        best = int(np.argmax(standings.fitness))  # ties: lowest index (elites come first)
+        report = GenerationReport(g, c.ga.generations, pop, standings,
+                                  list(zip(tasks, results, strict=True)), {}, [], best,
+                                  self.champion(g, pop, best, standings.fitness[best]),
+                                  diversity(pop.genomes, self.bounds), 0.0, 0.0,
+                                  diversity_groups(pop.genomes, self.bounds, self.spec.blocks),
+                                  elite_score(standings, c.ga.elites))
+        report.fitness_labels = mix[1].labels(len(pop))
+        return report
+
+    def finish(self, report: GenerationReport, games, snap: Snapshot, state: State,
+               hooks) -> GenerationReport:
+        """Wait for the yardstick ``games``, run the hooks and checkpoint ``snap``. A
+        generation's wall time is the time since the previous one finished; the elapsed time
+        counts from the start of the process (plus earlier processes of a resumed run)."""
+        if games is not None:
+            yardstick.collect(self, report, *games)
+        now = time.perf_counter()
+        report.wall_seconds, self._clock = now - self._clock, now
+        report.elapsed = state.elapsed + time.monotonic() - self.started
+        for hook in hooks:
+            hook.on_generation(report)
+        if report.joins_hall_of_fame:
+            elo = report.champion_elo.elo if report.champion_elo else math.nan
+            state.hall_of_fame.append(Member(report.generation,
+                                             tuple(report.champion.genome.tolist()),
+                                             elo if math.isfinite(elo) else None))
+        save(self.run_dir, to_dict(self.config), report.generation, snap, state, report.elapsed)
+        return report
+
+    def score_generation(self, g: int, pop: Population, backend) -> GenerationReport:
+        """One generation on its own, round robin then yardstick (for benchmarks)."""
+        report = self.score(g, pop, *self.submit_round_robin(backend, g, pop))
+        games = yardstick.submit(self, backend, report, [])
+        return yardstick.collect(self, report, *games) if games else report
+
+    def openings(self, key: str, generation: int, n: int) -> list:
+        """``openings_for`` with a one-line error: generation 0 is checked at start, but a later
+        generation's draw could still come up short when ``n`` is close to what exists."""
+        g = self.config.games
+        try:
+            return openings_for(self.game, self.config.seed, generation, n, g.min_plies,
+                                g.max_plies)
+        except ValueError as exc:
+            raise ConfigError(openings_error(key, n, g.min_plies, g.max_plies, exc)) from None
+
+    def champion(self, g: int, pop: Population, best: int, fitness: float) -> ChampionRecord:
+        c = self.config
+        metadata = {
+            "provenance": {"run_dir": str(self.run_dir.resolve()), "generation": g,
+                           "seed": c.seed, "config_hash": self.hash, "fitness": float(fitness),
+                           "individual_id": int(pop.ids[best])},
+            "search": self.search.to_dict(),
+            "selection": {"method": "round_robin", "generation": g},
+        }
+        return ChampionRecord(pop.genomes[best].copy(),
+                              f"{c.game.name}-gen{g:04d}-id{int(pop.ids[best])}", metadata)
+
+    def finished_result(self, state: State, backend) -> RunResult:
+        """A resumed run that had played every generation: only the playoff may be missing
+        (killed during it)."""
+        champion = self.game.load_champion(self.run_dir / "champion.json")
+        record = ChampionRecord(champion.genome, champion.name, champion.metadata)
+        if self.config.playoff.enabled and \
+                champion.metadata.get("selection", {}).get("method") != "playoff":
+            record = self.playoff(backend, state.generation - 1) or record
+        return RunResult(self.run_dir, record, state.generation - 1, np.array([]), {},
+                         self.config, self.panel)

@@ -1,0 +1,191 @@
+"""Config validation: every value checked after Hydra composes the config, so a misspelt key
+or an out-of-range value stops the run at start with one line naming the key and what is
+allowed (``ConfigError("ga.elites=12 must satisfy ...")``).
+
+Validation happens after composition (not through a ConfigStore schema) because Hydra's own
+schema errors span several lines.
+"""
+
+from __future__ import annotations
+
+from engine.core import specs
+from evolve.errors import ConfigError
+from evolve.ga.schema import (
+    ALGORITHMS,
+    BACKENDS,
+    CROSSOVERS,
+    SELECTIONS,
+    Config,
+    GAConfig,
+    fitness_opponents,
+    make_game,
+)
+from evolve.ga.tournament import YARDSTICK_GENERATION_OFFSET, openings_for
+
+
+def _check(ok: bool, key: str, value, rule: str) -> None:
+    if not ok:
+        raise ConfigError(f"{key}={value} must satisfy {rule}")
+
+
+def _check_choice(key: str, value, allowed) -> None:
+    if value not in allowed:
+        raise ConfigError(f"{key}={value} must be one of: {', '.join(map(str, allowed))}")
+
+
+def validate(c: Config) -> None:
+    """Raise ``ConfigError`` for the first bad value."""
+    from engine.core.game import GameSettingsError, SearchSettings
+    from engine.core.registry import game_names
+
+    _check_choice("game.name", c.game.name, game_names())
+    try:
+        make_game(c)
+    except GameSettingsError as exc:
+        raise ConfigError(str(exc)) from None
+    _check_choice("backend", c.backend, BACKENDS)
+    # SeedSequence entropy must be a non-negative integer
+    _check(c.seed >= 0, "seed", c.seed, "seed >= 0")
+    _validate_ga(c.ga)
+    s, games = c.search, c.games
+    _check(s.depth >= 1, "search.depth", s.depth, "depth >= 1")
+    _check(s.endgame_empties >= 0, "search.endgame_empties", s.endgame_empties,
+           "endgame_empties >= 0")
+    try:  # the game's own limits (Reversi: at most its 64 squares)
+        make_game(c).check_search(SearchSettings(s.depth, s.endgame_empties))
+    except GameSettingsError as exc:
+        raise ConfigError(str(exc)) from None
+    _check(games.openings >= 1, "games.openings", games.openings, "openings >= 1")
+    if games.opponents_per_individual is not None:
+        from evolve.ga.sampled import check_opponents
+
+        try:
+            check_opponents(c.ga.population, games.opponents_per_individual)
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from None
+    _check(1 <= games.min_plies <= games.max_plies <= 20, "games.max_plies", games.max_plies,
+           f"1 <= min_plies ({games.min_plies}) <= max_plies <= 20")
+    _check(games.margin >= 0.0, "games.margin", games.margin, "margin >= 0 (0 = off)")
+    _check(games.win >= games.draw >= games.loss and games.win > games.loss, "games.win",
+           games.win, f"win >= draw ({games.draw}) >= loss ({games.loss}) and win > loss")
+    _check(c.yardstick.openings >= 1, "yardstick.openings", c.yardstick.openings, "openings >= 1")
+    for key in ("hall_of_fame_every", "hall_of_fame_size"):
+        value = getattr(c.yardstick, key)
+        _check(value >= 0, f"yardstick.{key}", value, f"{key} >= 0")
+    _check(c.playoff.generations >= 1, "playoff.generations", c.playoff.generations,
+           "generations >= 1")
+    _check(c.playoff.openings >= 1, "playoff.openings", c.playoff.openings, "openings >= 1")
+    _validate_fitness(c)
+    _validate_ray(c)
+    _validate_references(c)
+    _validate_panel(c)
+    _validate_openings(c)
+
+
+def _validate_ga(ga: GAConfig) -> None:
+    _check(ga.population >= 2, "ga.population", ga.population, "population >= 2")
+    _check(0 <= ga.elites < ga.population, "ga.elites", ga.elites,
+           f"0 <= elites < population ({ga.population})")
+    _check(ga.generations >= 1, "ga.generations", ga.generations, "generations >= 1")
+    probabilities = ("seeded_fraction", "crossover_prob", "uniform_prob", "mutation_prob",
+                     "random_scope")
+    for name in probabilities:
+        value = getattr(ga, name)
+        _check(0.0 <= value <= 1.0, f"ga.{name}", value, "0 <= value <= 1")
+    for name in ("seed_noise", "sigma", "sigma_min", "blend_alpha"):
+        value = getattr(ga, name)
+        _check(value >= 0.0, f"ga.{name}", value, "value >= 0")
+    _check(0.0 < ga.sigma_decay <= 1.0, "ga.sigma_decay", ga.sigma_decay, "0 < sigma_decay <= 1")
+    _check(ga.bound_scale > 0.0, "ga.bound_scale", ga.bound_scale, "bound_scale > 0")
+    _check(0 <= ga.elite_copies + ga.immigrants <= ga.population - ga.elites, "ga.immigrants",
+           ga.immigrants, f"0 <= elite_copies ({ga.elite_copies}) + immigrants <= population - "
+           f"elites ({ga.population - ga.elites})")
+    _check(ga.elite_copies >= 0, "ga.elite_copies", ga.elite_copies, "elite_copies >= 0")
+    _check(0.0 <= ga.immigrant_below <= 1.0, "ga.immigrant_below", ga.immigrant_below,
+           "0 <= value <= 1")
+    _check(0.0 <= ga.sharing_radius <= 1.0, "ga.sharing_radius", ga.sharing_radius,
+           "0 <= value <= 1 (0 = off)")
+    _check_choice("ga.selection", ga.selection, SELECTIONS)
+    _check_choice("ga.algorithm", ga.algorithm, ALGORITHMS)
+    _check(0.0 < ga.cma_sigma0 <= 1.0, "ga.cma_sigma0", ga.cma_sigma0, "0 < cma_sigma0 <= 1")
+    _check_choice("ga.crossover", ga.crossover, CROSSOVERS)
+    # an upper limit would reject population 2 with the default size 3: the size is capped instead
+    _check(ga.tournament_size >= 2, "ga.tournament_size", ga.tournament_size,
+           "tournament_size >= 2 (capped at the population size)")
+
+
+def _validate_fitness(c: Config) -> None:
+    f = c.fitness
+    for key in ("population", "references", "hall_of_fame"):
+        _check(getattr(f, key) >= 0, f"fitness.{key}", getattr(f, key), "weight >= 0")
+    _check(f.population + f.references + f.hall_of_fame > 0, "fitness.population",
+           f.population, "at least one of fitness.population/references/hall_of_fame > 0")
+    _check(f.openings >= 1, "fitness.openings", f.openings, "openings >= 1")
+    _check(f.hall_of_fame_size >= 1, "fitness.hall_of_fame_size", f.hall_of_fame_size,
+           "hall_of_fame_size >= 1")
+    if f.hall_of_fame > 0:
+        _check(c.yardstick.enabled and c.yardstick.hall_of_fame_every > 0,
+               "fitness.hall_of_fame", f.hall_of_fame, "weight 0 unless yardstick.enabled and "
+               "yardstick.hall_of_fame_every > 0 (the hall of fame is the yardstick's)")
+    game = make_game(c)
+    for spec in fitness_opponents(c, game) if f.references > 0 else ():
+        try:
+            specs.check_spec(game, spec)
+        except (ValueError, OSError, TypeError, KeyError) as exc:
+            first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            raise ConfigError(f"fitness.opponents: {first}") from None
+
+
+
+def _validate_ray(c: Config) -> None:
+    _check(c.ray.chunks_per_worker >= 1, "ray.chunks_per_worker", c.ray.chunks_per_worker, ">= 1")
+    _check(c.ray.max_retries >= 0, "ray.max_retries", c.ray.max_retries, "max_retries >= 0")
+    _check(c.ray.no_worker_timeout > 0, "ray.no_worker_timeout", c.ray.no_worker_timeout, "> 0")
+    for key in ("num_cpus", "workers"):
+        value = getattr(c.ray, key)
+        _check(value is None or value >= 1, f"ray.{key}", value, "null or >= 1")
+    if c.backend == "ray" and c.ray.address is None and None not in (c.ray.workers, c.ray.num_cpus):
+        # embedded Ray, one CPU per actor (otherwise checked once Ray is up)
+        _check(c.ray.workers <= c.ray.num_cpus, "ray.workers", c.ray.workers,
+               f"workers <= the Ray cluster's CPUs ({c.ray.num_cpus})")
+
+
+def _validate_references(c: Config) -> None:
+    allowed = make_game(c).reference_names()
+    for ref in c.game.seed_references or ():
+        if ref not in allowed:
+            raise ConfigError(f"game.seed_references: unknown reference {ref!r} (allowed: "
+                              f"{', '.join(allowed)})")
+
+
+def _validate_panel(c: Config) -> None:
+    """Check every panel spec now, so a bad one stops the run before any game."""
+    if not c.yardstick.enabled:
+        return
+    game = make_game(c)
+    for spec in c.yardstick.panel or ():
+        try:
+            specs.check_spec(game, spec)
+        except (ValueError, OSError, TypeError, KeyError) as exc:
+            first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            raise ConfigError(f"yardstick.panel: {first}") from None
+
+
+def _validate_openings(c: Config) -> None:
+    """Draw generation 0's openings now: too few distinct positions of ``min_plies..max_plies``
+    plies (e.g. 5 openings of 1 ply: only 4 exist) fails here instead of mid-run."""
+    game, g = make_game(c), c.games
+    draws = [("games.openings", g.openings, 0)]
+    if c.yardstick.enabled:
+        draws.append(("yardstick.openings", c.yardstick.openings, YARDSTICK_GENERATION_OFFSET))
+    for key, n, offset in draws:
+        try:
+            openings_for(game, c.seed, offset, n, g.min_plies, g.max_plies)
+        except ValueError as exc:
+            raise ConfigError(openings_error(key, n, g.min_plies, g.max_plies, exc)) from None
+
+
+def openings_error(key: str, n: int, min_plies: int, max_plies: int, exc: Exception) -> str:
+    return (f"{key}={n} must satisfy openings <= the distinct positions reachable in "
+            f"{min_plies}..{max_plies} plies ({exc}); raise games.max_plies or lower {key}")
+
