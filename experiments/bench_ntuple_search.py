@@ -44,11 +44,23 @@ from engine.reversi.ntuple_value import (  # noqa: E402
     move_value,
     network_value,
 )
+from engine.reversi.position import PASS, Position  # noqa: E402
 from engine.reversi.search import Searcher  # noqa: E402
 from engine.reversi.weights_io import reference_weights  # noqa: E402
-from tests.engine.reversi.conftest import random_reachable  # noqa: E402
 
 LAYOUTS = ("straight2", "straight3", "corner3+edge2x")
+
+
+def random_position(seed: int, plies: int) -> Position:
+    """The position after up to ``plies`` uniformly random moves (passes included)."""
+    rng = np.random.default_rng(seed)
+    position = Position.start()
+    for _ in range(plies):
+        moves = position.legal_moves()
+        if not moves:
+            break
+        position = position.play(PASS if moves == [PASS] else moves[rng.integers(len(moves))])
+    return position
 
 
 def game_positions(games: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -56,7 +68,7 @@ def game_positions(games: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     rng = np.random.default_rng(seed)
     rows = []
     for _ in range(games):
-        position = get_game("othello").initial_state()
+        position = Position.start()
         while moves := position.legal_moves():
             if position.legal_moves_mask():
                 rows.append((position.player, position.opponent))
@@ -150,7 +162,7 @@ def timed_searches(searcher: Searcher, positions, depth: int):
 
 
 def search_rows(args) -> list[tuple[str, float, float]]:
-    positions = [random_reachable(args.seed + s, 20 + s % 21) for s in range(args.positions)]
+    positions = [random_position(args.seed + s, 20 + s % 21) for s in range(args.positions)]
     positions = [p for p in positions if p.legal_moves_mask()]
     wpc = Searcher(reference_weights("wpc"), "othello", endgame_empties=0)
     ms, rate, _ = timed_searches(wpc, positions, args.depth)
