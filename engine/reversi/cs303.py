@@ -12,7 +12,6 @@ from pathlib import Path
 
 from engine.core.records import ExportFormat, Option
 from engine.reversi.weights import Weights
-from engine.reversi.weights_io import save_json, save_npz
 
 NPZ_EXPORT = ExportFormat("npz", ".npz", "the same weights as numpy arrays (no pickle)")
 CS303_EXPORT = ExportFormat(
@@ -76,25 +75,3 @@ def render_cs303(weights: Weights, depth: int | None = None,
     note = "".join(f"# {line}\n" for line in textwrap.wrap("Weights: " + provenance, 96))
     block = weights_block(weights, variant, endgame, depth)
     return head + block + "\n" + note + tail.lstrip("\n")
-
-
-def export_weights(source, fmt: str, out, depth: int | None = None,
-                   endgame_empties: int | None = None) -> None:
-    """``json`` / ``npz`` / ``cs303`` of a Reversi weights file (``evolve.export``); ``depth``
-    and ``endgame_empties`` only for ``cs303``."""
-    import numpy as np
-
-    from engine.reversi.weights_io import load_weights
-
-    weights = load_weights(source)
-    if fmt != "cs303" and (depth, endgame_empties) != (None, None):
-        raise ValueError(f"--depth and --endgame-empties apply to --format cs303, not {fmt}")
-    if fmt == "json":
-        save_json(weights, out)
-    elif fmt == "npz":
-        save_npz(weights, out)
-        np.load(out, allow_pickle=False).close()  # what we promise a user: no pickle needed
-    elif fmt == "cs303":
-        Path(out).write_text(render_cs303(weights, depth, endgame_empties))
-    else:
-        raise ValueError(f"unknown format {fmt!r} (allowed: json, npz, cs303)")

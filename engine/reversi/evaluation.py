@@ -254,8 +254,16 @@ def evaluate(P, O, phase_of_discs, positional, features, reversed_rules):
     if mob_own == 0 and mob_opp == 0:
         return terminal_score(P, O, reversed_rules)
     phase = phase_of_discs[bb.popcount(P | O)]
-    f = features[phase]
     value = positional_sum(P, O, positional[phase])
+    return add_features(value, P, O, features[phase], mob_own, mob_opp)
+
+
+@njit(cache=True)
+def add_features(value, P, O, f, mob_own, mob_opp):
+    """``value`` plus the weighted features of one phase's row ``f`` (12 catalogue columns, or
+    the 6 of the legacy layout), group by group in catalogue order (the order every evaluation
+    sums them in: the CS303 export reproduces it bit for bit); a group whose weights are all 0
+    is not computed. ``mob_own`` / ``mob_opp``: the legal moves of each side, counted already."""
     value += f[0] * mob_own + f[1] * mob_opp
     if f[2] != 0.0 or f[3] != 0.0:
         value += f[2] * bb.popcount(bb.frontier(O, P)) + f[3] * bb.popcount(bb.frontier(P, O))

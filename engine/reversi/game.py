@@ -1,10 +1,14 @@
 """Othello and Reversed Reversi behind the game-neutral contract (``engine.core.game.Game``).
 
-The genome is a ``Weights`` layout (per-phase positional matrix + the feature weights of the
-chosen feature groups); its settings live under ``game.genome`` (``phases``, ``phase_bounds`` in
-discs, ``symmetric``, ``features``: the groups, by default ``[mobility, stability]``).
+The genome is of one of two kinds (``game.genome.kind``): ``weights`` (the default), a
+``Weights`` layout (per-phase positional matrix + the feature weights of the chosen feature
+groups; ``phases``, ``phase_bounds`` in discs, ``symmetric``, ``features``: the groups, by
+default ``[mobility, stability]``), or ``ntuple``, an ``NtupleWeights`` network per phase
+(``layout``, ``symmetry``) plus the same feature groups (``engine.reversi.ntuple_game``).
 A state is a ``Position``; move ids are squares 0..63 (a1 = 0, b1 = 1, ..., h8 = 63) and
-``PASS`` (64). Champion files are the Reversi weights files (``engine.reversi.weights_io``).
+``PASS`` (64). Champion files are the Reversi weights files (``engine.reversi.weights_io``)
+or network files (``engine.reversi.ntuple_file``); networks learn by TD self-play
+(``engine.reversi.ntuple_td``).
 """
 
 from __future__ import annotations
@@ -24,10 +28,10 @@ from engine.core.records import (
     SearchSettings,
 )
 from engine.reversi.cs303 import CS303_EXPORT, NPZ_EXPORT
-from engine.reversi.genome import validated_genome
+from engine.reversi.genome import SquareTableKind, validated_genome
 from engine.reversi.position import PASS, Position, Variant, move_name, parse_move
 from engine.reversi.search_settings import EXACT_SOLVERS
-from engine.reversi.weights_io import save_json
+from engine.reversi.weights_io import save_evaluation
 
 WEIGHTS_CACHE_SIZE = 256  # genomes whose Weights a game keeps (a population plus anchors)
 
@@ -58,6 +62,7 @@ class ReversiGame(GameBase):
         self.endgame_solver = endgame_solver  # "negamax": replay games from before issue 15
         self.cli_selectors = {"variant": self.variant.value}  # --variant othello|reversed
         self._weights_cache: dict[bytes, object] = {}
+        self._kind_model = None  # SquareTableKind or NetworkKind, made when first needed
 
     def __repr__(self) -> str:
         return f"ReversiGame({self.name!r}, genome={self.genome})"
@@ -72,8 +77,10 @@ class ReversiGame(GameBase):
         if unknown:
             raise GameSettingsError(f"game.{sorted(unknown)[0]}: unknown setting for {self.name}"
                                     f" (allowed: genome, endgame_solver)")
+        genome = settings.get("genome", {})
+        kept = self.genome if genome.get("kind", self.kind) == self.kind else {}
         return ReversiGame(self.name, self.variant, self.description, self.seed_references,
-                           self.default_panel, {**self.genome, **settings.get("genome", {})},
+                           self.default_panel, {**kept, **genome},
                            settings.get("endgame_solver", self.endgame_solver))
 
     def settings(self) -> dict:
@@ -88,17 +95,32 @@ class ReversiGame(GameBase):
         return tuple(bounds) if bounds is not None else default_phase_bounds(self.genome["phases"])
 
     @property
+    def kind(self) -> str:
+        """``weights`` (square tables) or ``ntuple`` (a network)."""
+        return self.genome.get("kind", "weights")
+
+    @property
     def symmetric(self) -> bool:
-        return self.genome["symmetric"]
+        return self.genome.get("symmetric", True)
 
     @property
     def feature_groups(self) -> tuple[str, ...]:
         return tuple(self.genome["features"])
 
-    def layout(self):
-        from engine.reversi.weights import GenomeLayout
+    def model(self):
+        """What this genome kind does: ``SquareTableKind`` or (``ntuple``) ``NetworkKind``."""
+        if self._kind_model is None:
+            if self.kind == "ntuple":
+                from engine.reversi.ntuple_game import NetworkKind
 
-        return GenomeLayout(len(self.phase_bounds) + 1, self.symmetric, self.feature_groups)
+                self._kind_model = NetworkKind(self.genome, self.phase_bounds)
+            else:
+                self._kind_model = SquareTableKind(self.genome, self.phase_bounds)
+        return self._kind_model
+
+    def layout(self):
+        """Where each gene lives: a ``GenomeLayout`` or (``ntuple``) a ``NetworkGenome``."""
+        return self.model().layout()
 
     def genome_spec(self) -> GenomeSpec:
         layout = self.layout()
@@ -116,11 +138,21 @@ class ReversiGame(GameBase):
             raise GameSettingsError(f"search.endgame_empties={search.endgame_empties} must "
                                     f"satisfy 0 <= endgame_empties <= {BOARD_SQUARES}")
 
-    def reference_genome(self, reference: str) -> np.ndarray:
-        from engine.reversi.genome import projected_reference
+    def learns_by_td(self) -> bool:
+        return self.kind == "ntuple"
 
-        return projected_reference(reference, self.phase_bounds, self.symmetric,
-                                   self.feature_groups)
+    def td_learn(self, genome: np.ndarray, games: int, seed: Seed, alpha: float,
+                 epsilon: float) -> np.ndarray:
+        """TD(0) self-play of a network genome (``engine.reversi.ntuple_td.td_learn``)."""
+        if self.kind != "ntuple":
+            return super().td_learn(genome, games, seed, alpha, epsilon)
+        from engine.reversi.ntuple_td import td_learn
+
+        return td_learn(self.weights(genome), self.variant.is_reversed, games, seed, alpha,
+                        epsilon).to_genome()
+
+    def reference_genome(self, reference: str) -> np.ndarray:
+        return self.model().reference(reference)
 
     def phase_of(self, state: Position) -> int:
         from engine.reversi.weights import phase_of_discs_table
@@ -128,11 +160,8 @@ class ReversiGame(GameBase):
         return int(phase_of_discs_table(self.phase_bounds)[64 - state.empties])
 
     def weights(self, genome: np.ndarray, name: str = "", metadata: Mapping | None = None):
-        from engine.reversi.weights import Weights
-
-        return Weights.from_genome(np.asarray(genome, dtype=np.float64), self.phase_bounds,
-                                   self.symmetric, name=name, metadata=dict(metadata or {}),
-                                   groups=self.feature_groups)
+        """The genome as evaluation weights: ``Weights`` or (``ntuple``) ``NtupleWeights``."""
+        return self.model().weights(genome, name, metadata)
 
     def _cached_weights(self, genome):
         """``Weights`` of a genome, built (and validated) once per genome rather than once per
@@ -149,7 +178,7 @@ class ReversiGame(GameBase):
                    name: str = "") -> Agent:
         from engine.reversi.agents.alphabeta import AlphaBetaAgent
 
-        weights = genome if hasattr(genome, "positional") else self._cached_weights(genome)
+        weights = genome if hasattr(genome, "to_genome") else self._cached_weights(genome)
         return AlphaBetaAgent(weights, variant=self.variant.value, depth=search.depth,
                               time_limit=search.time_limit,
                               endgame_empties=search.endgame_empties, seed=seed,
@@ -169,7 +198,7 @@ class ReversiGame(GameBase):
 
         parsed = parse_spec(spec)
         if parsed.weights is not None:
-            load_spec_weights(parsed.weights)
+            load_spec_weights(parsed.weights, parsed.kind)
 
     def spec_searches(self, spec: str) -> bool:
         from engine.core.specs import split_depth
@@ -258,44 +287,38 @@ class ReversiGame(GameBase):
     # --- files and figures ---------------------------------------------------------------------
     def save_champion(self, path, genome, name: str = "", metadata: Mapping | None = None) -> None:
         meta = {"variant": self.variant.value, "game_name": self.name, **(metadata or {})}
-        save_json(self.weights(genome, name, meta), path)
+        save_evaluation(self.weights(genome, name, meta), path)
 
     def load_champion(self, path) -> Champion:
-        from engine.reversi.weights_io import WeightsFileError, load_weights
+        from engine.reversi.ntuple_game import file_settings
+        from engine.reversi.weights_io import WeightsFileError, load_evaluation
 
         try:
-            w = load_weights(path)
+            w = load_evaluation(path)
         except (WeightsFileError, OSError) as exc:
             raise ChampionFileError(str(exc).splitlines()[0]) from None
-        settings = {"genome": {"phases": w.n_phases, "phase_bounds": list(w.phase_bounds),
-                               "symmetric": w.symmetric, "features": list(w.feature_groups)}}
-        return Champion(self.name, w.to_genome(), settings, w.name, dict(w.metadata))
+        return Champion(self.name, w.to_genome(), file_settings(w), w.name, dict(w.metadata))
 
     def export(self, source, fmt: str, out, **options) -> None:
         """``options``: ``depth`` / ``endgame_empties`` of a fixed-depth CS303 agent."""
-        from engine.reversi.cs303 import export_weights
+        from engine.reversi.exports import export_weights
 
         if options and fmt != CS303_EXPORT.name:
             raise ValueError(f"--format {fmt} takes no options (got {', '.join(options)})")
         export_weights(source, fmt, out, **options)
 
     def genome_figures(self, champion: Champion, history=()) -> dict:
-        """Heatmaps, feature weights and (given the champions' history) weight history."""
-        from engine.reversi.heatmaps import weight_figures
-
+        """Heatmaps, feature weights and (given the champions' history) weight history; for a
+        network its patterns instead (``engine.reversi.ntuple_figures``)."""
         weights = self.weights(champion.genome, champion.name, champion.metadata)
         past = [(g, self.weights(c.genome, c.name)) for g, c in history]
-        return weight_figures(weights, past)
+        return self.model().figures(weights, past)
 
     def genome_markdown(self, genome) -> str:
-        from engine.reversi.weights_report import weights_markdown
-
-        return weights_markdown(self.weights(genome))
+        return self.model().markdown(self.weights(genome))
 
     def genome_figure(self, genome, title: str = ""):
-        from engine.reversi.heatmaps import plot_positional
-
-        fig = plot_positional(self.weights(genome, title))
+        fig = self.model().figure(self.weights(genome, title))
         if title:
             fig.suptitle(title)
         return fig

@@ -1,5 +1,7 @@
-"""Reversi's genome settings (``game.genome``): phases and their disc-count bounds, symmetric
-positional matrices, feature groups; validated with one-line messages naming the key."""
+"""Reversi's genome settings (``game.genome``): the kind (``weights``: square tables, the
+default; ``ntuple``: an n-tuple network), phases and their disc-count bounds, symmetric
+positional matrices or the network's layout and symmetry, feature groups; validated with
+one-line messages naming the key."""
 
 from __future__ import annotations
 
@@ -8,15 +10,33 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from engine.core.records import GameSettingsError
-from engine.core.settings import int_in, with_defaults
+from engine.core.settings import int_in, one_of, with_defaults
 
 GENOME_DEFAULTS = {"phases": 3, "phase_bounds": None, "symmetric": True,
-                   "features": ["mobility", "stability"]}
+                   "features": ["mobility", "stability"], "kind": "weights", "layout": None,
+                   "symmetry": None}
+KINDS = ("weights", "ntuple")
+NTUPLE_KEYS = ("layout", "symmetry")  # the settings of the ntuple kind alone (null otherwise)
 
 
 def validated_genome(genome: Mapping) -> dict:
-    """Same rules and one-line messages as before the genome settings moved to ``game:``."""
+    """The ``weights`` kind: the same dict, rules and one-line messages as before the kinds
+    (no ``kind`` key: its settings, files and runs stay as they were). The ``ntuple`` kind:
+    ``kind``, ``layout``, ``symmetry``, ``phases``, ``phase_bounds``, ``features``."""
     g = with_defaults(genome, GENOME_DEFAULTS, "game.genome")
+    kind = one_of("game.genome.kind", g.pop("kind"), KINDS)
+    network = {key: g.pop(key) for key in NTUPLE_KEYS}
+    g = _validated_common(g)
+    if kind == "ntuple":
+        return _validated_ntuple(g, **network)
+    for key, value in network.items():
+        if value is not None:
+            raise GameSettingsError(f"game.genome.{key}={value} applies to "
+                                    "game.genome.kind=ntuple (this genome's kind is weights)")
+    return g
+
+
+def _validated_common(g: dict) -> dict:
     phases, bounds = int_in("game.genome.phases", g["phases"], 1, 60), g["phase_bounds"]
     if not isinstance(g["symmetric"], bool):
         raise GameSettingsError(f"game.genome.symmetric={g['symmetric']} must be true or false")
@@ -34,6 +54,36 @@ def validated_genome(genome: Mapping) -> dict:
                 f"game.genome.phases={len(b) + 1} with these bounds)")
         g["phase_bounds"] = b
     return g
+
+
+def _validated_ntuple(g: dict, layout, symmetry) -> dict:
+    """The network's settings: ``layout`` a family spec (default ``straight2``) with
+    ``symmetry`` (default d4), a layout JSON file or the layout JSON data (their own
+    symmetries); ``symmetric`` must stay true (the network's sharing is ``symmetry``)."""
+    from engine.kernels.ntuple_builders import GROUPS
+    from engine.kernels.ntuple_layout import LayoutError
+    from engine.reversi.ntuple_genome import DEFAULT_LAYOUT, is_layout_file, network_layout
+
+    if g.pop("symmetric") is not True:
+        raise GameSettingsError("game.genome.symmetric=false applies to game.genome.kind="
+                                "weights (a network shares its weights by game.genome.symmetry)")
+    layout = DEFAULT_LAYOUT if layout is None else layout
+    family = isinstance(layout, str) and not is_layout_file(layout)
+    if symmetry is not None and not family:
+        raise GameSettingsError(f"game.genome.symmetry={symmetry} applies to a family spec; "
+                                "a layout file has its own symmetries (set it to null)")
+    if family:
+        symmetry = one_of("game.genome.symmetry", symmetry or "d4", GROUPS)
+    if not (isinstance(layout, str) or isinstance(layout, Mapping)):
+        raise GameSettingsError(f"game.genome.layout={layout} must be a family spec such as "
+                                "straight2 or corner3+edge2x, or a layout JSON file")
+    try:
+        network_layout(layout, symmetry)
+    except LayoutError as exc:
+        shown = layout if isinstance(layout, str) else "<layout JSON>"
+        raise GameSettingsError(f"game.genome.layout={shown}: {exc}") from None
+    return {"kind": "ntuple", "layout": layout if isinstance(layout, str) else dict(layout),
+            "symmetry": symmetry, **g}
 
 
 def _validated_feature_groups(groups) -> list[str]:
@@ -72,3 +122,44 @@ def projected_reference(reference: str, phase_bounds, symmetric: bool, groups) -
     projected = Weights(tuple(phase_bounds), np.array(ref.positional[rows], dtype=np.float64),
                         features, symmetric, name=reference, feature_groups=layout.feature_groups)
     return projected.to_genome()
+
+
+class SquareTableKind:
+    """The ``weights`` kind as the game uses it: the genome map, reference genomes, ``Weights``
+    of a genome, figures and Markdown (``engine.reversi.ntuple_game.NetworkKind`` is the other
+    kind's)."""
+
+    def __init__(self, genome: Mapping, phase_bounds):
+        self.phase_bounds = tuple(phase_bounds)
+        self.symmetric, self.groups = genome["symmetric"], tuple(genome["features"])
+
+    def layout(self):
+        from engine.reversi.layout import GenomeLayout
+
+        return GenomeLayout(len(self.phase_bounds) + 1, self.symmetric, self.groups)
+
+    def reference(self, name: str) -> np.ndarray:
+        return projected_reference(name, self.phase_bounds, self.symmetric, self.groups)
+
+    def weights(self, genome, name: str = "", metadata: Mapping | None = None):
+        from engine.reversi.weights import Weights
+
+        return Weights.from_genome(np.asarray(genome, dtype=np.float64), self.phase_bounds,
+                                   self.symmetric, name=name, metadata=dict(metadata or {}),
+                                   groups=self.groups)
+
+    def figures(self, weights, past) -> dict:
+        from engine.reversi.heatmaps import weight_figures
+
+        return weight_figures(weights, past)
+
+    def markdown(self, weights) -> str:
+        from engine.reversi.weights_report import weights_markdown
+
+        return weights_markdown(weights)
+
+    def figure(self, weights):
+        from engine.reversi.heatmaps import plot_positional
+
+        return plot_positional(weights)
+

@@ -14,9 +14,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.kernels.driver import UNLIMITED, SearchDriver
-from engine.reversi import endgame, endgame_table
+from engine.reversi import endgame, endgame_table, negamax_ntuple
 from engine.reversi.bitboard import NO_MOVE, PASS  # noqa: F401 - re-exported for callers
 from engine.reversi.negamax import EXACT_DEPTH, negamax
+from engine.reversi.ntuple_weights import NtupleWeights
 from engine.reversi.position import Position, Variant
 from engine.reversi.search_settings import EXACT_SOLVERS
 
@@ -41,6 +42,10 @@ class Searcher(SearchDriver):
     ``search(position, depth=...)`` searches to a fixed depth; ``time_limit=...`` (seconds)
     deepens iteratively within it (``SearchDriver.deepen``). Positions with at most
     ``endgame_empties`` empty squares are solved exactly instead.
+
+    ``weights``: a ``Weights`` (square tables + features) or an ``NtupleWeights`` (a network
+    + features, ``engine.reversi.negamax_ntuple``); ``incremental`` says how the network
+    evaluates a node's children (the same values and moves either way, only the speed differs).
     """
 
     def __init__(
@@ -51,6 +56,7 @@ class Searcher(SearchDriver):
         tt_bits: int = 20,
         shared: bool = False,
         exact_solver: str = "pvs",
+        incremental: bool = True,
     ):
         if exact_solver not in EXACT_SOLVERS:
             raise ValueError(f"exact_solver={exact_solver!r} must be one of: "
@@ -60,13 +66,17 @@ class Searcher(SearchDriver):
         self.weights = weights
         self.variant = Variant.parse(variant)
         self.endgame_empties = int(endgame_empties)
-        self.arrays = weights.numba_arrays()
+        if isinstance(weights, NtupleWeights):
+            self._negamax = negamax_ntuple.negamax
+            self.arrays = (*weights.numba_arrays(), bool(incremental))
+        else:
+            self._negamax, self.arrays = negamax, weights.numba_arrays()
         self._endgame_table = None  # made on the first exact solve (GA agents may never solve)
         self.solve_rate = START_SOLVE_RATE
 
     def _run(self, position: Position, depth: int, exact: bool, max_nodes: int):
         P, O = position.boards
-        return self.measured(negamax, P, O, depth, exact, self.variant.is_reversed,
+        return self.measured(self._negamax, P, O, depth, exact, self.variant.is_reversed,
                              *self.arrays, self.table, np.uint32(self.generation), max_nodes)
 
     def solve(self, position: Position, time_limit: float | None = None) -> SearchResult | None:

@@ -175,6 +175,9 @@ def _phase(d, p: int, names: list[str], columns: tuple[str, ...]) -> tuple[np.nd
 def weights_from_dict(d) -> Weights:
     if not isinstance(d, dict):
         _fail("", f"expected a JSON object at the top level, got {type(d).__name__}")
+    if d.get("kind") == "ntuple":
+        _fail("kind", "this file holds an n-tuple network, not square tables (an alpha-beta "
+              "player reads it; weights_io.load_evaluation loads either)")
     version = d.get("schema_version")
     if type(version) is not int or version != SCHEMA_VERSION:
         _fail("schema_version", f"expected {SCHEMA_VERSION}, got {_short(version)}")
@@ -239,7 +242,9 @@ def weights_from_dict(d) -> Weights:
     return w
 
 
-def _load_json(path: Path) -> Weights:
+def read_json(path: Path):
+    """The JSON data of a weights file; ``WeightsFileError`` naming the file otherwise
+    (unreadable, not UTF-8, truncated or invalid JSON, NaN / Infinity)."""
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError:
@@ -247,12 +252,16 @@ def _load_json(path: Path) -> Weights:
     except OSError as e:
         _fail(str(path), f"cannot read the file ({e.strerror or e})")
     try:
-        data = json.loads(text, parse_constant=lambda c: _fail(str(path), f"{c} is not allowed"))
+        return json.loads(text, parse_constant=lambda c: _fail(str(path), f"{c} is not allowed"))
     except json.JSONDecodeError as e:
         what = "truncated JSON" if e.pos >= len(text.rstrip()) else "invalid JSON"
         _fail(str(path), f"{what} at line {e.lineno} column {e.colno}: {e.msg}")
     except RecursionError:
         _fail(str(path), "invalid JSON: nested too deeply")
+
+
+def _load_json(path: Path) -> Weights:
+    data = read_json(path)
     try:
         return weights_from_dict(data)
     except WeightsFileError as e:

@@ -119,7 +119,12 @@ def _npz_to_dict(arrays: dict[str, np.ndarray]) -> dict:
 
 
 def load_npz(path: Path) -> Weights:
-    arrays = _read_npz(path)
+    return weights_from_arrays(path, _read_npz(path))
+
+
+def weights_from_arrays(path: Path, arrays: dict[str, np.ndarray]) -> Weights:
+    """The ``Weights`` of an archive's arrays (``_read_npz``); ``WeightsFileError`` naming the
+    file and the field."""
     try:
         return weights_from_dict(_npz_to_dict(arrays))
     except WeightsFileError as e:

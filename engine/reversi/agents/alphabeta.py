@@ -1,4 +1,5 @@
-"""The agent the GA tunes: alpha-beta over ``engine.reversi.search`` with given weights.
+"""The agent the GA tunes: alpha-beta over ``engine.reversi.search`` with given weights (square
+tables, or an n-tuple network).
 
 Deterministic: the move depends only on the position, the weights, the variant and the depth
 (or, with ``time_limit``, on how deep the search got in time). ``seed`` is accepted for the Agent
@@ -14,7 +15,7 @@ from engine.core.agent import Seed, check_search_args
 from engine.reversi.position import PASS, Position, Variant
 from engine.reversi.search import NO_MOVE, Searcher, SearchResult
 from engine.reversi.weights import Weights
-from engine.reversi.weights_io import load_weights
+from engine.reversi.weights_io import NtupleWeights, load_evaluation
 
 
 class AlphaBetaAgent:
@@ -23,7 +24,7 @@ class AlphaBetaAgent:
 
     def __init__(
         self,
-        weights: Weights | str | Path,
+        weights: Weights | NtupleWeights | str | Path,
         variant: str | Variant = "othello",
         depth: int = 4,
         time_limit: float | None = None,
@@ -33,8 +34,8 @@ class AlphaBetaAgent:
         tt_bits: int = 20,
         exact_solver: str = "pvs",
     ):
-        if not isinstance(weights, Weights):
-            weights = load_weights(weights)
+        if not isinstance(weights, Weights | NtupleWeights):
+            weights = load_evaluation(weights)
         check_search_args(depth, time_limit)
         self.weights = weights
         self.variant = Variant.parse(variant)

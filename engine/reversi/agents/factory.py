@@ -36,7 +36,7 @@ from engine.reversi.agents.simple import (
 )
 from engine.reversi.position import Variant
 from engine.reversi.weights import REFERENCE_NAMES, Weights
-from engine.reversi.weights_io import load_weights, reference_weights
+from engine.reversi.weights_io import NtupleWeights, load_evaluation, reference_weights
 
 REFERENCE_SPECS = REFERENCE_NAMES
 AGENT_SPECS = ("random", "greedy", "wpc1", *REFERENCE_SPECS, "mcts", "bfs")
@@ -118,13 +118,19 @@ def parse_spec(spec: str) -> AgentSpec:
     raise ValueError(f"unknown agent spec {spec!r} (allowed: {allowed_specs()})")
 
 
-def load_spec_weights(source: str) -> Weights:
-    """A reference weight set by name, or a weights file (``WeightsFileError`` if malformed)."""
+def load_spec_weights(source: str, kind: str = "alphabeta") -> Weights | NtupleWeights:
+    """A reference weight set by name, or a weights file (``WeightsFileError`` if malformed).
+    An n-tuple network file plays alpha-beta only: ``wpc1``, ``mcts`` and ``bfs`` read square
+    tables (``ValueError`` naming the spec)."""
     if source in REFERENCE_NAMES:
         return reference_weights(source)
     if not Path(source).is_file():
         raise ValueError(f"weights file not found: {source} (agent specs: {allowed_specs()})")
-    return load_weights(source)
+    weights = load_evaluation(source)
+    if isinstance(weights, NtupleWeights) and kind != "alphabeta":
+        raise ValueError(f"{kind} reads square tables, and {source} is an n-tuple network "
+                         "(an alpha-beta player: give the file alone as the spec)")
+    return weights
 
 
 def make_agent(spec: str, variant: Variant | str = "othello", depth: int = 4,
@@ -140,7 +146,7 @@ def make_agent(spec: str, variant: Variant | str = "othello", depth: int = 4,
 
 def _build(spec: AgentSpec, variant: Variant, depth, time_limit, seed, endgame_empties,
            exact_solver: str = "pvs") -> Agent:
-    weights = load_spec_weights(spec.weights) if spec.weights is not None else None
+    weights = load_spec_weights(spec.weights, spec.kind) if spec.weights is not None else None
     name = str(spec)
     if spec.kind == "random":
         return RandomAgent(seed)

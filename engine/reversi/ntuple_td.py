@@ -1,0 +1,175 @@
+"""TD(0) self-play of an n-tuple network (numba): how ``ReversiGame.td_learn`` trains a genome.
+
+Each game starts from the standard position and is played by the network itself at 1 ply,
+epsilon-greedy: with probability ``epsilon`` a uniformly random legal move, else the move whose
+child the search's 1-ply agent would pick (best negated child value, a finished child scored by
+its result, the first such move in square order). Values are learnt online, as in Lucas &
+Runarsson (2006) and Jaskowski (2014): after every move, the position the mover left is moved
+towards the value of the next position its mover faces (negated when the other side moves
+there, kept after a pass), and the last position towards the game's result (+1 win, 0 draw,
+-1 loss, from its mover's view):
+
+    V(x) = tanh(network(x) + features . counts(x))       (tanh squashing; targets in [-1, 1])
+    w[entry of each instance of x] += alpha * (target - V(x)) * (1 - V(x)**2)
+
+The feature weights of the genome's groups learn too, each from its count scaled by
+``1 / FEATURE_SCALE`` (a count of 8 moves its weight as much as one instance moves its entry
+under a step, so one ``alpha`` suits both). Everything is reproducible from the seed: the
+random moves come from the kernels' splitmix64 RNG seeded from it.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from engine.core.agent import Seed, make_rng
+from engine.kernels import ntuple as nt
+from engine.kernels.rng import new_state, random_bit, uniform
+from engine.reversi import bitboard as bb
+from engine.reversi.evaluation import add_features, feature_vector
+from engine.reversi.layout import CATALOGUE_INDEX
+from engine.reversi.ntuple_value import children_indices, move_value, network_value
+from engine.reversi.ntuple_weights import NtupleWeights
+from engine.reversi.position import Position
+
+FEATURE_SCALE = 8.0
+MAX_RECORD = 64  # positions one game leaves for learning: at most 60 moves
+
+
+@njit(cache=True)
+def td_step(P, O, target, alpha, phase_of_discs, t, weights, features, learnable, indices):
+    """One step of ``V(P, O)`` (side to move's view, tanh-squashed) towards ``target``;
+    returns the error before it. ``learnable[k]``: catalogue feature ``k`` learns."""
+    mob_own = bb.popcount(bb.legal_moves(P, O))
+    mob_opp = bb.popcount(bb.legal_moves(O, P))
+    phase = phase_of_discs[bb.popcount(P | O)]
+    row = weights[phase]
+    nt.indices_bits(P, O, t, indices)
+    total = add_features(nt.evaluate_indices(indices, t, row), P, O, features[phase],
+                         mob_own, mob_opp)
+    value = math.tanh(total)
+    error = target - value
+    step = alpha * error * (1.0 - value * value)
+    for i in range(indices.shape[0]):
+        row[t.offset[i] + indices[i]] += step
+    if learnable.any():
+        counts = feature_vector(P, O)
+        for k in range(learnable.shape[0]):
+            if learnable[k]:
+                features[phase, k] += step * counts[k] / (FEATURE_SCALE * FEATURE_SCALE)
+    return error
+
+
+@njit(cache=True)
+def greedy_move(P, O, moves, phase_of_discs, t, weights, features, reversed_rules, indices):
+    """The 1-ply agent's move: the best negated child value, the first in square order."""
+    children_indices(P, O, t, indices)
+    best, best_sq = -np.inf, -1
+    x = moves
+    while x:
+        sq = bb.lowest_bit_index(x)
+        x &= x - bb.ONE
+        f = bb.flips(P, O, sq)
+        nP, nO = bb.make_move(P, O, sq, f)
+        v = -move_value(indices, sq, f, nP, nO, phase_of_discs, t, weights, features,
+                        reversed_rules, True)
+        if v > best:
+            best, best_sq = v, sq
+    return best_sq
+
+
+@njit(cache=True)
+def self_play_game(P, O, alpha, epsilon, rng, phase_of_discs, t, weights, features, learnable,
+                   reversed_rules, indices, record_P, record_O, record_mover):
+    """One game from ``(P, O)`` (player 0 to move) learning as it goes (module docstring).
+    The positions learnt from, in order, go to the ``record_*`` arrays; returns their number,
+    the sum of squared errors and the result for player 0 (1 win, 0 draw, -1 loss)."""
+    mover, count, squared = 0, 0, 0.0
+    while True:
+        moves = bb.legal_moves(P, O)
+        if moves == bb.ZERO:
+            if bb.legal_moves(O, P) == bb.ZERO:
+                break
+            P, O, mover = O, P, 1 - mover  # a pass: nobody learns here
+            continue
+        if count > 0:
+            value = math.tanh(network_value(P, O, phase_of_discs, t, weights, features,
+                                            reversed_rules))
+            target = value if mover == record_mover[count - 1] else -value
+            error = td_step(record_P[count - 1], record_O[count - 1], target, alpha,
+                            phase_of_discs, t, weights, features, learnable, indices)
+            squared += error * error
+        if epsilon > 0.0 and uniform(rng) < epsilon:
+            sq = random_bit(rng, moves)
+        else:
+            sq = greedy_move(P, O, moves, phase_of_discs, t, weights, features, reversed_rules,
+                             indices)
+        record_P[count], record_O[count], record_mover[count] = P, O, mover
+        count += 1
+        P, O = bb.make_move(P, O, sq, bb.flips(P, O, sq))
+        mover = 1 - mover
+    score = bb.final_score(P, O, reversed_rules)  # for ``mover``, who would move now
+    result = 1.0 if score > 0 else -1.0 if score < 0 else 0.0
+    if count > 0:
+        target = result if mover == record_mover[count - 1] else -result
+        error = td_step(record_P[count - 1], record_O[count - 1], target, alpha,
+                        phase_of_discs, t, weights, features, learnable, indices)
+        squared += error * error
+    return count, squared, result if mover == 0 else -result
+
+
+@njit(cache=True)
+def self_play(games, P0, O0, alpha, epsilon, rng, phase_of_discs, t, weights, features,
+              learnable, reversed_rules):
+    """``games`` games of ``self_play_game`` from ``(P0, O0)``; returns the mean squared TD
+    error of each game (a learning curve)."""
+    indices = np.empty(t.offset.shape[0], np.int64)
+    record_P = np.empty(MAX_RECORD, np.uint64)
+    record_O = np.empty(MAX_RECORD, np.uint64)
+    record_mover = np.empty(MAX_RECORD, np.int64)
+    curve = np.zeros(games)
+    for g in range(games):
+        count, squared, _ = self_play_game(P0, O0, alpha, epsilon, rng, phase_of_discs, t,
+                                        weights, features, learnable, reversed_rules, indices,
+                                        record_P, record_O, record_mover)
+        curve[g] = squared / max(count, 1)
+    return curve
+
+
+def check_td_args(games, alpha, epsilon) -> None:
+    """One-line ``ValueError`` naming the bad argument."""
+    if isinstance(games, bool) or not isinstance(games, int | np.integer) or games < 0:
+        raise ValueError(f"games={games!r} must be an integer >= 0")
+    if not (isinstance(alpha, float | int) and 0.0 < alpha < 1.0):
+        raise ValueError(f"alpha={alpha!r} must satisfy 0 < alpha < 1")
+    if not (isinstance(epsilon, float | int) and 0.0 <= epsilon <= 1.0):
+        raise ValueError(f"epsilon={epsilon!r} must satisfy 0 <= epsilon <= 1")
+
+
+def td_learn(weights: NtupleWeights, reversed_rules: bool, games: int, seed: Seed, alpha: float,
+             epsilon: float, curve: list | None = None) -> NtupleWeights:
+    """A copy of ``weights`` after ``games`` games of TD(0) self-play (module docstring),
+    reproducible from ``seed``. ``curve``: if a list, the mean squared error of every game is
+    appended to it. ``ValueError`` if an argument is out of range. (With tanh squashing every
+    step is bounded, ``|error| <= 2`` and the slope ``<= 1``: weights cannot run away, a too
+    large ``alpha`` only learns worse.)"""
+    check_td_args(games, alpha, epsilon)
+    phase_of_discs, t, w, f = weights.numba_arrays()
+    w, f = w.copy(), f.copy()
+    columns = [CATALOGUE_INDEX[n] for n in weights.feature_names]
+    learnable = np.zeros(f.shape[1], np.bool_)
+    learnable[columns] = True
+    start = Position.start()
+    errors = self_play(int(games), np.uint64(start.player), np.uint64(start.opponent),
+                       float(alpha), float(epsilon), new_state(make_rng(seed)), phase_of_discs,
+                       t, w, f, learnable, bool(reversed_rules))
+    if curve is not None:
+        curve.extend(errors.tolist())
+    meta = {**weights.metadata, "td": {"games": int(games), "alpha": float(alpha),
+                                       "epsilon": float(epsilon)}}
+    return NtupleWeights(weights.layout, weights.phase_bounds, w, f[:, columns],
+                         weights.feature_groups, weights.name, meta, weights.spec,
+                         weights.symmetry)
