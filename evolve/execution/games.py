@@ -104,10 +104,13 @@ def _agent(game: Game, context: Context, who, seed):
     return agent
 
 
-def warm_up(name: str, settings: dict) -> None:
-    """Compile the game's kernels (one short game) before the first timed generation."""
+def warm_up(name: str, settings: dict, learns: bool = False) -> None:
+    """Compile the game's kernels (one short game; with ``learns``, one game of TD self-play
+    too, for ``ga.local_search=td``) before the first timed generation."""
     game = configured_game(name, settings)
     low, high = game.genome_spec().default_bounds()
     genome = (np.asarray(low, dtype=np.float64) + np.asarray(high, dtype=np.float64)) / 2
     context = Context(name, settings, SearchSettings(depth=1, endgame_empties=4), genome[None, :])
     context.play([GameTask(0, 0, 0, 0, "random", (), (0, 0, 0, 0))])
+    if learns:
+        game.td_learn(genome, 1, 0, 0.01, 0.1)

@@ -11,6 +11,7 @@ from hydra import compose, initialize_config_dir
 
 from engine.core.game import SearchSettings
 from evolve.execution.games import Context, GameTask
+from evolve.ga.console import summary
 from evolve.ga.loop import run
 from tests.evolve.ga import toy_game
 
@@ -68,17 +69,21 @@ SMOKE = ["+experiment=smoke", "search.depth=1", "search.endgame_empties=3", "plo
          "progress=false", "ga.generations=2", "yardstick.panel=[wpc_negated]"]
 
 
-def smoke(run_dir: Path, *overrides) -> Path:
+def smoke(run_dir: Path, *overrides):
     with initialize_config_dir(config_dir=str(ROOT / "conf"), version_base="1.3"):
         cfg = compose("config", overrides=[*SMOKE, *overrides])
-    run(cfg, run_dir=run_dir)
-    return run_dir
+    return run(cfg, run_dir=run_dir)
 
 
 def test_a_run_with_epsilon_is_reproducible_and_differs_from_one_without(tmp_path):
-    a = smoke(tmp_path / "a", "games.epsilon=0.2")
-    b = smoke(tmp_path / "b", "games.epsilon=0.2")
-    plain = smoke(tmp_path / "plain")
+    result = smoke(tmp_path / "a", "games.epsilon=0.2")
+    a = result.run_dir
+    b = smoke(tmp_path / "b", "games.epsilon=0.2").run_dir
+    plain_result = smoke(tmp_path / "plain")
+    plain = plain_result.run_dir
+    # the summary's command measures the champion with the same random moves
+    assert "--vs wpc_negated --epsilon 0.2 --depth 1" in summary(result, 1.0)
+    assert "--epsilon" not in summary(plain_result, 1.0)
     for table in ("games.csv", "yardstick_games.csv", "individuals.csv"):
         pd.testing.assert_frame_equal(pd.read_csv(a / table), pd.read_csv(b / table),
                                       check_exact=True)

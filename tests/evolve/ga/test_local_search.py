@@ -179,3 +179,12 @@ def test_a_game_whose_genome_cannot_learn_is_refused_for_td():
     with pytest.raises(ConfigError, match=r"^ga.local_search=td needs a genome that learns by "
                                           r"temporal differences, and reversed_reversi's"):
         to_config(cfg)
+
+
+def test_the_warm_up_of_a_learning_run_plays_a_game_of_td_self_play_too():
+    from evolve.execution.games import warm_up
+
+    warm_up(toy_game.NAME, {"genome": {"n": 1}}, learns=True)
+    warm_up(toy_game.NAME, {"genome": {"n": 1, "td": False}})  # no learning asked: no TD
+    with pytest.raises(ValueError, match="cannot learn by temporal differences"):
+        warm_up(toy_game.NAME, {"genome": {"n": 1, "td": False}}, learns=True)
