@@ -2,9 +2,11 @@
 
     population = initial population (seeded from reference genomes + scoped random)
     for each generation:
+        (ga.local_search=td) each learner learns by TD self-play (evolve.ga.local_search)
         score everyone by a round robin            (the problem: evolve.ga.tournament)
         champion = best; play it against the panel (the yardstick)
-        population = breed(population, fitness)     (the algorithm: evolve.ga.population)
+        population = breed(population, fitness)     (the algorithm: evolve.ga.population, or
+                                                     CMA-ES / the ES: evolve.ga.algorithms)
         hooks: CSVs, champion files, plot, log line; checkpoint (atomic, evolve.ga.state)
     exported champion = playoff among the last champions (evolve.ga.playoff)
 

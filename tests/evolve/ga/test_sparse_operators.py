@@ -3,6 +3,8 @@ mutation changes exactly the genes it says, per-block mutation stays inside its 
 crossover exchanges whole tables at that scale with the draws of the one-draw-per-block rule,
 and fitness sharing gives the same numbers without an (n, n, genes) array."""
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -156,3 +158,25 @@ def test_breeding_with_per_block_mutation_changes_genes_of_k_tables_only():
         tables = min(sum(bool(np.any(child_pop.genomes[k][b] != p[b])) for b in BLOCKS)
                      for p in parents)
         assert tables == 2
+
+
+@pytest.mark.parametrize("overrides, message", [
+    (["ga.mutation_genes=100000"], "ga.mutation_genes=100000 must satisfy 0 <= mutation_genes "
+                                   "<= the genome's 32 genes (0 = off)"),
+    (["ga.mutation_genes=-1"], "ga.mutation_genes=-1 must satisfy 0 <= mutation_genes"),
+    (["ga.mutation_blocks=7"], "ga.mutation_blocks=7 must satisfy 0 <= mutation_blocks <= the "
+                               "genome's 6 blocks (0 = off)"),
+    (["ga.mutation_genes=3", "ga.mutation_blocks=1"],
+     "ga.mutation_blocks=1 must satisfy 0 when ga.mutation_genes (3) is set"),
+])
+def test_bad_sparse_mutation_settings_stop_the_run_at_start_with_one_line(overrides, message):
+    from hydra import compose, initialize_config_dir
+
+    from evolve.ga.config import ConfigError, to_config
+
+    conf = str(Path(__file__).resolve().parents[3] / "conf")
+    with initialize_config_dir(config_dir=conf, version_base="1.3"):
+        cfg = compose("config", overrides=["+experiment=smoke", *overrides])
+    with pytest.raises(ConfigError) as err:
+        to_config(cfg)
+    assert str(err.value).startswith(message) and "\n" not in str(err.value)
