@@ -3,6 +3,9 @@ pairs scored in the same tournament (here against references and the hall of fam
 epsilon-random moves), the state checkpointed as JSON, the same champion whatever the backend,
 after a crash and resume, or extended on resume; bad settings refused in one line."""
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -13,7 +16,12 @@ from hydra import compose, initialize_config_dir
 from evolve.ga import checkpoint
 from evolve.ga.config import ConfigError, to_config
 from evolve.ga.loop import run
-from tests.evolve.ga.test_determinism import FlakyBackend, Interrupted, assert_same_run
+from tests.evolve.ga.test_determinism import (
+    FlakyBackend,
+    Interrupted,
+    assert_same_run,
+    kill_at_the_first_checkpoint,
+)
 
 ROOT = Path(__file__).resolve().parents[3]
 ES = ["+experiment=smoke", "ga.algorithm=es", "ga.population=5", "ga.generations=5",
@@ -82,6 +90,22 @@ def test_resume_after_a_crash_equals_the_uninterrupted_es_run(es_run, tmp_path, 
     else:
         run(config(f"resume={tmp_path}"))
     assert_same_run(es_run, tmp_path)
+
+
+def test_kill_9_then_resume_from_the_command_line_equals_the_uninterrupted_es_run(es_run,
+                                                                                 tmp_path):
+    run_dir = tmp_path / "killed"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT),
+                                                        os.environ.get("PYTHONPATH", "")])}
+    proc = subprocess.Popen([sys.executable, "-m", "evolve", *ES, f"hydra.run.dir={run_dir}"],
+                            cwd=tmp_path, env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    kill_at_the_first_checkpoint(proc, run_dir, last=4)
+    resumed = subprocess.run([sys.executable, "-m", "evolve", f"resume={run_dir}",
+                              f"hydra.run.dir={tmp_path / 'resume-log'}"],
+                             cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert resumed.returncode == 0, resumed.stderr
+    assert_same_run(es_run, run_dir)
 
 
 def test_a_finished_es_run_extended_on_resume_equals_the_longer_run(es_run, tmp_path):

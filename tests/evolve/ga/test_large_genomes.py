@@ -4,6 +4,9 @@ fame, the GA with sparse mutation, each resumed exactly after a crash; the outpu
 (diversity by phase, not a column per table)."""
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -15,7 +18,15 @@ from evolve.ga.cmaes import MAX_FULL_GENES, CmaSearch
 from evolve.ga.config import ConfigError, to_config
 from evolve.ga.loop import run
 from tests.evolve.ga import toy_game
-from tests.evolve.ga.test_determinism import FlakyBackend, Interrupted, assert_same_run
+from tests.evolve.ga.test_determinism import (
+    FlakyBackend,
+    Interrupted,
+    assert_same_run,
+    kill_at_the_first_checkpoint,
+)
+from tests.evolve.ga.test_local_search import KILLED
+
+ROOT = Path(__file__).resolve().parents[3]
 
 GENES = 84 * 27
 BASE = {"game": {"name": toy_game.NAME, "genome": {"n": 3}}, "backend": "serial", "plot": False,
@@ -105,6 +116,19 @@ def test_resume_after_a_crash_equals_the_uninterrupted_run(runs, tmp_path, setup
         run(config(setup), run_dir=tmp_path, backend=FlakyBackend(fail_at))
     run(config(setup, resume=str(tmp_path)))
     assert_same_run(runs[setup], tmp_path)
+
+
+@pytest.mark.parametrize("setup", ["sep_cmaes", "es_hall_of_fame"])
+def test_kill_9_then_resume_equals_the_uninterrupted_run(runs, tmp_path, setup):
+    run_dir = tmp_path / "killed"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT),
+                                                        os.environ.get("PYTHONPATH", "")])}
+    proc = subprocess.Popen([sys.executable, "-c", KILLED, json.dumps(config(setup)),
+                             str(run_dir)], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    kill_at_the_first_checkpoint(proc, run_dir, last=config(setup)["ga"]["generations"] - 1)
+    run(config(setup, resume=str(run_dir)))
+    assert_same_run(runs[setup], run_dir)
 
 
 def test_the_es_coevolves_against_hall_of_fame_members_of_thousands_of_genes(runs):
