@@ -69,6 +69,9 @@ class Context:
     settings: dict  # the game's settings (``Game.with_settings``)
     search: SearchSettings
     genomes: np.ndarray
+    # both players move uniformly at random with this probability (``games.epsilon``), drawn
+    # from each player's seed: a game stays a function of its task
+    epsilon: float = 0.0
 
     def play(self, tasks: list[GameTask]) -> list[GameResult]:
         return play_tasks(self, tasks)
@@ -91,14 +94,23 @@ def play_tasks(context: Context, tasks: list[GameTask]) -> list[GameResult]:
 
 def _agent(game: Game, context: Context, who, seed):
     if isinstance(who, str):
-        return specs.make_agent(game, who, context.search, seed=seed)
-    return game.make_agent(context.genomes[who], context.search, seed=seed, name=f"g{who}")
+        agent = specs.make_agent(game, who, context.search, seed=seed)
+    else:
+        agent = game.make_agent(context.genomes[who], context.search, seed=seed, name=f"g{who}")
+    if context.epsilon > 0:
+        from engine.core.agents import EpsilonAgent
+
+        agent = EpsilonAgent(agent, context.epsilon, game.legal_moves, seed=seed)
+    return agent
 
 
-def warm_up(name: str, settings: dict) -> None:
-    """Compile the game's kernels (one short game) before the first timed generation."""
+def warm_up(name: str, settings: dict, learns: bool = False) -> None:
+    """Compile the game's kernels (one short game; with ``learns``, one game of TD self-play
+    too, for ``ga.local_search=td``) before the first timed generation."""
     game = configured_game(name, settings)
     low, high = game.genome_spec().default_bounds()
     genome = (np.asarray(low, dtype=np.float64) + np.asarray(high, dtype=np.float64)) / 2
     context = Context(name, settings, SearchSettings(depth=1, endgame_empties=4), genome[None, :])
     context.play([GameTask(0, 0, 0, 0, "random", (), (0, 0, 0, 0))])
+    if learns:
+        game.td_learn(genome, 1, 0, 0.01, 0.1)

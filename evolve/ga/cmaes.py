@@ -1,5 +1,5 @@
 """CMA-ES (the ``cma`` package) as the search algorithm, behind the same tournament fitness,
-config and outputs as the GA (``ga.algorithm=cmaes``).
+config and outputs as the GA (``ga.algorithm=cmaes``; ``ga.cma_diagonal=true``: separable).
 
 The ES works in the unit cube (each gene's bounds mapped to [0, 1], so one step size fits every
 gene) and starts from the first seed reference. Determinism without pickle: its samples come
@@ -19,8 +19,15 @@ from evolve.ga.population import Population, fit_into
 CMA_STREAM = 11  # SeedSequence([seed, CMA_STREAM]) drives the ES's samples
 
 
+MAX_FULL_GENES = 2000  # full CMA-ES above this: an N x N covariance and its eigendecomposition
+
+
 class CmaSearch:
-    def __init__(self, seed: int, bounds, start: np.ndarray, sigma0: float, popsize: int):
+    """``diagonal``: separable CMA-ES (cma's ``CMA_diagonal``: a diagonal covariance, memory and
+    time linear in the genes), for genomes of thousands of genes."""
+
+    def __init__(self, seed: int, bounds, start: np.ndarray, sigma0: float, popsize: int,
+                 diagonal: bool = False):
         import cma
 
         self.low, self.high = (np.asarray(b, np.float64) for b in bounds)
@@ -30,6 +37,8 @@ class CmaSearch:
         options = {"popsize": popsize, "bounds": [0.0, 1.0], "seed": np.nan, "verbose": -9,
                    "verb_disp": 0, "verb_log": 0,
                    "randn": lambda *shape: rng.standard_normal(shape)}
+        if diagonal:  # only then: the full CMA-ES's options stay those of earlier runs
+            options["CMA_diagonal"] = True
         self.es = cma.CMAEvolutionStrategy(list(x0), sigma0, options)
         self.asked: list | None = None
 

@@ -93,6 +93,15 @@ def to_dict(c: Config) -> dict:
 RUNTIME_KEYS = ("resume", "backend", "ray", "plot", "progress")
 
 
+# settings added after runs were made with this hash: left out of it at their default values,
+# so every config that does not use them keeps the hash it had (a resumed older run's champions
+# name one hash)
+LATER_KEYS = {"ga": ("mutation_genes", "mutation_blocks", "cma_diagonal", "es_sigma",
+                     "es_learning_rate", "es_optimizer", "es_shaping", "local_search", "td_games",
+                     "td_alpha", "td_epsilon", "td_learners"),
+              "games": ("epsilon",)}
+
+
 def config_hash(c: Config) -> str:
     """Hash of everything that determines the result (not where it runs or whether it resumed).
     ``ga.generations`` is left out too: generation g's result does not depend on how many
@@ -101,6 +110,11 @@ def config_hash(c: Config) -> str:
     for key in RUNTIME_KEYS:
         d.pop(key)
     d["ga"].pop("generations")
+    defaults = to_dict(Config(game=c.game))
+    for section, keys in LATER_KEYS.items():
+        for key in keys:
+            if d[section][key] == defaults[section][key]:
+                del d[section][key]
     return hashlib.sha256(json.dumps(d, sort_keys=True).encode()).hexdigest()[:16]
 
 

@@ -158,6 +158,8 @@ def summary(result, elapsed: float) -> str:
     files = [f for f in ("champion.json", "generations.csv", "games.csv", "fitness.png",
                          "playoff.csv", "evolve.log") if (d / f).exists()]
     vs = f" --vs {' '.join(result.panel)}" if result.panel else ""
+    # measured as it was evolved: with the study's random moves, if any
+    vs += f" --epsilon {c.games.epsilon:g}" if c.games.epsilon else ""
     return "\n".join([
         first, f"files in {d}/: {', '.join(files)}", "next:",
         f"  python -m engine.play --opponent {d / 'champion.json'}   # play against it",

@@ -46,7 +46,8 @@ def run(cfg, run_dir: str | Path | None = None, backend=None,
 def study_backend(config: Config, crash_flag: str | None = None):
     """The configured backend, warmed up on this study's game: every Ray actor, or this
     process for the serial backend (the game's kernels load, or compile the first time)."""
-    warm = functools.partial(warm_up, config.game.name, config.game.settings)
+    warm = functools.partial(warm_up, config.game.name, config.game.settings,
+                             config.ga.local_search == "td")
     if config.backend == "serial":
         talk = log if config.progress else None
         if talk:

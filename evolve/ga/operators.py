@@ -44,7 +44,9 @@ def shared_fitness(fitness: np.ndarray, genomes: np.ndarray, bounds: Bounds,
     ranks = _average_ranks(fitness)
     span = np.where(bounds[1] > bounds[0], bounds[1] - bounds[0], 1.0)
     x = np.asarray(genomes, dtype=np.float64) / span
-    d = np.sqrt(np.mean((x[:, None, :] - x[None, :, :]) ** 2, axis=2))
+    # one row at a time: the same sums as an (n, n, genes) array, without its memory at
+    # thousands of genes
+    d = np.array([np.sqrt(np.mean((x[i] - x) ** 2, axis=1)) for i in range(len(x))])
     niche = np.maximum(0.0, 1.0 - d / radius).sum(axis=1)  # >= 1: every individual is in its own
     return ranks / niche
 
@@ -62,13 +64,15 @@ def _average_ranks(values: np.ndarray) -> np.ndarray:
 # --- crossover: two parents -> two children ---
 def crossover_block(a: np.ndarray, b: np.ndarray, rng: np.random.Generator,
                     blocks: list[slice]) -> tuple[np.ndarray, np.ndarray]:
-    """Swap whole blocks (a phase's positional matrix, its mobility weights, ...), each with
-    probability 1/2, as the seed project exchanged matrices between parents."""
-    c1, c2 = a.copy(), b.copy()
-    for block in blocks:
-        if rng.random() < 0.5:
-            c1[block], c2[block] = b[block], a[block]
-    return c1, c2
+    """Swap whole blocks (a phase's positional matrix, its mobility weights, an n-tuple
+    network's lookup table, ...), each with probability 1/2, as the seed project exchanged
+    matrices between parents. One draw per block, in block order (all drawn at once: the same
+    numbers as one call each); a gene in several blocks is swapped if any of them is."""
+    swap = rng.random(len(blocks)) < 0.5
+    take_b = np.zeros(len(a), dtype=bool)
+    for block in (b for b, swapped in zip(blocks, swap, strict=True) if swapped):
+        take_b[block] = True
+    return np.where(take_b, b, a), np.where(take_b, a, b)
 
 
 def crossover_uniform(a: np.ndarray, b: np.ndarray, rng: np.random.Generator,
@@ -99,6 +103,41 @@ def mutate_gaussian(x: np.ndarray, rng: np.random.Generator, bounds: Bounds, sig
     hit = rng.random(len(x)) < prob
     noise = rng.normal(0.0, 1.0, len(x)) * sigma * (high - low)
     return clip(np.where(hit, x + noise, x), bounds)
+
+
+def mutate_genes(x: np.ndarray, rng: np.random.Generator, bounds: Bounds, sigma: float,
+                 k: int) -> np.ndarray:
+    """Sparse mutation: exactly ``k`` distinct genes drawn at random each get
+    N(0, (sigma * range)^2), folded back into their bounds (reflected at a bound, as often as
+    it takes), so each of the ``k`` changes, a gene at a bound included, and no other does."""
+    genes = rng.choice(len(x), size=k, replace=False)
+    low, high = bounds[0][genes], bounds[1][genes]
+    noise = rng.normal(0.0, 1.0, k) * sigma * (high - low)
+    y = x.copy()
+    y[genes] = fold(x[genes] + noise, low, high)
+    return y
+
+
+def mutate_blocks(x: np.ndarray, rng: np.random.Generator, bounds: Bounds, sigma: float,
+                  prob: float, blocks: list[slice], k: int) -> np.ndarray:
+    """Per-block mutation: ``k`` distinct blocks drawn at random (one lookup table of an
+    n-tuple network, say), each of their genes mutated as ``mutate_gaussian`` does with
+    ``prob``; the genes of the other blocks stay as they are."""
+    y = x.copy()
+    for i in np.sort(rng.choice(len(blocks), size=k, replace=False)):
+        block = blocks[int(i)]
+        y[block] = mutate_gaussian(x[block], rng, (bounds[0][block], bounds[1][block]), sigma,
+                                   prob)
+    return y
+
+
+def fold(v: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:
+    """``v`` reflected into ``[low, high]`` at both bounds (period twice the range); a gene
+    whose bounds are equal stays at them."""
+    span = high - low
+    safe = np.where(span > 0, span, 1.0)
+    u = np.mod(v - low, 2 * safe)
+    return np.where(span > 0, low + np.where(u <= safe, u, 2 * safe - u), low)
 
 
 def sigma_at(generation: int, sigma: float, decay: float, sigma_min: float) -> float:

@@ -21,7 +21,6 @@ from evolve.ga.console import generations_text, progress_bar
 from evolve.ga.hooks import ChampionRecord
 from evolve.ga.tournament import (
     PLAYOFF_GENERATION,
-    Context,
     GameTask,
     round_robin_tasks,
     yardstick_tasks,
@@ -153,7 +152,7 @@ def choose_champion(study, backend, last_generation: int) -> ChampionRecord | No
     genomes = np.vstack([np.asarray(p.champion.genome, np.float64)[None, :] for p in pool])
     openings = study.openings("playoff.openings", PLAYOFF_GENERATION, c.playoff.openings)
     tasks = playoff_tasks(len(pool), study.panel, openings, c.seed, PLAYOFF_GENERATION)
-    context = Context(c.game.name, c.game.settings, study.search, genomes)
+    context = study.context(genomes)
     log.info("playoff: the %d distinct champions of %s (%s) play each other%s, %d games",
              len(pool), span, _listed(pool), " and the panel" if study.panel else "",
              len(tasks))

@@ -83,7 +83,7 @@ def breed(pop: Population, fitness: np.ndarray, rng: np.random.Generator, ga, bo
     sigma = ops.sigma_at(generation, ga.sigma, ga.sigma_decay, ga.sigma_min)
     best = order[0]
     for _ in range(ga.elite_copies):
-        genomes.append(ops.mutate_gaussian(pop.genomes[best], rng, bounds, sigma, prob=1.0))
+        genomes.append(_mutate_copy(pop.genomes[best], rng, ga, bounds, blocks, sigma))
         pa.append(int(pop.ids[best]))
         pb.append(-1)
         operator.append("elite_copy")
@@ -101,13 +101,32 @@ def breed(pop: Population, fitness: np.ndarray, rng: np.random.Generator, ga, bo
         i, j = _select(parent_fitness, 2, rng, ga)
         children, how = _crossover(pop.genomes[i], pop.genomes[j], rng, ga, bounds, blocks)
         for child in children[: n - len(genomes)]:
-            genomes.append(ops.mutate_gaussian(child, rng, bounds, sigma, ga.mutation_prob))
+            genomes.append(_mutate(child, rng, ga, bounds, blocks, sigma))
             pa.append(int(pop.ids[i]))
             pb.append(int(pop.ids[j]))
             operator.append(f"{how}+mutation")
     ids = np.concatenate([pop.ids[order[: ga.elites]], np.arange(next_id, next_id + n - ga.elites)])
     return Population(np.array(genomes), ids.astype(np.int64), np.array(pa, dtype=np.int64),
                       np.array(pb, dtype=np.int64), operator)
+
+
+def _mutate(child, rng, ga, bounds, blocks, sigma: float) -> np.ndarray:
+    """A child's mutation: sparse (``ga.mutation_genes`` genes, or the genes of
+    ``ga.mutation_blocks`` blocks) when set, else every gene with ``ga.mutation_prob``."""
+    if ga.mutation_genes:
+        return ops.mutate_genes(child, rng, bounds, sigma, ga.mutation_genes)
+    if ga.mutation_blocks:
+        return ops.mutate_blocks(child, rng, bounds, sigma, ga.mutation_prob, blocks,
+                                 ga.mutation_blocks)
+    return ops.mutate_gaussian(child, rng, bounds, sigma, ga.mutation_prob)
+
+
+def _mutate_copy(best, rng, ga, bounds, blocks, sigma: float) -> np.ndarray:
+    """An elite copy: every gene mutated, or, with sparse mutation, as a child is (a few genes
+    of thousands, not all of them)."""
+    if ga.mutation_genes or ga.mutation_blocks:
+        return _mutate(best, rng, ga, bounds, blocks, sigma)
+    return ops.mutate_gaussian(best, rng, bounds, sigma, prob=1.0)
 
 
 def _select(fitness, k: int, rng, ga) -> np.ndarray:

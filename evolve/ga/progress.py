@@ -81,16 +81,22 @@ def hall_of_fame_score(counts: dict) -> float:
     return sum(c[2] + c[1] / 2 for c in members) / games if games else math.nan
 
 
+MAX_KINDS = 16  # more block kinds than this (an n-tuple network's tables): phases only
+
+
 def diversity_groups(genomes: np.ndarray, bounds, blocks: dict[str, slice]) -> dict[str, float]:
     """Mean per-gene standard deviation (relative to the bound range) per block kind and per
-    phase: block ``p1.mobility`` counts for ``mobility`` and for ``p1``."""
+    phase: block ``p1.mobility`` counts for ``mobility`` and for ``p1``. A genome of more than
+    ``MAX_KINDS`` kinds (``p0.t0`` ... ``p0.t31``: one per lookup table) gets the phases alone,
+    not a column per table."""
     span = np.where(bounds[1] > bounds[0], bounds[1] - bounds[0], 1.0)
     spread = np.std(genomes, axis=0) / span
+    kinds = {name.partition(".")[2] for name in blocks} - {""}
     groups: dict[str, list[int]] = {}
     for name, block in blocks.items():
         indices = list(range(len(spread))[block])
         head, _, tail = name.partition(".")
-        for group in ([tail, head] if tail else [head]):
+        for group in ([tail, head] if tail and len(kinds) <= MAX_KINDS else [head]):
             groups.setdefault(group, []).extend(indices)
     return {group: float(np.mean(spread[idx])) for group, idx in sorted(groups.items(),
                                                                       key=_phases_last)}

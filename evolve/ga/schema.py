@@ -14,8 +14,12 @@ from evolve.execution.backends import RayConfig
 
 BACKENDS = ("serial", "ray")
 SELECTIONS = ("tournament", "rank")
-ALGORITHMS = ("ga", "cmaes")
+ALGORITHMS = ("ga", "cmaes", "es")
 CROSSOVERS = ("block", "uniform", "blend", "none")
+ES_OPTIMIZERS = ("adam", "sgd")
+ES_SHAPINGS = ("ranks", "none")
+LOCAL_SEARCHES = ("none", "td")
+TD_LEARNERS = ("all", "elites")
 
 
 def _default_game() -> str:
@@ -69,6 +73,28 @@ class GAConfig:
     # then unused) with this initial step size in the unit cube of the gene bounds
     algorithm: str = "ga"
     cma_sigma0: float = 0.2
+    # sparse mutation for genomes of thousands of genes (``evolve.ga.operators``; 0 = off, the
+    # per-gene ``mutation_prob`` rule): exactly this many genes drawn at random per child, or
+    # every gene of this many blocks drawn at random mutated with ``mutation_prob``
+    mutation_genes: int = 0
+    mutation_blocks: int = 0
+    # separable CMA-ES (cma's ``CMA_diagonal``): a diagonal covariance, linear in the genes
+    cma_diagonal: bool = False
+    # the natural-gradient evolution strategy (``ga.algorithm=es``, ``evolve.ga.es``): its
+    # perturbation size and step size in the unit cube of the gene bounds, its optimiser and
+    # its fitness shaping (centred ranks, or the raw fitness)
+    es_sigma: float = 0.05
+    es_learning_rate: float = 0.01
+    es_optimizer: str = "adam"
+    es_shaping: str = "ranks"
+    # Lamarckian local search (``evolve.ga.local_search``): ``td`` = each learner plays
+    # ``td_games`` games of TD self-play (``Game.td_learn``) before it is scored, its learnt
+    # genome written back; the learners: every individual, or the elites alone
+    local_search: str = "none"
+    td_games: int = 10
+    td_alpha: float = 0.01
+    td_epsilon: float = 0.1
+    td_learners: str = "all"
 
 
 @dataclass
@@ -83,6 +109,9 @@ class GamesConfig:
     margin: float = 0.0
     # null: the full round robin; k: each individual plays k seeded opponents (evolve.ga.sampled)
     opponents_per_individual: int | None = None
+    # both players of every fitness, yardstick and playoff game play a uniformly random legal
+    # move with this probability (the Othello League protocol uses 0.1); 0 = off
+    epsilon: float = 0.0
 
 
 @dataclass

@@ -26,14 +26,18 @@ class State:
     next_id: int
     elapsed: float  # wall seconds of the run's earlier processes (0 unless resumed)
     hall_of_fame: list[Member] = field(default_factory=list)
-    told: list[list[float]] = field(default_factory=list)  # CMA-ES: fitness per generation
+    # CMA-ES: {"told": fitness per generation}; the ES: {"es": centre, moments, step}; GA: {}
+    algorithm_state: dict = field(default_factory=dict)
+    # the population has yet to learn by local search before it is scored (a fresh run's
+    # generation 0; a checkpoint holds a population that has learnt)
+    needs_learning: bool = False
 
 
 @dataclass(frozen=True)
 class Snapshot:
     """The part of a ``State`` a generation's checkpoint holds, taken right after breeding: the
     next population, the RNG state, the next free id (taken before breeding any further) and
-    the algorithm's state (CMA-ES: the fitness told so far)."""
+    the algorithm's state (CMA-ES: the fitness told so far; the ES: its centre and moments)."""
 
     population: Population
     rng_state: dict
@@ -42,8 +46,8 @@ class Snapshot:
 
 
 def snapshot(state: State) -> Snapshot:
-    told = {"told": [list(f) for f in state.told]} if state.told else {}
-    return Snapshot(state.population, state.rng.bit_generator.state, state.next_id, told)
+    return Snapshot(state.population, state.rng.bit_generator.state, state.next_id,
+                    dict(state.algorithm_state))
 
 
 def save(run_dir: Path, config: dict, generation: int, snap: Snapshot, state: State,
@@ -60,5 +64,4 @@ def restored(saved: ckpt.Checkpoint) -> State:
     """The state a checkpoint describes: the generation after the saved one comes next."""
     members = [Member(m["generation"], tuple(m["genome"]), m["elo"]) for m in saved.hall_of_fame]
     return State(saved.generation + 1, saved.population, ckpt.restore_rng(saved.rng_state),
-                 saved.next_id, saved.elapsed, members,
-                 list(saved.algorithm_state.get("told", [])))
+                 saved.next_id, saved.elapsed, members, dict(saved.algorithm_state))

@@ -2,9 +2,11 @@
 
     population = initial population (seeded from reference genomes + scoped random)
     for each generation:
+        (ga.local_search=td) each learner learns by TD self-play (evolve.ga.local_search)
         score everyone by a round robin            (the problem: evolve.ga.tournament)
         champion = best; play it against the panel (the yardstick)
-        population = breed(population, fitness)     (the algorithm: evolve.ga.population)
+        population = breed(population, fitness)     (the algorithm: evolve.ga.population, or
+                                                     CMA-ES / the ES: evolve.ga.algorithms)
         hooks: CSVs, champion files, plot, log line; checkpoint (atomic, evolve.ga.state)
     exported champion = playoff among the last champions (evolve.ga.playoff)
 
@@ -25,8 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from engine.core.game import SearchSettings
-from evolve.ga import yardstick
-from evolve.ga.cmaes import CmaSearch, population_of, rebuilt
+from evolve.ga import algorithms, local_search, yardstick
 from evolve.ga.config import Config, ConfigError, config_hash, make_game, to_dict
 from evolve.ga.console import ProgressLog, generations_text, legend
 from evolve.ga.figure import FitnessPlot
@@ -79,24 +80,24 @@ class Study:
         self.hash = config_hash(config)
         self.groups = list(diversity_groups(np.zeros((1, self.spec.size)), self.bounds,
                                             self.spec.blocks))
-        self.cma = None  # the CMA-ES (``ga.algorithm=cmaes``), built or rebuilt on first use
-
-    def new_cma(self) -> CmaSearch:
-        refs = self.config.game.seed_references or self.game.seed_references
-        return CmaSearch(self.config.seed, self.bounds, self.game.reference_genome(refs[0]),
-                         self.config.ga.cma_sigma0, self.config.ga.population)
+        # CMA-ES or the ES (``ga.algorithm``; ``evolve.ga.algorithms``), built or rebuilt on
+        # first use; None for the GA
+        self.algorithm = None
 
     def initial_state(self) -> State:
+        """Generation 0's population (before any local search: ``loop`` runs it)."""
         ga = self.config.ga
         rng = np.random.default_rng(np.random.SeedSequence([self.config.seed, INIT_STREAM]))
-        if ga.algorithm == "cmaes":
-            self.cma = self.new_cma()
-            return State(0, population_of(self.cma.ask(), 0), rng, ga.population, 0.0)
+        learns = ga.local_search != "none"
+        if ga.algorithm != "ga":
+            self.algorithm = algorithms.new(self)
+            return State(0, self.algorithm.first(0), rng, ga.population, 0.0,
+                         needs_learning=learns)
         refs = self.config.game.seed_references or self.game.seed_references
         genomes = {r: self.game.reference_genome(r) for r in refs}
         pop = initial_population(ga.population, genomes, self.bounds, rng, ga.seeded_fraction,
                                  ga.seed_noise, ga.random_scope)
-        return State(0, pop, rng, ga.population, 0.0)
+        return State(0, pop, rng, ga.population, 0.0, needs_learning=learns)
 
     def hooks(self, state: State) -> list:
         csv = CsvLogger(self.run_dir, self.game, list(self.spec.names), self.panel, self.groups)
@@ -118,6 +119,10 @@ class Study:
                      generations_text(c.ga.generations))
             return self.finished_result(state, backend)
         self._clock, previous = time.perf_counter(), None
+        if state.needs_learning:
+            state.population = local_search.learn(self, backend, state.population,
+                                                  state.generation)
+            state.needs_learning = False
         round_robin = self.submit_round_robin(backend, state.generation, state.population,
                                               state.hall_of_fame)
         if c.progress:
@@ -131,6 +136,7 @@ class Study:
             # bred after the last generation too: the checkpoint then always holds the next
             # population, so a finished run can be continued with a larger ga.generations
             games = yardstick.submit(self, backend, report, state.hall_of_fame)
+            state.population = local_search.learn(self, backend, state.population, g + 1)
             if g + 1 < c.ga.generations:
                 round_robin = self.submit_round_robin(backend, g + 1, state.population,
                                                       state.hall_of_fame)
@@ -166,18 +172,23 @@ class Study:
             openings = self.openings("fitness.openings", FITNESS_GENERATION_OFFSET + g,
                                      c.fitness.openings)
             tasks += opponent_tasks(n, players, openings, c.seed, g, len(tasks), n * (n - 1) // 2)
-        ctx = Context(c.game.name, c.game.settings, self.search, opponents.genomes(pop.genomes))
+        ctx = self.context(opponents.genomes(pop.genomes))
         return tasks, backend.submit(ctx, tasks), mix
 
+    def context(self, genomes: np.ndarray) -> Context:
+        """What the workers need to play this study's games with ``genomes`` as players."""
+        c = self.config
+        return Context(c.game.name, c.game.settings, self.search, genomes, c.games.epsilon)
+
     def next_population(self, state: State, report: GenerationReport, g: int) -> None:
-        """The algorithm's half: GA breeding, or CMA-ES tell + ask."""
+        """The algorithm's half: GA breeding, or CMA-ES / ES tell + ask."""
         c, fitness = self.config, report.standings.fitness
-        if c.ga.algorithm == "cmaes":
-            if self.cma is None:  # resumed: replay what the checkpoint says was told
-                self.cma = rebuilt(self.new_cma(), state.told, state.population.genomes)
-            self.cma.tell(fitness)
-            state.told.append([float(f) for f in fitness])
-            state.population = population_of(self.cma.ask(), state.next_id)
+        if c.ga.algorithm != "ga":
+            if self.algorithm is None:  # resumed: rebuilt from what the checkpoint says
+                self.algorithm = algorithms.rebuilt(self, state.algorithm_state, g,
+                                                    state.population.genomes)
+            state.population = self.algorithm.advance(g, fitness, state.next_id)
+            state.algorithm_state = self.algorithm.state()
             state.next_id += c.ga.population
             return
         state.population = breed(state.population, fitness, state.rng, c.ga, self.bounds,

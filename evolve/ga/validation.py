@@ -21,6 +21,7 @@ from evolve.ga.schema import (
     make_game,
 )
 from evolve.ga.tournament import YARDSTICK_GENERATION_OFFSET, openings_for
+from evolve.ga.validation_search import validate_search
 
 
 def _check(ok: bool, key: str, value, rule: str) -> None:
@@ -76,6 +77,7 @@ def validate(c: Config) -> None:
            "generations >= 1")
     _check(c.playoff.openings >= 1, "playoff.openings", c.playoff.openings, "openings >= 1")
     _validate_fitness(c)
+    validate_search(c)
     _validate_ray(c)
     _validate_references(c)
     _validate_panel(c)

@@ -15,12 +15,7 @@ from evolve.ga.progress import (
     hall_of_fame_score,
     joins,
 )
-from evolve.ga.tournament import (
-    YARDSTICK_GENERATION_OFFSET,
-    Context,
-    yardstick_scores,
-    yardstick_tasks,
-)
+from evolve.ga.tournament import YARDSTICK_GENERATION_OFFSET, yardstick_scores, yardstick_tasks
 
 
 def submit(study, backend, report, hall_of_fame: list[Member]):
@@ -35,7 +30,7 @@ def submit(study, backend, report, hall_of_fame: list[Member]):
     indices = [len(pop) + k for k in range(len(members))]
     report.anchor_labels = {i: f"hof_gen{m.generation:04d}"
                             for i, m in zip(indices, members, strict=True)}
-    ctx = Context(c.game.name, c.game.settings, study.search, genomes)
+    ctx = study.context(genomes)
     openings = study.openings("yardstick.openings", YARDSTICK_GENERATION_OFFSET + g,
                               c.yardstick.openings)
     tasks = yardstick_tasks(report.champion_index, [*study.panel, *indices], openings, c.seed, g)

@@ -56,7 +56,7 @@ def test_replaying_the_told_fitness_rebuilds_the_same_strategy():
 
 
 def test_a_bad_algorithm_stops_the_run_at_start_with_one_line():
-    with pytest.raises(ConfigError, match=r"^ga.algorithm=nsga must be one of: ga, cmaes$"):
+    with pytest.raises(ConfigError, match=r"^ga.algorithm=nsga must be one of: ga, cmaes, es$"):
         to_config(config("ga.algorithm=nsga"))
     with pytest.raises(ConfigError, match=r"^ga.cma_sigma0=0.0 must satisfy"):
         to_config(config("ga.cma_sigma0=0"))

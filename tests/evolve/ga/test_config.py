@@ -161,3 +161,46 @@ def test_resume_takes_the_saved_config_and_only_the_allowed_command_line_changes
         merged_config(saved, current, {"resume", "ga.population"})
     with pytest.raises(ConfigError, match=r"ga.population=14 \(saved: 4\); search.depth=2"):
         merged_config(saved, current, {"resume", "ga", "search"})  # a whole group: every key
+
+
+def hash_before_the_later_keys(config) -> str:
+    """``config_hash`` as it was computed before ``LATER_KEYS`` existed: the config without
+    the runtime keys and ``ga.generations``, and without those keys (they did not exist)."""
+    import hashlib
+    import json
+
+    from evolve.ga.config import LATER_KEYS, RUNTIME_KEYS, to_dict
+
+    d = to_dict(config)
+    for key in RUNTIME_KEYS:
+        d.pop(key)
+    d["ga"].pop("generations")
+    for section, keys in LATER_KEYS.items():
+        for key in keys:
+            d[section].pop(key)
+    return hashlib.sha256(json.dumps(d, sort_keys=True).encode()).hexdigest()[:16]
+
+
+@pytest.mark.parametrize("experiment", ["smoke", "reversed_reversi", "othello_league"])
+def test_settings_added_later_leave_the_hash_of_configs_that_do_not_use_them(experiment):
+    c = to_config(composed(f"+experiment={experiment}"))
+    assert config_hash(c) == hash_before_the_later_keys(c)
+    for override in ("games.epsilon=0.1", "ga.mutation_genes=3", "ga.es_sigma=0.2",
+                     "ga.cma_diagonal=true", "ga.td_games=5"):
+        changed = to_config(composed(f"+experiment={experiment}", override))
+        assert config_hash(changed) != config_hash(c), override
+
+
+def test_a_checkpoint_saved_before_the_later_keys_resumes_with_their_defaults():
+    from evolve.ga.config import LATER_KEYS, to_dict
+    from evolve.ga.resume import merged_config
+
+    saved = to_dict(to_config(composed("+experiment=smoke", "ga.generations=3")))
+    for section, keys in LATER_KEYS.items():
+        for key in keys:
+            del saved[section][key]
+    current = to_config(composed("+experiment=smoke", "resume=x", "ga.generations=3"))
+    c = merged_config(saved, current, None)
+    assert (c.ga.algorithm, c.ga.local_search, c.ga.mutation_genes, c.games.epsilon) == \
+        ("ga", "none", 0, 0.0)
+    assert config_hash(c) == hash_before_the_later_keys(c)

@@ -1,0 +1,49 @@
+"""Learning as indexed, seeded tasks on the execution layer, like games: each ``LearnTask`` is one
+genome's temporal-difference self-play (``Game.td_learn``), so any backend runs any task on any
+worker, and the learnt genome depends on the task alone (its seed), never on who ran it.
+
+A ``TdContext`` is shipped once per batch (the game, its settings, the genomes and the TD
+settings); ``play(tasks)`` is the name every backend calls.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from evolve.execution.games import configured_game
+
+
+@dataclass(frozen=True)
+class LearnTask:
+    index: int  # position in this batch's result list
+    genome: int  # row of the context's genomes
+    seed: tuple[int, ...]  # SeedSequence entropy
+
+
+@dataclass(frozen=True)
+class LearnResult:
+    index: int
+    genome: np.ndarray  # the learnt genome (float64)
+
+
+@dataclass(frozen=True)
+class TdContext:
+    game: str
+    settings: dict  # the game's settings (``Game.with_settings``)
+    genomes: np.ndarray
+    games: int  # self-play games per genome
+    alpha: float
+    epsilon: float
+
+    def play(self, tasks: list[LearnTask]) -> list[LearnResult]:
+        """Every task's learnt genome, in task order."""
+        game = configured_game(self.game, self.settings)
+        results = []
+        for task in tasks:
+            learnt = game.td_learn(self.genomes[task.genome].copy(), self.games,
+                                   np.random.SeedSequence(list(task.seed)), self.alpha,
+                                   self.epsilon)
+            results.append(LearnResult(task.index, np.asarray(learnt, dtype=np.float64)))
+        return results
