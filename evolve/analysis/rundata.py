@@ -95,20 +95,34 @@ class RunData:
                     for f in files if _CHAMPION_FILE.search(f.name)]
         return self._history_from_individuals()
 
+    def _genome_from_npz(self, generation: int, ident: int) -> np.ndarray:
+        return _npz_genome(self.path / "individuals" / f"gen_{generation:04d}.npz", ident)
+
     def _history_from_individuals(self) -> list[tuple[int, object]]:
         from dataclasses import replace
 
         champion = self.champion
         gene_columns = list(self.game.genome_spec().names)
         missing = [c for c in gene_columns if c not in self.individuals.columns]
-        if missing:
+        if missing and not (self.path / "individuals").is_dir():
             raise RunDirError(f"{self.path / 'individuals.csv'}: no gene columns {missing[:3]}...")
         history = []
         for generation, group in self.individuals.groupby("generation", sort=True):
-            best = group.loc[group["fitness"].idxmax(), gene_columns].to_numpy(np.float64)
+            row = group["fitness"].idxmax()
+            best = (self._genome_from_npz(int(generation), int(group.loc[row, "id"])) if missing
+                    else group.loc[row, gene_columns].to_numpy(np.float64))
             history.append((int(generation), replace(champion, genome=best,
                                                      name=f"gen {generation}", metadata={})))
         return history
+
+
+def _npz_genome(path: Path, ident: int) -> np.ndarray:
+    """Individual ``ident``'s genome from a large-genome run's ``individuals/gen_XXXX.npz``."""
+    with np.load(path, allow_pickle=False) as z:
+        ids = z["ids"].tolist()
+        if ident not in ids:
+            raise RunDirError(f"{path}: no individual {ident}")
+        return z["genomes"][ids.index(ident)].astype(np.float64)
 
 
 def load_run(path: str | os.PathLike) -> RunData:

@@ -25,6 +25,9 @@ GENERATION_COLUMNS = ["generation", "best_fitness", "mean_fitness", "min_fitness
 # (earlier champions; evolve.ga.progress), then ``diversity_<group>`` per block kind and phase
 PROGRESS_COLUMNS = ["champion_elo", "champion_elo_low", "champion_elo_high", "elite_score",
                     "hall_of_fame_score"]
+# Larger genomes (n-tuple networks: 10^3-10^5 weights) keep their genes out of individuals.csv:
+# one array file per generation, individuals/gen_XXXX.npz (genomes [population, genes], ids).
+MAX_GENES_IN_CSV = 1000
 INDIVIDUAL_COLUMNS = ["generation", "id", "parent_a", "parent_b", "operator", "fitness", "wins",
                       "draws", "losses"]
 
@@ -109,7 +112,10 @@ class CsvLogger:
                                     + PROGRESS_COLUMNS
                                     + [f"diversity_{g}" for g in diversity_groups])
         self.diversity_groups = list(diversity_groups)
-        self.individuals = CsvTable(run_dir / "individuals.csv", INDIVIDUAL_COLUMNS + gene_names)
+        self.genes_in_csv = len(gene_names) <= MAX_GENES_IN_CSV
+        self.genome_dir = run_dir / "individuals"
+        self.individuals = CsvTable(run_dir / "individuals.csv", INDIVIDUAL_COLUMNS
+                                    + (list(gene_names) if self.genes_in_csv else []))
         self.games = CsvTable(run_dir / "games.csv", game_columns(game))
         self.yardstick_games = CsvTable(run_dir / "yardstick_games.csv", game_columns(game))
         self.panel, self.game = panel, game
@@ -117,6 +123,9 @@ class CsvLogger:
     def resume(self, generation: int) -> None:
         for table in (self.generations, self.individuals, self.games, self.yardstick_games):
             table.truncate_after(generation)
+        for later in self.genome_dir.glob("gen_*.npz") if self.genome_dir.is_dir() else ():
+            if int(later.stem.removeprefix("gen_")) > generation:
+                later.unlink()
 
     def on_generation(self, r: GenerationReport) -> None:
         fit, pop, g = r.standings.fitness, r.population, r.generation
@@ -131,9 +140,15 @@ class CsvLogger:
                                   *(r.diversity_groups.get(k, math.nan)
                                     for k in self.diversity_groups)]])
         s = r.standings
+        genes = (lambda i: pop.genomes[i].tolist()) if self.genes_in_csv else (lambda i: [])
         self.individuals.append([
             [g, pop.ids[i], pop.parent_a[i], pop.parent_b[i], pop.operator[i], fit[i], s.wins[i],
-             s.draws[i], s.losses[i], *pop.genomes[i].tolist()] for i in range(len(pop))])
+             s.draws[i], s.losses[i], *genes(i)] for i in range(len(pop))])
+        if not self.genes_in_csv:
+            self.genome_dir.mkdir(exist_ok=True)
+            np.savez_compressed(self.genome_dir / f"gen_{g:04d}.npz",
+                                ids=np.asarray(pop.ids, np.int64),
+                                genomes=np.asarray(pop.genomes, np.float64))
         self.games.append([self._row(g, t, res, pop, r.fitness_labels) for t, res in r.games])
         self.yardstick_games.append([self._row(g, t, res, pop, r.anchor_labels)
                                      for t, res in r.yardstick_games])
