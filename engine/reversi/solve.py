@@ -70,15 +70,19 @@ def read_obf(path: Path) -> list[tuple[Position, dict[str, int]]]:
     return out
 
 
-def solve_file(path: Path, variant: Variant, first: int = 1, echo=None) -> list[dict]:
+def solve_file(path: Path, variant: Variant, first: int = 1, echo=None,
+               progress: bool = False) -> list[dict]:
     """Solve every position of an .obf file; each result says whether it matches the file.
 
     A result matches when its score equals the best listed score and its best move, if listed,
-    has that score. One table serves the whole file (cleared between positions).
+    has that score. One table serves the whole file (cleared between positions). ``progress``:
+    a bar with ETA on stderr (positions of growing difficulty make the ETA a lower bound).
     """
     searcher = Searcher(reference_weights("wpc"), variant, 64, tt_bits=TT_BITS)
     rows = []
-    for number, (position, scores) in enumerate(read_obf(path), start=first):
+    positions = read_obf(path)
+    bar = _bar(len(positions), progress)
+    for number, (position, scores) in enumerate(positions, start=first):
         searcher.clear()
         t0 = time.process_time()
         r = solve_position(position, variant, searcher=searcher)
@@ -90,8 +94,20 @@ def solve_file(path: Path, variant: Variant, first: int = 1, echo=None) -> list[
         )
         rows.append(r)
         if echo:
-            echo(format_row(r))
+            (bar.write if bar else echo)(format_row(r))
+        if bar:
+            bar.update()
+    if bar:
+        bar.close()
     return rows
+
+
+def _bar(total: int, enabled: bool):
+    if not (enabled and sys.stderr.isatty()):
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=total, desc="solving", unit="position", file=sys.stderr, leave=False)
 
 
 def format_row(r: dict) -> str:
@@ -119,7 +135,8 @@ def format_text(r: dict) -> str:
 def run_file(args) -> int:
     """``--file``: one line per position and a total; exit 1 if any score disagrees."""
     echo = None if args.json else print
-    rows = solve_file(args.file, Variant.parse(args.variant), args.first, echo)
+    rows = solve_file(args.file, Variant.parse(args.variant), args.first, echo,
+                      progress=not args.json)
     wrong = [r["number"] for r in rows if not r["matches"]]
     seconds = sum(r["seconds"] for r in rows)
     nodes = sum(r["nodes"] for r in rows)
