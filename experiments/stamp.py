@@ -29,8 +29,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 STAMP_MARK = "- command: "
-# files a run of the tool rewrites itself: their changes do not make the code "uncommitted"
-GENERATED = ("experiments/results/", "experiments/runs/", "README.md")
+# changes that make no result differ: the files a run of the tool rewrites, and prose
+NOT_CODE = ("experiments/results/", "experiments/runs/", "docs/", "notebooks/")
+NOT_CODE_SUFFIXES = (".md", ".png")
 
 
 @dataclass
@@ -90,13 +91,14 @@ def command_line(argv: list[str]) -> str:
 
 
 def commit() -> tuple[str, list[str]]:
-    """The checked-out commit and the tracked files whose code differs from it (the files a
-    run of the tool rewrites aside)."""
+    """The checked-out commit and the tracked files whose code differs from it (results and
+    prose aside)."""
     head = _git("rev-parse", "--short=12", "HEAD")
     if head is None:
         return "unknown (not a git checkout)", []
     changed = (_git("diff", "--name-only", "HEAD") or "").splitlines()
-    return head, [p for p in changed if not p.startswith(GENERATED)]
+    return head, [p for p in changed
+                  if not p.startswith(NOT_CODE) and not p.endswith(NOT_CODE_SUFFIXES)]
 
 
 def machine() -> str:
