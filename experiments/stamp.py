@@ -97,6 +97,7 @@ def commit() -> tuple[str, list[str]]:
     if head is None:
         return "unknown (not a git checkout)", []
     changed = (_git("diff", "--name-only", "HEAD") or "").splitlines()
+    changed += (_git("ls-files", "--others", "--exclude-standard") or "").splitlines()
     return head, [p for p in changed
                   if not p.startswith(NOT_CODE) and not p.endswith(NOT_CODE_SUFFIXES)]
 

@@ -35,12 +35,14 @@ def test_a_script_run_by_its_path_is_named_from_the_repository_root():
 def test_changed_code_is_named_but_rewritten_results_and_prose_are_not(monkeypatch):
     changed = ("engine/reversi/search.py\nexperiments/results/bench_perft.md\nREADME.md\n"
                "docs/ray.md\nexperiments/runs/x/champion.json\n")
-    monkeypatch.setattr(stamp_module, "_git", lambda *a: changed if a[0] == "diff" else "abc")
+    new = "experiments/new_bench.py\nexperiments/results/new.md\n"
+    answers = {"diff": changed, "ls-files": new, "rev-parse": "abc"}
+    monkeypatch.setattr(stamp_module, "_git", lambda *a: answers[a[0]])
     head, code = stamp_module.commit()
-    assert (head, code) == ("abc", ["engine/reversi/search.py"])
+    assert (head, code) == ("abc", ["engine/reversi/search.py", "experiments/new_bench.py"])
     s = Stamp.begin(["experiments/x.py"])
-    assert "`abc` + uncommitted changes in 1 file(s): engine/reversi/search.py" in \
-        "\n".join(s.markdown())
+    assert "`abc` + uncommitted changes in 2 file(s): engine/reversi/search.py, " \
+        "experiments/new_bench.py" in "\n".join(s.markdown())
 
 
 def test_markdown_gets_the_stamp_under_its_title(tmp_path):
