@@ -157,13 +157,14 @@ def compare(run: Path, got: Path, generations: int) -> str | None:
     return None
 
 
-def write(run: Path, verify: int) -> str:
+def write(run: Path, verify: int, note: str = "") -> str:
     made_at = _added_at(run)
     overrides, _ = recorded(run)
     today = today_command(run)
     where = f"hydra.run.dir={run.relative_to(ROOT)}"
     lines = [f"# Provenance of `{run.relative_to(ROOT)}`", "",
-             f"Committed at `{made_at}`, made by its recorded command (`.hydra/overrides.yaml`):",
+             f"Committed at `{made_at}` (the last commit that wrote its champion), made by its "
+             "recorded command (`.hydra/overrides.yaml`):",
              "", "```bash", shlex.join(["python", "-m", "evolve", *overrides, where]), "```", ""]
     if today == overrides:
         lines += ["Today's defaults run the same study: this command still composes the config "
@@ -172,6 +173,7 @@ def write(run: Path, verify: int) -> str:
         lines += ["Settings added or changed since make that command run another study today. "
                   "With today's code this command pins them back to what the run did:", "",
                   "```bash", shlex.join(["python", "-m", "evolve", *today, where]), "```"]
+    why = None
     if verify:
         why = replay(run, today, verify)
         lines += ["", (f"Checked {time.strftime('%Y-%m-%d')} at commit `{commit()[0]}` "
@@ -180,8 +182,12 @@ def write(run: Path, verify: int) -> str:
                        + ("give the same fitness, yardstick scores, diversity and games (the "
                           "in-run Elo is not compared)." if why is None else
                           f"do **not** match ({why}): use the code of `{made_at}`."))]
+    if note:
+        lines += ["", note]
     (run / FILE).write_text("\n".join(lines) + "\n")
-    return lines[-1]
+    verdict = "pinned" if today != overrides else "same command"
+    return verdict + ("" if not verify else ", replay matches" if why is None else
+                      f", replay differs: {why}")
 
 
 def runs() -> list[Path]:
@@ -212,6 +218,7 @@ def main(argv: list[str] | None = None) -> int:
     w.add_argument("runs", type=Path, nargs="+")
     w.add_argument("--verify", type=int, default=0, metavar="GENERATIONS",
                    help="replay this many generations and say whether they match")
+    w.add_argument("--note", default="", help="a paragraph added at the end")
     args = p.parse_args(argv)
     if args.what == "check":
         problems = check()
@@ -219,7 +226,7 @@ def main(argv: list[str] | None = None) -> int:
             print(line)
         return 1 if problems else 0
     for run in args.runs:
-        print(f"{run}: {write(run.resolve(), args.verify)}", flush=True)
+        print(f"{run}: {write(run.resolve(), args.verify, args.note)}", flush=True)
     return 0
 
 
@@ -229,11 +236,11 @@ def _table(path: Path) -> list[dict]:
 
 
 def _added_at(run: Path) -> str:
-    done = subprocess.run(["git", "log", "--follow", "--diff-filter=A", "--format=%h",
-                           "--", str(run / ".hydra" / "config.yaml")], cwd=ROOT,
-                          capture_output=True, text=True)
-    hashes = done.stdout.split()
-    return hashes[-1] if hashes else "not committed yet"
+    """The last commit that wrote the run's champion (moves followed, not counted)."""
+    done = subprocess.run(["git", "log", "--follow", "--diff-filter=AM", "--format=%h", "-1",
+                           "--", str(run / "champion.json")], cwd=ROOT, capture_output=True,
+                          text=True)
+    return done.stdout.strip() or "not committed yet"
 
 
 def _game_panel(name: str | None) -> list[str] | None:

@@ -19,10 +19,11 @@ BEGIN, END = "<!-- results:begin -->", "<!-- results:end -->"
 @dataclass(frozen=True)
 class Row:
     job: str
-    file: str            # the result file the figure comes from (its .json is read)
+    file: str            # the result file shown; the figure is read from its .json ...
     what: str
     goal: str
     result: Callable[[dict], str]
+    source: str | None = None  # ... or from this file
 
 
 def _match(data: dict, opponent: str, matches_key: str = "matches") -> dict:
@@ -34,8 +35,11 @@ def _elo(x: float | None, unbounded: str = "+inf") -> str:
 
 
 def _elo_ci(m: dict) -> str:
-    low, high = m["elo_ci95"]
-    return f"{_elo(m['elo'])} Elo [{_elo(low, '-inf')}, {_elo(high)}]"
+    """Elo with the 95% interval ``evolve.evaluate`` prints (Wilson's, when the file has it)."""
+    low, high = m.get("elo_ci95_wilson") or m["elo_ci95"]
+    if m["elo"] is None:  # every game won (or lost): only one end is known
+        return f">= {_elo(low)} Elo" if m["score"] == 1 else f"<= {_elo(high)} Elo"
+    return f"{m['elo']:+.0f} Elo [{_elo(low, '-inf')}, {_elo(high)}]"
 
 
 def perft(d: dict) -> str:
@@ -149,14 +153,14 @@ ROWS = [
         "1-ply Reversed Reversi champion (`+experiment=reversed_reversi_1ply`) vs the "
         "round-robin 1-ply champion / `wpc_negated` (1 ply + exact last 3, 200 games each)",
         "+150 / +200", tuning),
-    Row("strength_othello", "strength_othello_league.json", "1-ply Othello champion "
+    Row("strength_othello", "strength_othello.md", "1-ply Othello champion "
         "(`+experiment=othello_league`), Othello League protocol, 200 games",
-        "beat the literature WPC", league),
+        "beat the literature WPC", league, source="strength_othello_league.json"),
 ]
 
 
 def cell(row: Row, results: Path) -> str:
-    path = (results / row.file).with_suffix(".json")
+    path = (results / (row.source or row.file)).with_suffix(".json")
     data = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
     if "stamp" not in data:  # not made yet, or made before results were stamped
         return f"to be measured: `python -m experiments.reproduce --only {row.job}`"
