@@ -11,8 +11,8 @@ initial population (half seeded, half random) so games look like a study's; yard
 
 Studies (``--studies``): ``python -m evolve`` in a subprocess, timed from start to exit (Ray's
 start, the workers' warm-up, every generation, the playoff and the files): ``depth5`` is 10
-agents x 10 generations at depth 5 (the course project's setting), ``defaults`` the default
-Reversed Reversi, Othello and Othello League studies.
+agents x 10 generations at depth 5 (the course project's setting), ``defaults`` every study of
+``conf/experiment/`` but the smoke test (how long "a default study" takes, as the docs quote).
 """
 
 from __future__ import annotations
@@ -41,8 +41,9 @@ BACKENDS = ("serial", "ray-1", "ray-2")
 STUDIES = {
     "depth5": [["game=reversed_reversi", "ga.population=10", "ga.generations=10",
                 "search.depth=5", "games.openings=1"]],
-    "defaults": [["+experiment=reversed_reversi"], ["+experiment=othello"],
-                 ["+experiment=othello_league"]],
+    "defaults": [[f"+experiment={name}"] for name in (
+        "reversed_reversi", "othello", "othello_league", "reversed_reversi_1ply", "pentago_twist",
+        "hexifence")],
 }
 
 

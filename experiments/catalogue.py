@@ -123,7 +123,7 @@ JOBS = [
         "bench_cs303.md bench_cs303.json", 120, "timing",
         "the exported CS303 agent (pure Python): nodes/s, depth reached in the time limit"),
     job("bench_ga", f"{PY} experiments/bench_ga.py --generations 5 --studies depth5 defaults "
-        "--out {results}/bench_ga.md", "bench_ga.md bench_ga.json", 1500, "timing",
+        "--out {results}/bench_ga.md", "bench_ga.md bench_ga.json", 2100, "timing",
         "one generation serial vs Ray 1/2 workers; whole studies end to end"),
     job("bench_scale", f"{PY} experiments/bench_scale.py --depths 2 3 "
         "--out {results}/bench_scale.md", "bench_scale.md bench_scale.json", 900, "timing",
