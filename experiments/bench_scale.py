@@ -291,6 +291,7 @@ def main() -> None:
         raw = json.loads(args.render.read_text())
         out = from_json(raw)
         made_by = raw.get("stamp", {}).get("command") or raw.get("command", "unknown")
+        made_by = made_by if made_by.startswith("python") else f"python {made_by}"
         source = f"Rendered from the measurements in `{args.render}` (made by `{made_by}`).\n\n"
     else:
         out = measure(args)
