@@ -40,6 +40,7 @@ BEFORE = {"ga.elite_copies": 0, "ga.immigrants": 0, "ga.sharing_radius": 0.0,
 COMPARED = ("best_fitness", "mean_fitness", "min_fitness", "std_fitness", "yardstick_score",
             "diversity", "games")
 FILE = "PROVENANCE.md"
+NOTES = "## Notes"
 
 
 def flat(node: dict, prefix: str = "") -> dict:
@@ -182,8 +183,9 @@ def write(run: Path, verify: int, note: str = "") -> str:
                        + ("give the same fitness, yardstick scores, diversity and games (the "
                           "in-run Elo is not compared)." if why is None else
                           f"do **not** match ({why}): use the code of `{made_at}`."))]
+    note = note or _kept_note(run / FILE)
     if note:
-        lines += ["", note]
+        lines += ["", NOTES, "", note]
     (run / FILE).write_text("\n".join(lines) + "\n")
     verdict = "pinned" if today != overrides else "same command"
     return verdict + ("" if not verify else ", replay matches" if why is None else
@@ -228,6 +230,12 @@ def main(argv: list[str] | None = None) -> int:
     for run in args.runs:
         print(f"{run}: {write(run.resolve(), args.verify, args.note)}", flush=True)
     return 0
+
+
+def _kept_note(path: Path) -> str:
+    """The notes of an existing PROVENANCE.md (rewriting it keeps them)."""
+    text = path.read_text() if path.is_file() else ""
+    return text.split(f"\n{NOTES}\n", 1)[1].strip() if f"\n{NOTES}\n" in text else ""
 
 
 def _table(path: Path) -> list[dict]:
