@@ -182,7 +182,7 @@ def write(run: Path, verify: int, note: str = "") -> str:
                        f"--verify {verify}`): generations 0-{verify - 1} replayed "
                        + ("give the same fitness, yardstick scores, diversity and games (the "
                           "in-run Elo is not compared)." if why is None else
-                          f"do **not** match ({why}): use the code of `{made_at}`."))]
+                          f"do **not** match ({why}); the code of `{made_at}` made it."))]
     note = note or _kept_note(run / FILE)
     if note:
         lines += ["", NOTES, "", note]

@@ -81,7 +81,7 @@ def run_job(job: Job, results: Path, logs: Path, bar: tqdm, env: dict) -> str | 
     cmd = command(job, results)
     stamp = Stamp.begin(cmd[1:] if cmd[0] == "python" else cmd)
     log = logs / f"{job.name}.log"
-    start, shown = time.perf_counter(), 0.0
+    start, shown, began = time.perf_counter(), 0.0, time.time() - 1
     with open(log, "w") as err, tempfile.TemporaryFile("w+") as out:
         proc = subprocess.Popen([sys.executable if cmd[0] == "python" else cmd[0], *cmd[1:]],
                                 cwd=ROOT, env=env, stderr=err,
@@ -98,7 +98,8 @@ def run_job(job: Job, results: Path, logs: Path, bar: tqdm, env: dict) -> str | 
             out.seek(0)
             write_markdown(results / job.outputs[0], f"# {job.capture}",
                            ["```", out.read().rstrip(), "```"], stamp)
-    missing = [o for o in job.outputs if not (results / o).is_file()]
+    missing = [o for o in job.outputs  # a file left from an earlier run does not count
+               if not (results / o).is_file() or (results / o).stat().st_mtime < began]
     if missing:
         return f"did not write {', '.join(missing)} (log: {log})"
     unstamped = [o for o in job.outputs if o.endswith((".md", ".json"))  # champion files

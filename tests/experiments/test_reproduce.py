@@ -2,6 +2,7 @@
 same figures as the committed result; a failing job is named in one line and the others keep
 their results; every result file comes from a job (or says why not)."""
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -62,7 +63,10 @@ def test_a_failing_job_fails_the_command_in_one_line_and_the_others_keep_results
     jobs = [fake("breaks", "import sys; print('boom: no such file', file=sys.stderr); "
                  "sys.exit(3)"),
             fake("works", writes(tmp_path), "ok.md"),
-            fake("forgets", "pass", "missing.md")]
+            fake("forgets", "pass", "missing.md"),
+            fake("leaves_old", "pass", "old.md")]
+    (tmp_path / "old.md").write_text("# from an earlier run\n")
+    os.utime(tmp_path / "old.md", (0, 0))
     status = reproduce.main(["--results", str(tmp_path), "--no-readme",
                              "--logs", str(tmp_path / "logs")], jobs=jobs)
     errors = [line for line in capsys.readouterr().err.splitlines()
@@ -71,7 +75,8 @@ def test_a_failing_job_fails_the_command_in_one_line_and_the_others_keep_results
     assert errors == [
         f"error: breaks failed: exit status 3: boom: no such file (log: {tmp_path}/logs/"
         "breaks.log)",
-        f"error: forgets failed: did not write missing.md (log: {tmp_path}/logs/forgets.log)"]
+        f"error: forgets failed: did not write missing.md (log: {tmp_path}/logs/forgets.log)",
+        f"error: leaves_old failed: did not write old.md (log: {tmp_path}/logs/leaves_old.log)"]
 
 
 def test_an_output_without_the_stamp_fails_its_job(tmp_path, capsys):
