@@ -111,7 +111,9 @@ def time_budget(searcher: Searcher, positions, limit: float) -> tuple[float, flo
 
 def ffo_rows(searcher: Searcher) -> list[dict]:
     rows = []
-    for number, line in enumerate(FFO.read_text().splitlines(), start=1):
+    lines = FFO.read_text().splitlines()
+    searcher.solve(Position.parse(lines[0].split(";")[0].strip()))  # compile / load, untimed
+    for number, line in enumerate(lines, start=1):
         fields = [f.strip() for f in line.split(";") if f.strip()]
         p = Position.parse(fields[0])
         scores = {parse_move(m): int(s) for m, s in (f.split(":") for f in fields[1:])}

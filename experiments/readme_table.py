@@ -162,9 +162,13 @@ ROWS = [
 def cell(row: Row, results: Path) -> str:
     path = (results / (row.source or row.file)).with_suffix(".json")
     data = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    again = f"`python -m experiments.reproduce --only {row.job}`"
     if "stamp" not in data:  # not made yet, or made before results were stamped
-        return f"to be measured: `python -m experiments.reproduce --only {row.job}`"
-    return row.result(data)
+        return f"to be measured: {again}"
+    try:
+        return row.result(data)
+    except (KeyError, StopIteration, IndexError):  # made with other options than the job's
+        return f"not in `{path.name}` (made by `{data['stamp']['command']}`): {again}"
 
 
 def table(results: Path) -> list[str]:
