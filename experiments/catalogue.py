@@ -8,8 +8,8 @@ quiet machine), ``games`` (games at a fixed depth from fixed seeds: the same eve
 runs; they run from a clean clone (no file outside the repository).
 
 In a command ``{results}`` is the results folder (``--results``, default
-``experiments/results``). A job with ``capture`` gets its standard output written to that file
-with the stamp (for commands that only print).
+``experiments/results``). A job with ``capture`` gets its standard output (Markdown) written to
+that file under the title ``capture`` and the stamp (for commands that only print).
 """
 
 from __future__ import annotations

@@ -96,8 +96,7 @@ def run_job(job: Job, results: Path, logs: Path, bar: tqdm, env: dict) -> str | 
             return f"exit status {proc.returncode}: {_last_line(log)} (log: {log})"
         if job.capture:
             out.seek(0)
-            write_markdown(results / job.outputs[0], f"# {job.capture}",
-                           ["```", out.read().rstrip(), "```"], stamp)
+            write_markdown(results / job.outputs[0], f"# {job.capture}", out.read(), stamp)
     missing = [o for o in job.outputs  # a file left from an earlier run does not count
                if not (results / o).is_file() or (results / o).stat().st_mtime < began]
     if missing:

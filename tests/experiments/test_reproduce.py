@@ -126,3 +126,12 @@ def test_every_job_runs_a_script_that_exists_and_writes_under_results(job):
     assert job.kind in ("timing", "games", "exact") and job.seconds > 0
     assert job.capture or any("{results}" in part for part in job.command)
     assert by_name()[job.name] is job
+
+
+def test_a_command_that_only_prints_gets_its_output_written_with_the_stamp(tmp_path):
+    job = Job("prints", ("python", "-c", "print('| a | b |')"), ("printed.md",), 1, "timing",
+              "prints", capture="What it printed")
+    assert reproduce.main(["--results", str(tmp_path), "--no-readme"], jobs=[job]) == 0
+    text = (tmp_path / "printed.md").read_text()
+    assert text.startswith("# What it printed\n\n- command: `python -c ")
+    assert text.endswith("\n| a | b |\n") and "- date: " in text
