@@ -8,7 +8,8 @@ A local multi-node cluster (``ray.cluster_utils.Cluster``: a head without CPUs a
 worker nodes, all on this machine) runs a tiny study; once its first generation is
 checkpointed, every worker node is removed.
 
-    python experiments/bench_cluster_loss.py --timeout 3 --repeats 3
+    python experiments/bench_cluster_loss.py --timeout 3 --repeats 3 \
+        --out experiments/results/bench_cluster_loss.md
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from evolve.execution.ray_backend import RayBackend  # noqa: E402
 from evolve.ga.config import to_config  # noqa: E402
 from evolve.ga.loop import run  # noqa: E402
 from evolve.ga.tournament import warm_up  # noqa: E402
+from experiments.stamp import Stamp, write_json, write_markdown  # noqa: E402
 
 TINY = ["+experiment=smoke", "search.depth=2", "search.endgame_empties=6", "ga.population=5",
         "ga.generations=4", "ga.elites=1", "games.openings=2", "plot=false", "progress=false",
@@ -74,7 +76,9 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--timeout", type=float, default=3.0, help="ray.no_worker_timeout, seconds")
     p.add_argument("--repeats", type=int, default=3)
+    p.add_argument("--out", type=Path, help="write the Markdown here (+ .json)")
     args = p.parse_args()
+    stamp = Stamp.begin()
     import ray
     from ray import cluster_utils
 
@@ -85,8 +89,17 @@ def main() -> None:
         stops = [one_stop(cluster, args.timeout) for _ in range(args.repeats)]
     finally:
         cluster.shutdown()
-    print(f"every node lost -> ClusterLostError after {min(stops):.1f} s (best), "
-          f"{max(stops):.1f} s (worst) of {len(stops)}; ray.no_worker_timeout={args.timeout:g} s")
+    line = (f"every node lost -> ClusterLostError after {min(stops):.1f} s (best), "
+            f"{max(stops):.1f} s (worst) of {len(stops)}; ray.no_worker_timeout={args.timeout:g} s")
+    print(line)
+    if args.out:
+        write_markdown(args.out, "# A study that loses every Ray node: time to the one-line stop",
+                       ["A local cluster (`ray.cluster_utils.Cluster`: a head without CPUs and "
+                        "two one-CPU worker nodes on this machine) runs a tiny study; once its "
+                        "first generation is checkpointed every worker node is removed.", "",
+                        f"- {line}"], stamp)
+        write_json(args.out.with_suffix(".json"), {"timeout": args.timeout, "stops": stops},
+                   stamp)
 
 
 if __name__ == "__main__":

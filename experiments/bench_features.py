@@ -15,8 +15,6 @@ Measures, single-threaded, after compilation:
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import sys
 import time
 from pathlib import Path
@@ -31,6 +29,7 @@ from engine.reversi.evaluation import evaluate  # noqa: E402
 from engine.reversi.position import PASS, Position  # noqa: E402
 from engine.reversi.search import Searcher  # noqa: E402
 from engine.reversi.weights import GenomeLayout, Weights, default_phase_bounds  # noqa: E402
+from experiments.stamp import Stamp, write_json, write_markdown  # noqa: E402
 
 SETTINGS = [  # (label, feature groups)
     ("positional only", ()),
@@ -115,21 +114,19 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--out", type=Path)
     args = ap.parse_args(argv)
+    stamp = Stamp.begin(None if argv is None else [__file__, *argv])
+    data = {"evaluate": [], "search": []}
 
     sample = positions(args.positions, args.seed, 10, 55)
     lines = [
-        "# Feature groups benchmark", "",
-        "Command: `python experiments/bench_features.py " + " ".join(argv or sys.argv[1:]) + "`",
-        "",
-        f"Machine: {platform.machine()}, {os.cpu_count()} CPUs, Python "
-        f"{platform.python_version()}, single thread; load average at start "
-        f"{os.getloadavg()[0]:.2f} (a shared machine: timings are noisy).", "",
+        "Single thread.", "",
         f"## evaluate() calls per second ({len(sample)} positions from seeded random games, "
         f"10-55 plies, x {args.repeats}, best of {args.rounds})", "",
         "| feature groups | M calls/s | ns/call |", "|---|---|---|",
     ]
     for label, groups in SETTINGS:
         rate = evaluate_rate(sample, groups, args.repeats, args.rounds)
+        data["evaluate"].append({"groups": label, "calls_per_second": rate})
         lines.append(f"| {label} | {rate / 1e6:.2f} | {1e9 / rate:.0f} |")
         print(lines[-1], flush=True)
     search_sample = positions(args.search_positions, args.seed + 1, 20, 40)
@@ -138,13 +135,14 @@ def main(argv=None) -> int:
               "| feature groups | median ms/move | nodes/s |", "|---|---|---|"]
     for label, groups in (SETTINGS[2], SETTINGS[-1]):
         ms, rate = search_row(search_sample, groups, args.depth, args.rounds)
+        data["search"].append({"groups": label, "median_ms": ms, "nodes_per_second": rate})
         lines.append(f"| {label} | {ms:.2f} | {rate / 1e6:.2f} M |")
         print(lines[-1], flush=True)
-    text = "\n".join(lines) + "\n"
     if args.out:
-        args.out.write_text(text)
+        write_markdown(args.out, "# Feature groups benchmark", lines, stamp)
+        write_json(args.out.with_suffix(".json"), data, stamp)
     else:
-        print(text)
+        print("\n".join(lines))
     return 0
 
 

@@ -1,23 +1,31 @@
-"""GA generation wall time and games/s: population 10, 2 games per pair (one opening, both
-colours; 90 games), depths 1..5, serial vs Ray with 1 and 2 workers.
+"""GA speed: one generation's wall time serial vs Ray with 1 and 2 workers (population 10, one
+opening per pair played with both colours: 90 games, depths 1..5), and whole studies end to end.
 
-    python experiments/bench_ga.py [--depths 1 2 3 4 5] [--generations 2] [--out results.md]
+    python experiments/bench_ga.py --generations 5 --studies depth5 defaults \
+        --out experiments/results/bench_ga.md
 
-Each backend is warmed up first (engine imported, numba kernels compiled), then times
-``--generations`` round-robin generations per depth; the population is the GA's real initial
-population (seeded + random) so games look like a study's. Yardstick games are not included.
+Generations: each backend is warmed up first (actors started, numba kernels loaded), then
+``--generations`` round-robin generations are timed per depth; the population is the GA's real
+initial population (half seeded, half random) so games look like a study's; yardstick off,
+``search.endgame_empties=8`` (the config default). Ray runs embedded with ``num_cpus=2``.
+
+Studies (``--studies``): ``python -m evolve`` in a subprocess, timed from start to exit (Ray's
+start, the workers' warm-up, every generation, the playoff and the files): ``depth5`` is 10
+agents x 10 generations at depth 5 (the course project's setting), ``defaults`` every study of
+``conf/experiment/`` but the smoke test (how long "a default study" takes, as the docs quote).
 """
 
 from __future__ import annotations
 
 import argparse
-import os
-import platform
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 
 import ray  # noqa: E402
 from hydra import compose, initialize_config_dir  # noqa: E402
@@ -26,8 +34,17 @@ from evolve.execution.backends import SerialBackend  # noqa: E402
 from evolve.ga.config import to_config  # noqa: E402
 from evolve.ga.loop import Study, study_backend  # noqa: E402
 from evolve.ga.tournament import warm_up  # noqa: E402
+from experiments.stamp import Stamp, write_json, write_markdown  # noqa: E402
 
-CONF = str(Path(__file__).resolve().parent.parent / "conf")
+CONF = str(ROOT / "conf")
+BACKENDS = ("serial", "ray-1", "ray-2")
+STUDIES = {
+    "depth5": [["game=reversed_reversi", "ga.population=10", "ga.generations=10",
+                "search.depth=5", "games.openings=1"]],
+    "defaults": [[f"+experiment={name}"] for name in (
+        "reversed_reversi", "othello", "othello_league", "reversed_reversi_1ply", "pentago_twist",
+        "hexifence")],
+}
 
 
 def make_config(depth: int, game: str):
@@ -39,7 +56,7 @@ def make_config(depth: int, game: str):
 
 
 def time_generations(backend, depth: int, game: str, generations: int) -> tuple[float, int]:
-    study = Study(make_config(depth, game), Path("/tmp/bench_ga_unused"))
+    study = Study(make_config(depth, game), Path(tempfile.gettempdir()) / "bench_ga_unused")
     state = study.initial_state()
     start, games = time.perf_counter(), 0
     for g in range(generations):
@@ -48,21 +65,13 @@ def time_generations(backend, depth: int, game: str, generations: int) -> tuple[
     return (time.perf_counter() - start) / generations, games
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--depths", type=int, nargs="+", default=[1, 2, 3, 4, 5])
-    parser.add_argument("--generations", type=int, default=2)
-    parser.add_argument("--game", default="reversed_reversi")
-    parser.add_argument("--out", type=Path, default=None)
-    args = parser.parse_args()
-
+def generation_rows(args) -> list[dict]:
     warm_up(args.game, {})
     ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False,
              logging_level="WARNING")
     cfg = make_config(1, args.game)
-    times: dict[int, dict[str, float]] = {d: {} for d in args.depths}
-    games_per_gen: dict[int, int] = {}
-    for name in ("serial", "ray-1", "ray-2"):
+    rows = {d: {"depth": d} for d in args.depths}
+    for name in BACKENDS:
         # one backend at a time: 1 + 2 actors would not fit in 2 CPUs
         if name == "serial":
             backend = SerialBackend()
@@ -71,33 +80,75 @@ def main() -> None:
             backend = study_backend(cfg)
         for depth in args.depths:
             seconds, games = time_generations(backend, depth, args.game, args.generations)
-            times[depth][name] = seconds
-            games_per_gen[depth] = games // args.generations
+            rows[depth][name], rows[depth]["games"] = seconds, games // args.generations
             print(f"depth {depth} {name:7s} {seconds:7.2f} s/generation  "
                   f"{games / args.generations / seconds:7.1f} games/s", flush=True)
         backend.close()
     ray.shutdown()
-    rows = [(d, games_per_gen[d], times[d]) for d in args.depths]
-    table = render(rows, args)
-    print(table)
-    if args.out:
-        args.out.write_text(table)
+    return list(rows.values())
 
 
-def render(rows, args) -> str:
-    lines = [f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
-             f"Python {platform.python_version()}, ray {ray.__version__}",
-             f"game {args.game}, population 10, 1 opening x 2 colours per pair, "
-             f"{args.generations} generations timed per cell", "",
+def time_study(overrides: list[str]) -> dict:
+    """Wall seconds of one ``python -m evolve`` from start to exit, and its games."""
+    with tempfile.TemporaryDirectory() as run_dir:
+        cmd = [sys.executable, "-m", "evolve", *overrides, f"hydra.run.dir={run_dir}"]
+        start = time.perf_counter()
+        done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+        seconds = time.perf_counter() - start
+        if done.returncode != 0:
+            sys.exit(f"study failed: {' '.join(cmd[1:])}\n{done.stderr.strip()[-2000:]}")
+        games = sum(1 for name in ("games.csv", "yardstick_games.csv", "playoff.csv")
+                    for _ in _rows(Path(run_dir) / name))
+    print(f"python -m evolve {' '.join(overrides)}: {seconds:.1f} s", flush=True)
+    return {"command": "python -m evolve " + " ".join(overrides), "seconds": seconds,
+            "games": games}
+
+
+def _rows(path: Path):
+    if path.is_file():
+        with open(path) as f:
+            next(f, None)
+            yield from f
+
+
+def render(rows: list[dict], studies: list[dict], args) -> list[str]:
+    lines = [f"Game {args.game}, population 10, 1 opening x 2 colours per pair (90 games per "
+             f"generation), yardstick off, {args.generations} generations timed per cell after "
+             "a warm-up; Ray embedded with 2 CPUs, `ray-N` = N game-playing actors.", "",
              "| depth | games/gen | serial s/gen | ray-1 s/gen | ray-2 s/gen | serial games/s "
              "| ray-2 games/s | ray-2 speed-up vs ray-1 |",
              "|---|---|---|---|---|---|---|---|"]
-    for depth, games, t in rows:
-        lines.append(f"| {depth} | {games} | {t['serial']:.2f} | {t['ray-1']:.2f} "
-                     f"| {t['ray-2']:.2f} "
-                     f"| {games / t['serial']:.1f} | {games / t['ray-2']:.1f} "
-                     f"| {t['ray-1'] / t['ray-2']:.2f}x |")
-    return "\n".join(lines) + "\n"
+    for r in rows:
+        lines.append(f"| {r['depth']} | {r['games']} | {r['serial']:.2f} | {r['ray-1']:.2f} "
+                     f"| {r['ray-2']:.2f} | {r['games'] / r['serial']:.1f} "
+                     f"| {r['games'] / r['ray-2']:.1f} | {r['ray-1'] / r['ray-2']:.2f}x |")
+    if studies:
+        lines += ["", "## Whole studies, end to end (start to exit: Ray start, warm-up, "
+                  "generations, playoff, files)", "", "| command | games | wall |",
+                  "|---|---|---|"]
+        lines += [f"| `{s['command']}` | {s['games']:,} | {s['seconds']:.1f} s |"
+                  for s in studies]
+    return lines
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--depths", type=int, nargs="+", default=[1, 2, 3, 4, 5])
+    parser.add_argument("--generations", type=int, default=2)
+    parser.add_argument("--game", default="reversed_reversi")
+    parser.add_argument("--studies", nargs="*", default=[], choices=list(STUDIES))
+    parser.add_argument("--out", type=Path, default=None, help="the Markdown (+ .json)")
+    args = parser.parse_args()
+    stamp = Stamp.begin()
+    rows = generation_rows(args)
+    studies = [time_study(o) for name in args.studies for o in STUDIES[name]]
+    lines = render(rows, studies, args)
+    print("\n".join(lines))
+    if args.out:
+        write_markdown(args.out, "# GA speed: serial vs Ray, and whole studies", lines, stamp)
+        write_json(args.out.with_suffix(".json"), {
+            "game": args.game, "generations": args.generations, "rows": rows,
+            "studies": studies}, stamp)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 """Hexifence speed: numba's first call, play-outs, agents' time per move, the exact solver.
 
     python experiments/bench_hexifence.py                 # prints markdown
-    python experiments/bench_hexifence.py --write   # also writes results/bench_hexifence.md
+    python experiments/bench_hexifence.py --out experiments/results/bench_hexifence.md
+    python experiments/bench_hexifence.py --write   # the same as that --out
 
 The exact solves: the empty N=2 board (the issue's goal: a few minutes on one core), and N=3
 positions with 20 and 26 undrawn edges reached by two chain-aware agents (seeded games).
@@ -10,7 +11,6 @@ positions with 20 and 26 undrawn edges reached by two chain-aware agents (seeded
 from __future__ import annotations
 
 import argparse
-import platform
 import sys
 import time
 from pathlib import Path
@@ -26,8 +26,9 @@ from engine.hexifence.game import GAME  # noqa: E402
 from engine.hexifence.searcher import Searcher  # noqa: E402
 from engine.hexifence.state import initial_state  # noqa: E402
 from engine.hexifence.structure import N_FEATURES  # noqa: E402
+from experiments.stamp import Stamp, write_json, write_markdown  # noqa: E402
 
-COMMAND = "python experiments/bench_hexifence.py --write"
+RESULT = ROOT / "experiments" / "results" / "bench_hexifence.md"
 
 
 def first_call() -> float:
@@ -89,38 +90,46 @@ def solve_time(state, tt_bits: int = 22) -> tuple[float, int, float]:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--write", action="store_true")
+    parser.add_argument("--out", type=Path, help="write the Markdown here (+ .json)")
+    parser.add_argument("--write", action="store_true", help=f"--out {RESULT.relative_to(ROOT)}")
     args = parser.parse_args(argv)
-    lines = ["# Hexifence benchmark", "", f"Command: `{COMMAND}`", "",
-             f"Machine: {platform.processor() or platform.machine()}, Python "
-             f"{platform.python_version()}; 2 cores shared with other jobs while it ran, so "
-             "times are upper bounds.", ""]
-    lines.append(f"- numba first call (compile or cache load): {first_call():.2f} s")
+    stamp = Stamp.begin(None if argv is None else [__file__, *argv])
+    out = args.out or (RESULT if args.write else None)
+    data = {"first_call": first_call(), "playouts": {}, "move_ms": {}, "solves": []}
+    lines = ["One core; on a shared machine the times are upper bounds.", "",
+             f"- numba first call (compile or cache load): {data['first_call']:.2f} s"]
     for size in (2, 3):
+        data["playouts"][size] = playouts(size, 200)
         lines.append(f"- random play-outs through `State.play`, N={size}: "
-                     f"{playouts(size, 200):.0f} games/s")
+                     f"{data['playouts'][size]:.0f} games/s")
     lines += ["", "## Time per move at N=3 against the chain-aware agent (4 games)", "",
               "| agent | ms per move |", "|---|---|"]
     specs = ["random", "greedy", "safe", "chain", "reference@d2", "reference@d3"]
-    for spec, ms in move_times(3, specs, 4).items():
+    data["move_ms"] = move_times(3, specs, 4)
+    for spec, ms in data["move_ms"].items():
         lines.append(f"| {spec} (exact from 20 undrawn edges) | {ms:.1f} |"
                      if "@" in spec else f"| {spec} | {ms:.2f} |")
     lines += ["", "## Exact solver (one core, 2^22-entry table)", "",
               "| position | undrawn edges | value (side to move) | nodes | seconds |",
               "|---|---|---|---|---|"]
     value, nodes, seconds = solve_time(initial_state(2))
+    data["solves"].append({"position": "empty N=2", "undrawn": 30, "value": value,
+                           "nodes": nodes, "seconds": seconds})
     lines.append(f"| empty N=2 board (blue to move) | 30 | {value:+.0f} | {nodes} | "
                  f"{seconds:.1f} |")
     for empties in (20, 26):
         for seed in range(3):
             state = chain_position(3, empties, seed)
             value, nodes, seconds = solve_time(state)
+            data["solves"].append({"position": f"N=3 chain game seed {seed}",
+                                   "undrawn": empties, "value": value, "nodes": nodes,
+                                   "seconds": seconds})
             lines.append(f"| N=3, chain vs chain game seed {seed} | {empties} | {value:+.0f} | "
                          f"{nodes} | {seconds:.2f} |")
-    text = "\n".join(lines) + "\n"
-    print(text)
-    if args.write:
-        (ROOT / "experiments" / "results" / "bench_hexifence.md").write_text(text)
+    print("\n".join(lines))
+    if out:
+        write_markdown(out, "# Hexifence benchmark", lines, stamp)
+        write_json(out.with_suffix(".json"), data, stamp)
     return 0
 
 

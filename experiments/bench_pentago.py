@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import subprocess
 import sys
 import tempfile
@@ -22,6 +21,10 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from experiments.stamp import Stamp, write_json, write_markdown  # noqa: E402
+
 FIRST_CALL = (
     "import time; t=time.perf_counter(); import numpy as np; "
     "from engine.pentago import bitboard as bb; from engine.kernels.rng import new_state; "
@@ -46,19 +49,21 @@ def best_of(repeats: int, fn) -> tuple[float, object]:
     return best, value
 
 
-def random_game_rows(games: int, repeats: int) -> list[str]:
+def random_game_rows(games: int, repeats: int, data: dict) -> list[str]:
     from engine.kernels.rng import new_state as new_rng_state
     from engine.pentago import bitboard as bb
 
     state = new_rng_state(np.random.default_rng(0))
     bb.random_games(1, state)
     seconds, counts = best_of(repeats, lambda: bb.random_games(games, state))
+    data["random_games"] = {"games": games, "seconds": seconds,
+                            "games_per_second": games / seconds}
     return [f"- random games (numba kernel, whole games from the empty board): {games:,} in "
             f"{seconds:.3f} s = **{games / seconds:,.0f} games/s** (white/black/draw in the "
             f"last run: {counts[0]}/{counts[1]}/{counts[2]})"]
 
 
-def contract_rows(games: int) -> list[str]:
+def contract_rows(games: int, data: dict) -> list[str]:
     from engine.core import SearchSettings, get_game
 
     game = get_game("pentago_twist")
@@ -68,11 +73,12 @@ def contract_rows(games: int) -> list[str]:
         a, b = (game.make_panel_agent("random", settings, s) for s in (seed, seed + 1))
         game.play(a, b, (), seed)
     seconds = time.perf_counter() - t
+    data["contract_games"] = {"games": games, "seconds": seconds}
     return [f"- random games through the Python `Game.play` contract (match runner, one "
             f"`State` per ply): {games} in {seconds:.2f} s = {games / seconds:,.0f} games/s"]
 
 
-def search_rows(repeats: int) -> list[str]:
+def search_rows(repeats: int, data: dict) -> list[str]:
     from engine.pentago.evaluation import phase_table
     from engine.pentago.genome import reference_genome, weights_matrix
     from engine.pentago.search import Searcher
@@ -98,18 +104,21 @@ def search_rows(repeats: int) -> list[str]:
                 return searcher.search(*state.boards(), depth=depth)
 
             seconds, result = best_of(repeats, run)
+            data["search"].append({"position": label, "stones": state.stones, "depth": depth,
+                                   "nodes": result.nodes, "seconds": seconds})
             rows.append(f"| {label} | {state.stones} | {depth} | {result.nodes:,} | "
                         f"{seconds:.3f} | {result.nodes / seconds / 1e6:.2f} M |")
     return rows
 
 
-def mcts_rows() -> list[str]:
+def mcts_rows(data: dict) -> list[str]:
     from engine.pentago.mcts import MCTSAgent
     from engine.pentago.state import State
 
     agent = MCTSAgent(time_limit=1.0, seed=0)
     agent.select_move(State())  # warm
     agent.select_move(State())
+    data["mcts_playouts_per_second"] = agent.last_playouts
     return ["", f"- MCTS (seed UCT, random play-outs), empty board, 1 s: "
                 f"{agent.last_playouts:,} play-outs/s"]
 
@@ -121,28 +130,25 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--out", type=Path, help="write the markdown here too")
     args = parser.parse_args()
+    stamp = Stamp.begin()
     with tempfile.TemporaryDirectory() as cache:
         cold, import_s = first_call_seconds(cache)
         cached, _ = first_call_seconds(cache)
-    sys.path.insert(0, str(ROOT))
-    command = "python experiments/bench_pentago.py " + " ".join(sys.argv[1:])
-    lines = ["# Pentago Twist benchmark", "", f"Command: `{command}`", "",
-             f"Machine: {platform.machine()}, {os.cpu_count()} cores (shared with other jobs), "
-             f"Python {platform.python_version()}, single thread. Date: "
-             f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}. Load averages (1/5/15 min) "
-             f"at the start: {', '.join(f'{x:.1f}' for x in os.getloadavg())} (other jobs "
-             "share the cores: numbers on an idle machine are higher).", "",
+    data = {"first_call": {"import": import_s, "compile": cold, "cached": cached},
+            "search": []}
+    lines = ["Single thread; every number scales with the share of a core the job gets (see "
+             "the load average above).", "",
              f"- import of the engine modules: {import_s:.2f} s",
              f"- first random-game call, empty numba cache (compile): {cold:.2f} s",
              f"- first random-game call, numba cache filled (every later run): {cached:.3f} s"]
-    lines += random_game_rows(args.games, args.repeats)
-    lines += contract_rows(args.contract_games)
-    lines += mcts_rows()
-    lines += search_rows(args.repeats)
-    text = "\n".join(lines) + "\n"
-    print(text)
+    lines += random_game_rows(args.games, args.repeats, data)
+    lines += contract_rows(args.contract_games, data)
+    lines += mcts_rows(data)
+    lines += search_rows(args.repeats, data)
+    print("\n".join(lines))
     if args.out:
-        args.out.write_text(text, encoding="utf-8")
+        write_markdown(args.out, "# Pentago Twist benchmark", lines, stamp)
+        write_json(args.out.with_suffix(".json"), data, stamp)
 
 
 if __name__ == "__main__":

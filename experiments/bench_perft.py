@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import subprocess
 import sys
 import tempfile
@@ -20,6 +19,14 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from experiments.stamp import Stamp, write_json, write_markdown  # noqa: E402
+
+# the published Othello perft table from the start position (engine/reversi/perft.py follows
+# its convention; tests/engine/reversi/test_perft.py holds the same numbers): an independent
+# check of the move generator, index = depth
+KNOWN = [1, 4, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288, 24571284, 212258800]
 FIRST_CALL = (
     "import time; t=time.perf_counter(); from engine.reversi.perft import perft; "
     "from engine.reversi.position import Position; t1=time.perf_counter(); "
@@ -35,18 +42,18 @@ def first_call_seconds(cache_dir: str) -> tuple[float, float]:
     return float(out[0]), float(out[1])
 
 
-def main() -> None:
+def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--max-depth", type=int, default=11)
+    parser.add_argument("--max-depth", type=int, default=11, choices=range(1, len(KNOWN)))
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--out", type=Path, help="write the markdown table here too")
     args = parser.parse_args()
+    stamp = Stamp.begin()
 
     with tempfile.TemporaryDirectory() as cache:
         cold, import_s = first_call_seconds(cache)
         cached, _ = first_call_seconds(cache)
 
-    sys.path.insert(0, str(ROOT))
     from engine.reversi.perft import perft
     from engine.reversi.position import Position
 
@@ -63,27 +70,27 @@ def main() -> None:
                           "leaves_per_second": leaves / best}), flush=True)
 
     lines = [
-        "# Perft benchmark",
-        "",
-        f"Command: `python experiments/bench_perft.py --max-depth {args.max_depth} "
-        f"--repeats {args.repeats}{' --out ' + str(args.out) if args.out else ''}`",
-        "",
-        f"Machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
-        f"Python {platform.python_version()}, single thread. Date: {time.strftime('%Y-%m-%d')}.",
+        "Single thread; leaves counted from the standard start position (Othello rules).",
         "",
         f"- import of engine modules: {import_s:.2f} s",
         f"- first perft call, empty numba cache (compile): {cold:.2f} s",
         f"- first perft call, numba cache filled (every later run): {cached:.3f} s",
         "",
-        "| depth | leaves | seconds | leaves/s |",
-        "|---:|---:|---:|---:|",
-        *[f"| {d} | {n:,} | {s:.4f} | {r / 1e6:,.1f} M |" for d, n, s, r in rows],
+        "| depth | leaves | published count | seconds | leaves/s |",
+        "|---:|---:|---|---:|---:|",
+        *[f"| {d} | {n:,} | {'same' if n == KNOWN[d] else f'**{KNOWN[d]:,}**'} | {s:.4f} "
+          f"| {r / 1e6:,.1f} M |" for d, n, s, r in rows],
     ]
-    text = "\n".join(lines) + "\n"
-    print(text)
+    print("\n".join(lines))
     if args.out:
-        args.out.write_text(text)
+        write_markdown(args.out, "# Perft benchmark", lines, stamp)
+        write_json(args.out.with_suffix(".json"), {
+            "import_seconds": import_s, "first_call_compile_seconds": cold,
+            "first_call_cached_seconds": cached,
+            "rows": [{"depth": d, "leaves": n, "published": KNOWN[d], "seconds": s,
+                      "leaves_per_second": r} for d, n, s, r in rows]}, stamp)
+    return 0 if all(n == KNOWN[d] for d, n, _, _ in rows) else 1
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

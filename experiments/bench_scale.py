@@ -2,7 +2,10 @@
 opening (every pair, both colours), measured at populations 16..128, plus the execution layer's
 fixed cost per generation and a projection for a 64-node cluster.
 
-    python experiments/bench_scale.py [--sizes 16 32 64 128] [--depths 2 3] [--out FILE]
+    python experiments/bench_scale.py --depths 2 3 --out experiments/results/bench_scale.md
+    # the same tables again from the raw measurements, e.g. projected with one chunk per worker:
+    python experiments/bench_scale.py --render experiments/results/bench_scale.json \
+        --chunks-per-worker 1
 
 1. Per-game cost: every round-robin game of generation 0 (the GA's real initial population,
    seeded + random) played in-process, one CPU, per population size and depth.
@@ -19,9 +22,7 @@ from __future__ import annotations
 import argparse
 import functools
 import json
-import os
 import pickle
-import platform
 import sys
 import time
 from dataclasses import dataclass
@@ -43,6 +44,7 @@ from evolve.ga.tournament import (  # noqa: E402
     score_round_robin,
     warm_up,
 )
+from experiments.stamp import Stamp, write_json, write_markdown  # noqa: E402
 
 CONF = str(Path(__file__).resolve().parent.parent / "conf")
 
@@ -151,10 +153,12 @@ def overhead_fit(null: dict) -> tuple[float, float, float]:
 
 
 def render(out: dict, args) -> str:
-    lines = [f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs "
-             f"(shared with other jobs), Python {platform.python_version()}, ray {ray.__version__}",
-             f"game {args.game}, 1 opening x 2 colours per pair, yardstick off; numba first call "
-             f"(cache load or compile) {out['first_call']:.2f} s, not in any timing", "",
+    lines = [f"Ray {ray.__version__}; game {args.game}, `search.endgame_empties=8`, the GA's "
+             "real initial population, generation 0's round robin with 1 opening x 2 colours per "
+             "pair: n(n-1) games; yardstick off. CPU times (`time.process_time` in the process "
+             "that did the work) do not depend on how busy the machine was; wall times do. "
+             f"Numba first call (cache load or compile) {out['first_call']:.2f} s, not in any "
+             "timing.", "",
              "## Round robin, one CPU (in-process)", "",
              "| depth | population | games/gen | wall s/gen | wall ms/game | CPU ms/game "
              "| context bytes |", "|---|---|---|---|---|---|---|"]
@@ -242,7 +246,6 @@ def to_json(out: dict, args) -> dict:
     n, depth, tasks, results = out["full"]
     plain["full"] = {"n": n, "depth": depth, "winners": [r.winner for r in results]}
     plain["first_call"] = out["first_call"]
-    plain["command"] = " ".join(sys.argv)
     return plain
 
 
@@ -254,7 +257,8 @@ def from_json(plain: dict) -> dict:
         return parts if len(parts) > 1 else parts[0]
 
     out = {name: {key(k): tuple(v) if isinstance(v, list) else v for k, v in table.items()}
-           for name, table in plain.items() if name not in ("full", "first_call", "command")}
+           for name, table in plain.items()
+           if name not in ("full", "first_call", "command", "stamp")}
     full = plain["full"]
     tasks = round_robin_tasks(full["n"], [()], 0, 0)  # pairs and colours are all that count
     results = [GameResult(t.index, w, 0.0, 0, (), "")
@@ -277,21 +281,27 @@ def main() -> None:
     parser.add_argument("--opponents", type=int, nargs="+", default=[4, 8, 16, 32, 64])
     parser.add_argument("--draws", type=int, default=20)
     parser.add_argument("--out", type=Path, default=None,
-                        help="the tables (markdown); the raw measurements go next to it (.json)")
+                        help="the tables (Markdown); the raw measurements go next to it (.json)")
     parser.add_argument("--render", type=Path, default=None,
                         help="render the tables again from a raw .json instead of measuring")
     args = parser.parse_args()
+    stamp = Stamp.begin()
+    source = ""
     if args.render:
-        out = from_json(json.loads(args.render.read_text()))
+        raw = json.loads(args.render.read_text())
+        out = from_json(raw)
+        made_by = raw.get("stamp", {}).get("command") or raw.get("command", "unknown")
+        made_by = made_by if made_by.startswith("python") else f"python {made_by}"
+        source = f"Rendered from the measurements in `{args.render}` (made by `{made_by}`).\n\n"
     else:
         out = measure(args)
         if args.out:
-            raw = args.out.with_suffix(".json")
-            raw.write_text(json.dumps(to_json(out, args), indent=1) + "\n")
-    table = render(out, args)
+            write_json(args.out.with_suffix(".json"), to_json(out, args), stamp)
+    table = source + render(out, args)
     print(table)
     if args.out:
-        args.out.write_text(table)
+        write_markdown(args.out, "# Scale: one generation's cost vs population size, Ray "
+                       "overheads, a cluster projection", table, stamp)
 
 
 if __name__ == "__main__":

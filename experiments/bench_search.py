@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import subprocess
 import sys
 import tempfile
@@ -31,8 +30,9 @@ from engine.reversi.position import PASS, Position, move_name, parse_move  # noq
 from engine.reversi.search import Searcher  # noqa: E402
 from engine.reversi.weights import FEATURE_NAMES, Weights, default_phase_bounds  # noqa: E402
 from engine.reversi.weights_io import reference_weights  # noqa: E402
+from experiments.stamp import Stamp, write_json, write_markdown  # noqa: E402
 
-FFO = ROOT.parent / "shared" / "data" / "ffo" / "ffo_1_19.obf"
+FFO = ROOT / "tests" / "data" / "ffo_1_19.obf"
 FIRST_CALL = (
     "import time; t=time.perf_counter(); from engine.reversi.search import Searcher; "
     "from engine.reversi.weights_io import reference_weights; "
@@ -109,9 +109,11 @@ def time_budget(searcher: Searcher, positions, limit: float) -> tuple[float, flo
     return float(np.median(depths)), float(np.median(used)), float(max(used))
 
 
-def ffo_rows(searcher: Searcher) -> list[str]:
+def ffo_rows(searcher: Searcher) -> list[dict]:
     rows = []
-    for number, line in enumerate(FFO.read_text().splitlines(), start=1):
+    lines = FFO.read_text().splitlines()
+    searcher.solve(Position.parse(lines[0].split(";")[0].strip()))  # compile / load, untimed
+    for number, line in enumerate(lines, start=1):
         fields = [f.strip() for f in line.split(";") if f.strip()]
         p = Position.parse(fields[0])
         scores = {parse_move(m): int(s) for m, s in (f.split(":") for f in fields[1:])}
@@ -120,34 +122,35 @@ def ffo_rows(searcher: Searcher) -> list[str]:
         r = searcher.solve(p)
         seconds = time.perf_counter() - t
         ok = r.score == max(scores.values()) and scores.get(r.move) == r.score
-        rows.append(
-            f"| {number} | {p.empties} | {move_name(r.move)} | {int(r.score):+d} | "
-            f"{'yes' if ok else '**NO**'} | {r.nodes:,} | {seconds:.3f} | "
-            f"{r.nodes / seconds / 1e6:.1f} |"
-        )
+        rows.append({"number": number, "empties": p.empties, "move": move_name(r.move),
+                     "score": int(r.score), "ok": bool(ok), "nodes": int(r.nodes),
+                     "seconds": seconds})
     return rows
 
 
-def main() -> None:
+def ffo_lines(rows: list[dict]) -> list[str]:
+    return [f"| {r['number']} | {r['empties']} | {r['move']} | {r['score']:+d} | "
+            f"{'yes' if r['ok'] else '**NO**'} | {r['nodes']:,} | {r['seconds']:.3f} | "
+            f"{r['nodes'] / r['seconds'] / 1e6:.1f} |" for r in rows]
+
+
+def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--positions", type=int, default=50)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
+    stamp = Stamp.begin()
 
     with tempfile.TemporaryDirectory() as cache:
         cold = first_call_seconds(cache)
         warm = first_call_seconds(cache)
     positions = midgame_positions(args.positions, args.seed)
+    data = {"first_call": {"compile": {"import": cold[1], "search": cold[0]},
+                           "cached": {"import": warm[1], "search": warm[0]}},
+            "fixed_depth": [], "time_budget": [], "ffo": []}
     lines = [
-        "# Search benchmark",
-        "",
-        f"Command: `python experiments/bench_search.py --positions {args.positions} "
-        f"--seed {args.seed}{' --out ' + str(args.out) if args.out else ''}`",
-        "",
-        f"Machine: {platform.machine()}, {os.cpu_count()} CPUs, "
-        f"Python {platform.python_version()}, single thread; load average at start "
-        f"{os.getloadavg()[0]:.2f} (other jobs share the machine: timings are noisy).",
+        "Single thread.",
         "",
         "## First call (fresh process)",
         "",
@@ -173,6 +176,9 @@ def main() -> None:
         searcher.search(positions[0], depth=2)  # load the compiled code
         for depth in (5, 7):
             med, p90, nodes, rate = per_move(searcher, positions, depth)
+            data["fixed_depth"].append({"weights": name, "depth": depth, "median_ms": med,
+                                        "p90_ms": p90, "mean_nodes": nodes,
+                                        "nodes_per_second": rate})
             lines.append(
                 f"| {name} | {depth} | {med:.2f} | {p90:.2f} | {nodes:,.0f} | {rate / 1e6:.2f} M |"
             )
@@ -186,6 +192,8 @@ def main() -> None:
     searcher = Searcher(full_weights(), "othello", endgame_empties=0)
     for limit in (0.01, 0.1, 0.5):
         depth, med, worst = time_budget(searcher, positions[:20], limit)
+        data["time_budget"].append({"limit": limit, "median_depth": depth,
+                                    "median_seconds": med, "max_seconds": worst})
         lines.append(f"| {limit} | {depth:.0f} | {med:.3f} | {worst:.3f} |")
     if FFO.is_file():
         lines += [
@@ -195,14 +203,17 @@ def main() -> None:
             "| # | empties | move | score | matches file | nodes | seconds | M nodes/s |",
             "|---|---|---|---|---|---|---|---|",
         ]
-        lines += ffo_rows(Searcher(reference_weights("wpc"), "othello", endgame_empties=64))
+        data["ffo"] = ffo_rows(Searcher(reference_weights("wpc"), "othello",
+                                        endgame_empties=64))
+        lines += ffo_lines(data["ffo"])
     else:
         lines += ["", f"(FFO file not found at {FFO}: exact-solve timings skipped)"]
-    text = "\n".join(lines) + "\n"
-    print(text)
+    print("\n".join(lines))
     if args.out:
-        args.out.write_text(text)
+        write_markdown(args.out, "# Search benchmark", lines, stamp)
+        write_json(args.out.with_suffix(".json"), data, stamp)
+    return 0 if all(r["ok"] for r in data["ffo"]) else 1
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

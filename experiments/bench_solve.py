@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import subprocess
 import sys
 import tempfile
@@ -32,6 +31,7 @@ from engine.reversi.endgame import solve_exact  # noqa: E402
 from engine.reversi.endgame_table import new_table  # noqa: E402
 from engine.reversi.position import move_name  # noqa: E402
 from engine.reversi.solve import TT_BITS, read_obf  # noqa: E402
+from experiments.stamp import Stamp, write_json, write_markdown  # noqa: E402
 
 EDAX_SECONDS, EDAX_NODES = 24.5, 792e6
 GOAL_SECONDS = 75.0
@@ -49,10 +49,6 @@ def first_call_seconds(cache_dir: str, position: str) -> tuple[float, float]:
     out = subprocess.run([sys.executable, "-c", FIRST_CALL.format(pos=position)], env=env,
                          cwd=ROOT, check=True, capture_output=True, text=True).stdout.split()
     return float(out[0]), float(out[1])
-
-
-def load_average() -> str:
-    return " / ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 def solve_rows(path: Path, first: int, numbers: set[int] | None, bits: int) -> list[dict]:
@@ -95,28 +91,20 @@ def main() -> int:
     parser.add_argument("--tt-bits", type=int, default=TT_BITS)
     parser.add_argument("--out", type=Path, help="write the markdown report here")
     args = parser.parse_args()
+    stamp = Stamp.begin()
     numbers = {int(x) for x in args.numbers.split(",") if x}
     small = read_obf(args.file)[0][0].to_string()
     with tempfile.TemporaryDirectory() as empty_cache:
         compile_import, compile_first = first_call_seconds(empty_cache, small)
         cached_import, cached_first = first_call_seconds(empty_cache, small)
     solve_exact(*read_obf(args.file)[0][0].boards, False, new_table(8), 1)  # load in this process
-    load_before = load_average()
     rows = solve_rows(args.file, args.first, numbers, args.tt_bits)
-    load_after = load_average()
     wall, cpu = sum(r["wall"] for r in rows), sum(r["cpu"] for r in rows)
     nodes = sum(r["nodes"] for r in rows)
-    command = "python experiments/bench_solve.py" + (f" --numbers {args.numbers}" if numbers
-                                                     else "") + f" --out {args.out or '-'}"
     report = [
-        "# Exact solver benchmark: FFO #20-#39",
-        "",
-        f"Command: `{command}` (table 2^{args.tt_bits} entries, one thread, one process).",
-        "",
-        f"Machine: {platform.machine()}, {os.cpu_count()} CPUs shared with other jobs, "
-        f"Python {platform.python_version()}. Load average (1/5/15 min) before: {load_before}; "
-        f"after: {load_after}. Wall time includes waiting for the CPU when the load exceeds "
-        "the core count; CPU time is the time this process actually ran.",
+        f"Table 2^{args.tt_bits} entries, one thread, one process. Wall time includes waiting "
+        "for the CPU when the load exceeds the core count; CPU time is the time this process "
+        "actually ran.",
         "",
         "## First call (fresh process)",
         "",
@@ -137,10 +125,16 @@ def main() -> int:
         f"- goal <= {GOAL_SECONDS:.0f} s: wall {'met' if wall <= GOAL_SECONDS else 'NOT met'}, "
         f"CPU {'met' if cpu <= GOAL_SECONDS else 'NOT met'}",
     ]
-    text = "\n".join(report) + "\n"
-    print(text)
+    print("\n".join(report))
     if args.out:
-        args.out.write_text(text)
+        title = f"# Exact solver benchmark: FFO #{rows[0]['number']}-#{rows[-1]['number']}"
+        write_markdown(args.out, title, report, stamp)
+        write_json(args.out.with_suffix(".json"), {
+            "tt_bits": args.tt_bits, "rows": rows, "nodes": nodes, "wall_seconds": wall,
+            "cpu_seconds": cpu, "edax": {"seconds": EDAX_SECONDS, "nodes": EDAX_NODES},
+            "goal_seconds": GOAL_SECONDS,
+            "first_call": {"compile": {"import": compile_import, "solve": compile_first},
+                           "cached": {"import": cached_import, "solve": cached_first}}}, stamp)
     return 0 if all(r["ok"] for r in rows) else 1
 
 

@@ -25,6 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from evolve.arena.elo import elo_estimate  # noqa: E402
+from experiments.stamp import Stamp, write_json, write_markdown  # noqa: E402
 
 STUDY = ["search.depth=2", "search.endgame_empties=6", "ga.population=12", "ga.generations=20",
          "games.openings=2", "yardstick.openings=4", "backend=ray", "plot=false"]
@@ -100,6 +101,7 @@ def main() -> None:
     p.add_argument("--game", choices=list(GAMES), default="reversed_reversi")
     p.add_argument("--settings", nargs="+", default=list(SETTINGS), choices=list(SETTINGS))
     args = p.parse_args()
+    stamp = Stamp.begin()
     experiment, anchors, folder = GAMES[args.game]
     runs = ROOT / "experiments" / "runs" / folder
     rows, pooled = [], {}
@@ -123,7 +125,14 @@ def main() -> None:
     table = render(rows, pooled, args)
     print(table)
     if args.out:
-        args.out.write_text(table)
+        write_markdown(args.out, f"# Diversity settings vs the old settings ({args.game}, "
+                       "issue 14)", table, stamp)
+        write_json(args.out.with_suffix(".json"), {"game": args.game, "runs": [
+            {"setting": setting, "seed": seed, "diversity_gen3": float(d3),
+             "diversity_final": float(dlast), "diversity_lowest_from_gen3": float(dmin),
+             "study_seconds": float(secs), "wins": w, "draws": d, "losses": losses,
+             "elo": est.elo, "elo_low": est.elo_low, "elo_high": est.elo_high}
+            for setting, seed, d3, dlast, dmin, secs, w, d, losses, est in rows]}, stamp)
 
 
 def seed_interval(values: list[float]) -> tuple[float, float, float]:
@@ -138,9 +147,7 @@ def seed_interval(values: list[float]) -> tuple[float, float, float]:
 
 def render(rows, pooled, args) -> str:
     settings = " ".join(f"`{name}` = `{' '.join(keys)}`;" for name, keys in SETTINGS.items())
-    lines = [f"# Diversity settings vs the old settings ({args.game}, issue 14)", "",
-             f"Command: `python {' '.join(sys.argv)}`", "",
-             f"Study: `python -m evolve {GAMES[args.game][0]} {' '.join(STUDY)} seed=<k>` plus "
+    lines = [f"Study: `python -m evolve {GAMES[args.game][0]} {' '.join(STUDY)} seed=<k>` plus "
              f"{' '.join(f'{k}={v}' for k, v in BASE.items())} (the old settings) with the "
              f"setting's changes: {settings} "
              "same population and generations, so about the same games and CPU per study. Each "

@@ -12,7 +12,8 @@ difference to the panel-only Elo, and in how many of them the panel-only estimat
 that method's 95% CI.
 
     python experiments/elo_anchors.py experiments/runs/reversed_reversi_progress \
-        experiments/runs/reversed_reversi_long experiments/runs/diversity/*_seed[0-2]
+        experiments/runs/reversed_reversi_long experiments/runs/diversity/*_seed[0-2] \
+        experiments/runs/hexifence --out experiments/results/elo_anchors.md
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from evolve.arena.elo import Z95, performance_rating, score_from_elo  # noqa: E402
+from experiments.stamp import Stamp, write_json, write_markdown  # noqa: E402
 
 EVERY = 5  # the default yardstick.hall_of_fame_every of these runs
 
@@ -90,16 +92,32 @@ def compare(run_dir: Path) -> dict:
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("runs", type=Path, nargs="+")
+    p.add_argument("--out", type=Path, help="write the table here (Markdown, + .json)")
     args = p.parse_args()
-    print("| run | generations with members | in-run (old): mean / last vs panel only, panel "
-          "in CI | members rated vs panel: mean / last, panel in CI |")
-    print("|---|---|---|---|")
+    stamp = Stamp.begin()
+    lines = ["From the yardstick games each run recorded (no game played). Per run, over the "
+             "generations whose champion played hall-of-fame members: the mean and the last "
+             "difference of each method's Elo to the panel-only Elo, and in how many of those "
+             "generations the panel-only Elo lies inside the method's 95% CI.", "",
+             "| run | generations with members | in-run (old): mean / last vs panel only, panel "
+             "in CI | members rated vs panel: mean / last, panel in CI |", "|---|---|---|---|"]
+    rows = []
     for run_dir in args.runs:
         r = compare(run_dir)
+        name = str(run_dir.resolve().relative_to(ROOT) if run_dir.resolve().is_relative_to(ROOT)
+                   else run_dir)
+        rows.append({"run": name, "generations": r["generations"],
+                     **{k: {"mean": float(m), "last": float(last), "inside": int(inside)}
+                        for k, (m, last, inside) in (("old", r["old"]),
+                                                     ("anchored", r["anchored"]))}})
         cells = [f"{m:+.0f} / {last:+.0f}, {inside}/{r['generations']}"
                  for m, last, inside in (r["old"], r["anchored"])]
-        print(f"| `{run_dir.relative_to(ROOT) if run_dir.is_absolute() else run_dir}` | "
-              f"{r['generations']} | {cells[0]} | {cells[1]} |")
+        lines.append(f"| `{name}` | {r['generations']} | {cells[0]} | {cells[1]} |")
+    print("\n".join(lines))
+    if args.out:
+        write_markdown(args.out, "# Which anchors keep the champion Elo honest (issue 22)",
+                       lines, stamp)
+        write_json(args.out.with_suffix(".json"), {"runs": rows}, stamp)
 
 
 if __name__ == "__main__":

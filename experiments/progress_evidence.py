@@ -23,6 +23,7 @@ sys.path.insert(0, str(ROOT))
 from engine.core.files import champion_game  # noqa: E402
 from engine.core.registry import get_game  # noqa: E402
 from evolve.arena.elo import elo_estimate  # noqa: E402
+from experiments.stamp import Stamp, write_json, write_markdown  # noqa: E402
 
 
 def main() -> None:
@@ -35,6 +36,7 @@ def main() -> None:
     p.add_argument("--games", type=int, default=40, help="per pairing")
     p.add_argument("--out", type=Path, required=True)
     args = p.parse_args()
+    stamp = Stamp.begin()
     files = [args.run_dir / "champions" / f"gen_{g:04d}.json" for g in args.generations]
     game = get_game(champion_game(files[0]))
     anchors = args.anchors or list(game.default_panel)
@@ -42,18 +44,37 @@ def main() -> None:
     cmd = [sys.executable, "-m", "evolve.evaluate", "--round-robin", *map(str, files), *anchors,
            "--games", str(args.games), "--depth", str(args.depth), "--endgame-empties",
            str(args.endgame_empties), "--json", str(raw)]
-    subprocess.run(cmd, cwd=ROOT, check=True)
-    args.out.write_text(render(json.loads(raw.read_text()), files, anchors, args, cmd))
-    print(args.out.read_text())
+    if subprocess.run(cmd, cwd=ROOT).returncode != 0:
+        sys.exit(f"evaluate failed: {' '.join(['python', *cmd[1:]])}")
+    data = json.loads(raw.read_text())
+    data["vs_anchors"] = vs_anchors(data, files, args.generations, anchors)
+    lines = render(data, files, anchors, args, cmd)
+    write_json(raw, data, stamp)
+    write_markdown(args.out, f"# Strength over generations: `{args.run_dir}`", lines, stamp)
+    print("\n".join(lines))
 
 
-def render(data: dict, files, anchors, args, cmd) -> str:
+def vs_anchors(data: dict, files, generations, anchors) -> list[dict]:
+    """Each champion against the anchors pooled: W/D/L and Elo with its 95% CI."""
+    rows = []
+    for f, g in zip(files, generations, strict=True):
+        w = d = losses = 0
+        for m in data["matches"]:
+            if m["player"] == str(f) and m["opponent"] in anchors:
+                w, d, losses = w + m["wins"], d + m["draws"], losses + m["losses"]
+            elif m["opponent"] == str(f) and m["player"] in anchors:
+                w, d, losses = w + m["losses"], d + m["draws"], losses + m["wins"]
+        est = elo_estimate(w, d, losses)
+        rows.append({"generation": g, "wins": w, "draws": d, "losses": losses,
+                     "elo": _finite(est.elo), "elo_low": _finite(est.elo_low),
+                     "elo_high": _finite(est.elo_high)})
+    return rows
+
+
+def render(data: dict, files, anchors, args, cmd) -> list[str]:
     names = {str(f): f"gen {g}" for f, g in zip(files, args.generations, strict=True)}
     rr = data["round_robin"]
-    lines = [f"# Strength over generations: `{args.run_dir}`", "",
-             "Command: `" + " ".join(["python", "experiments/progress_evidence.py",
-                                      *sys.argv[1:]]) + "`", "",
-             f"Underlying evaluation: `{' '.join(['python', *cmd[1:]])}`", "",
+    lines = [f"Underlying evaluation: `{' '.join(['python', *cmd[1:]])}`", "",
              "## Round-robin Elo (all players, mean 0)", "",
              "| player | Elo | score | games |", "|---|---|---|---|"]
     order = sorted(range(len(rr["players"])), key=lambda i: -rr["elo"][i])
@@ -64,16 +85,10 @@ def render(data: dict, files, anchors, args, cmd) -> str:
     lines += ["", "## Each champion against the anchors pooled (Elo difference, 95% CI)", "",
               f"Anchors: {', '.join(anchors)}.", "", "| champion | W/D/L | Elo [95% CI] |",
               "|---|---|---|"]
-    for f in files:
-        w = d = losses = 0
-        for m in data["matches"]:
-            if m["player"] == str(f) and m["opponent"] in anchors:
-                w, d, losses = w + m["wins"], d + m["draws"], losses + m["losses"]
-            elif m["opponent"] == str(f) and m["player"] in anchors:
-                w, d, losses = w + m["losses"], d + m["draws"], losses + m["wins"]
-        est = elo_estimate(w, d, losses)
-        lines.append(f"| {names[str(f)]} | {w}/{d}/{losses} | {est.elo:+.0f} "
-                     f"[{est.elo_low:+.0f}, {est.elo_high:+.0f}] |")
+    for r in data["vs_anchors"]:
+        lines.append(f"| gen {r['generation']} | {r['wins']}/{r['draws']}/{r['losses']} "
+                     f"| {_f(r['elo'], float(r['losses'] == 0))} [{_f(r['elo_low'], 0.0)}, "
+                     f"{_f(r['elo_high'], 1.0)}] |")
     lines += ["", "## Champions head to head (row player's view)", "",
               "| player | opponent | W/D/L | Elo [95% CI] |", "|---|---|---|---|"]
     for m in data["matches"]:
@@ -82,7 +97,12 @@ def render(data: dict, files, anchors, args, cmd) -> str:
             lines.append(f"| {names[m['player']]} | {names[m['opponent']]} | {m['wins']}/"
                          f"{m['draws']}/{m['losses']} | {_f(m['elo'], m['score'])} "
                          f"[{_f(lo, 0.0)}, {_f(hi, 1.0)}] |")
-    return "\n".join(lines) + "\n"
+    return lines
+
+
+def _finite(x: float) -> float | None:
+    """JSON has no infinity: an unbounded end is null."""
+    return x if abs(x) != float("inf") else None
 
 
 def _f(x, score_when_unbounded: float) -> str:

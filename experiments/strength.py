@@ -23,6 +23,10 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from experiments.stamp import Stamp, stamp_json_file, write_markdown  # noqa: E402
+
 RESULTS = ROOT / "experiments" / "results"
 PANELS = {
     "reversed_reversi": ["course", "wpc_negated", "greedy", "random", "mcts", "bfs"],
@@ -73,6 +77,7 @@ def evaluate(weights: Path, opponents, args, log, extra: list[str], out: Path) -
 
 def study(game: str, args) -> None:
     log: list[str] = []
+    stamp = Stamp.begin()
     run_dir = champion_dir(game, args, log)
     results = Path(args.results)
     champions = results / "champions"
@@ -87,23 +92,26 @@ def study(game: str, args) -> None:
     depth = int(meta.get("search", {}).get("depth", 2))
     endgame = int(meta.get("search", {}).get("endgame_empties", 8))
     search = ["--depth", str(depth), "--endgame-empties", str(endgame)]
+    written = [results / f"strength_{game}.json"]
     sections = [("Champion vs the panel at equal depth",
-                 evaluate(weights, PANELS[game], args, log, search,
-                          results / f"strength_{game}.json"))]
+                 evaluate(weights, PANELS[game], args, log, search, written[0]))]
     if game == "othello":
         # The League plays 1-ply weighted piece counters: no search and no exact endgame.
         league = ["--depth", "1", "--epsilon", "0.1", "--endgame-empties", "0"]
+        written.append(results / f"strength_{game}_1ply.json")
         sections.append(("Othello League protocol: the default champion at 1 ply, both sides "
                          "epsilon = 0.1",
-                         evaluate(weights, ["wpc1"], args, log, league,
-                                  results / f"strength_{game}_1ply.json")))
+                         evaluate(weights, ["wpc1"], args, log, league, written[-1])))
         league_weights = league_champion(args, log, champions)
         if league_weights is not None:
+            written.append(results / f"strength_{LEAGUE_EXPERIMENT}.json")
             sections.append(("Othello League protocol: the champion evolved at 1 ply "
                              f"(`+experiment={LEAGUE_EXPERIMENT}`), both sides epsilon = 0.1",
                              evaluate(league_weights, ["wpc1"], args, log, league,
-                                      results / f"strength_{LEAGUE_EXPERIMENT}.json")))
-    write_markdown(results, game, meta, log, sections, depth)
+                                      written[-1])))
+    write_report(results, game, meta, log, sections, depth, stamp)
+    for out in written:
+        stamp_json_file(out, stamp)
 
 
 def league_champion(args, log, champions: Path) -> Path | None:
@@ -129,11 +137,9 @@ def goal_line(results: Path, game: str) -> str:
             f"depth): **{met}** ({course['score']:.1%}, {course['games']} games).\n")
 
 
-def write_markdown(results: Path, game: str, meta: dict, log: list[str], sections,
-                   depth: int) -> None:
-    lines = [f"# Strength of the `{game}` champion", "",
-             "Made by `python experiments/strength.py` with these commands (from the repository "
-             "root):", "", "```", *log, "```", "",
+def write_report(results: Path, game: str, meta: dict, log: list[str], sections,
+                 depth: int, stamp: Stamp) -> None:
+    lines = ["It ran these commands (from the repository root):", "", "```", *log, "```", "",
              f"Champion provenance: `{json.dumps(meta.get('provenance', {}))}`  ",
              f"Search settings it was evolved with: `{json.dumps(meta.get('search', {}))}` "
              f"(evaluated at depth {depth}).", "",
@@ -148,7 +154,8 @@ def write_markdown(results: Path, game: str, meta: dict, log: list[str], section
     for title, table in sections:
         lines += [f"## {title}", "", "```", table.rstrip(), "```", ""]
     lines.append(goal_line(results, game))
-    (results / f"strength_{game}.md").write_text("\n".join(lines).rstrip() + "\n")
+    write_markdown(results / f"strength_{game}.md", f"# Strength of the `{game}` champion",
+                   lines, stamp)
     print(f"wrote {results / f'strength_{game}.md'}")
 
 

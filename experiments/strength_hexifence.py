@@ -25,6 +25,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from experiments.stamp import Stamp, write_json, write_markdown  # noqa: E402
+
 RESULTS = ROOT / "experiments" / "results"
 RUN_DIR = ROOT / "experiments" / "runs" / "hexifence"
 CHAMPION = RESULTS / "champions" / "hexifence.json"
@@ -33,7 +36,15 @@ OPPONENTS = ["random", "greedy", "safe", "chain"]
 
 
 def rel(path: Path) -> str:
-    return str(Path(path).resolve().relative_to(ROOT))
+    path = Path(path).resolve()
+    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
+
+
+def use_results(folder: Path) -> None:
+    """Write results (and the exported champion) under ``folder``."""
+    global RESULTS, CHAMPION
+    RESULTS = Path(folder).resolve()
+    CHAMPION = RESULTS / "champions" / "hexifence.json"
 
 
 def sh(cmd: list[str], log: list[str]) -> str:
@@ -184,7 +195,10 @@ def main() -> None:
     parser.add_argument("--skip-reference", action="store_true")
     parser.add_argument("--also", nargs="*", default=[],
                         help="other champion files, evaluated against chain at N=3 only")
+    parser.add_argument("--results", type=Path, default=RESULTS, help="output directory")
     args = parser.parse_args()
+    args.stamp = Stamp.begin()
+    use_results(args.results)
     log: list[str] = []
     if args.train:
         sh(["python", "-m", "evolve", "+experiment=hexifence", f"hydra.run.dir={rel(RUN_DIR)}"],
@@ -207,9 +221,7 @@ def write_report(args, log, n3, reference, n2, others) -> None:
     perfect = next(m for m in n2["matches"] if m["opponent"] == "perfect")
     checked = sum(m.get("moves_checked", 0) for m in n2["matches"])
     optimal = sum(m.get("moves_optimal", 0) for m in n2["matches"])
-    md = ["# Strength of the `hexifence` champion", "",
-          "Made by `python experiments/strength_hexifence.py " + " ".join(sys.argv[1:])
-          + "`, which ran (from the repository root):", "", "```", *log,
+    md = ["It ran (from the repository root):", "", "```", *log,
           "# N=2: in-process (see the script), same pairing and Elo code", "```", "",
           f"Champion: `{rel(CHAMPION)}` (from `{rel(RUN_DIR)}`). Openings: seeded random, "
           "each played with both colours; Elo: logistic, CIs over games and over "
@@ -234,12 +246,13 @@ def write_report(args, log, n3, reference, n2, others) -> None:
            f"by the solver): {optimal} of {checked} = "
            f"{100 * optimal / max(1, checked):.1f}% optimal.", "",
            f"N=2 wall time: {n2['seconds']} s in one process.", ""]
-    (RESULTS / "strength_hexifence.md").write_text("\n".join(md))
+    write_markdown(RESULTS / "strength_hexifence.md", "# Strength of the `hexifence` champion",
+                   md, args.stamp)
     data = {"game": "hexifence", "schema_version": 1, "commands": log, "n3": n3,
             "n3_reference": reference, "n3_also": dict(zip(args.also, others, strict=True)),
             "n2": n2, "goal_vs_chain": GOAL_VS_CHAIN,
             "n2_moves_checked": checked, "n2_moves_optimal": optimal}
-    (RESULTS / "strength_hexifence.json").write_text(json.dumps(data, indent=1) + "\n")
+    write_json(RESULTS / "strength_hexifence.json", data, args.stamp)
     print("\n".join(md))
 
 

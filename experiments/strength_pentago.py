@@ -24,6 +24,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from experiments.stamp import Stamp, write_json, write_markdown  # noqa: E402
+
 RESULTS = ROOT / "experiments" / "results"
 RUN_DIR = ROOT / "experiments" / "runs" / "pentago_twist"
 CHAMPION = RESULTS / "champions" / "pentago_twist.json"
@@ -122,11 +126,9 @@ def write_report(args, log, evaluation, fpa, timing, provenance) -> None:
     goal = "not measured" if mcts is None else (
         f"**{'met' if mcts['score'] >= GOAL_VS_MCTS else 'not met'}** "
         f"({100 * mcts['score']:.1f}% over {mcts['games']} games)")
-    md = ["# Strength of the `pentago_twist` champion", "",
-          f"Made by `{args.invocation}`"
-          + ("" if not args.reuse_evaluation else " (the time per move and the random games "
-             "redone by `python experiments/strength_pentago.py --reuse-evaluation`)")
-          + ", which ran (from the repository root):", "", "```",
+    md = [("The matches were played by `" + args.invocation + "`; this command redid the time "
+           "per move and the random games. " if args.reuse_evaluation else "")
+          + "The matches' commands (from the repository root):", "", "```",
           *log, "```", "",
           f"Champion provenance: `{json.dumps(provenance)}`", "",
           f"Both sides get {args.time} s per move: MCTS (the seed's UCT, c = sqrt 2, random "
@@ -152,13 +154,13 @@ def write_report(args, log, evaluation, fpa, timing, provenance) -> None:
            f"{fpa['draws']:,}; white's score {100 * fpa['white_score']:.2f}% (95% CI "
            f"{100 * fpa['white_score_ci95'][0]:.2f}..{100 * fpa['white_score_ci95'][1]:.2f}%),"
            f" i.e. {fpa['white_elo_advantage']:+.1f} Elo for moving first.", ""]
-    (RESULTS / "strength_pentago_twist.md").write_text("\n".join(md), encoding="utf-8")
+    write_markdown(RESULTS / "strength_pentago_twist.md",
+                   "# Strength of the `pentago_twist` champion", md, args.stamp)
     data = {"game": "pentago_twist", "schema_version": 1, "commands": log,
             "provenance": provenance, "evaluation": evaluation, "time_per_move": timing,
             "first_player_advantage": fpa, "goal_vs_mcts": GOAL_VS_MCTS, "load": args.load,
             "invocation": args.invocation}
-    (RESULTS / "strength_pentago_twist.json").write_text(json.dumps(data, indent=1) + "\n",
-                                                         encoding="utf-8")
+    write_json(RESULTS / "strength_pentago_twist.json", data, args.stamp)
 
 
 def evaluate(args, log: list[str]) -> dict:
@@ -192,6 +194,13 @@ def evaluate(args, log: list[str]) -> dict:
     return merged
 
 
+def use_results(folder: Path) -> None:
+    """Write results (and the exported champion) under ``folder``."""
+    global RESULTS, CHAMPION
+    RESULTS = Path(folder).resolve()
+    CHAMPION = RESULTS / "champions" / "pentago_twist.json"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--train", action="store_true", help="run the study first")
@@ -205,10 +214,13 @@ def main() -> None:
     parser.add_argument("--backend", default="serial")
     parser.add_argument("--parallel", type=int, default=2, help="evaluations run at once")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--results", type=Path, default=RESULTS, help="output directory")
     parser.add_argument("--reuse-evaluation", action="store_true",
                         help="keep the matches (and their commands) of the committed JSON; "
                              "redo the timing, the random games and the report")
     args = parser.parse_args()
+    args.stamp = Stamp.begin()
+    use_results(args.results)
     log: list[str] = []
     args.load = [os.getloadavg()]
     args.invocation = "python experiments/strength_pentago.py " + " ".join(sys.argv[1:])

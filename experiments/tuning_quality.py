@@ -19,10 +19,13 @@ import argparse
 import json
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from experiments.stamp import Stamp, write_json, write_markdown  # noqa: E402
+
 GOALS = {"baseline": 150.0, "wpc_negated": 200.0}
 
 
@@ -49,19 +52,29 @@ def head_to_head(matches: list[dict], a: str, b: str) -> dict | None:
     return None
 
 
-def goal_lines(players: dict[str, str], matches: list[dict], args) -> list[str]:
+def goals(players: dict[str, str], matches: list[dict], args) -> list[dict]:
+    """The target's head-to-head Elo against the baseline and ``wpc_negated``, with the goal."""
     target = players[args.target]
-    lines = []
+    out = []
     for label, opponent, goal in ((args.baseline, players.get(args.baseline), GOALS["baseline"]),
                                   ("wpc_negated", "wpc_negated", GOALS["wpc_negated"])):
         m = head_to_head(matches, target, opponent) if opponent else None
         if m is None:
             continue
-        low, high = m["elo_ci95"]
-        verdict = "met" if m["elo"] >= goal else f"not met ({goal - m['elo']:.0f} Elo short)"
-        lines.append(f"- {args.target} vs {label}: score {m['score']:.3f} over {m['games']} "
-                     f"games, Elo {m['elo']:+.0f} [{low:+.0f}, {high:+.0f}]; goal >= {goal:.0f}: "
-                     f"{verdict}")
+        out.append({"player": args.target, "opponent": label, "score": m["score"],
+                    "games": m["games"], "elo": m["elo"], "elo_ci95": m["elo_ci95"],
+                    "goal": goal, "met": m["elo"] >= goal})
+    return out
+
+
+def goal_lines(rows: list[dict]) -> list[str]:
+    lines = []
+    for r in rows:
+        low, high = r["elo_ci95"]
+        verdict = "met" if r["met"] else f"not met ({r['goal'] - r['elo']:.0f} Elo short)"
+        lines.append(f"- {r['player']} vs {r['opponent']}: score {r['score']:.3f} over "
+                     f"{r['games']} games, Elo {r['elo']:+.0f} [{low:+.0f}, {high:+.0f}]; goal "
+                     f">= {r['goal']:.0f}: {verdict}")
     return lines
 
 
@@ -80,22 +93,22 @@ def main(argv=None) -> int:
     p.add_argument("--title", default="Reversed Reversi at 1 ply (+ exact last 3 empties)")
     p.add_argument("--out", required=True)
     args = p.parse_args(argv)
+    stamp = Stamp.begin(None if argv is None else [__file__, *argv])
     players = dict(item.split("=", 1) for item in args.player)
     out = Path(args.out)
     json_out = out.with_suffix(".json")
-    uptime = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
-    start = time.perf_counter()
     text, cmd = evaluate(players, args, json_out)
-    seconds = time.perf_counter() - start
     data = json.loads(json_out.read_text())
-    names = "\n".join(f"- `{name}`: `{path}`" for name, path in players.items())
-    lines = [f"# {args.title}", "", "Players:", names, "",
-             f"Command (wall {seconds:.0f} s; `uptime` before: `{uptime}`, a shared machine):",
-             "", "```", " ".join(cmd), "```", "", "```", text.rstrip(), "```", ""]
+    data["players_by_name"] = players
     if args.target:
-        lines += ["Goal check (head to head):", "", *goal_lines(players, data["matches"], args),
-                  ""]
-    out.write_text("\n".join(lines))
+        data["goals"] = goals(players, data["matches"], args)
+    names = "\n".join(f"- `{name}`: `{path}`" for name, path in players.items())
+    lines = ["Players:", names, "", "Evaluation:", "", "```", " ".join(cmd), "```", "", "```",
+             text.rstrip(), "```", ""]
+    if args.target:
+        lines += ["Goal check (head to head):", "", *goal_lines(data["goals"]), ""]
+    write_json(json_out, data, stamp)
+    write_markdown(out, f"# {args.title}", lines, stamp)
     print("\n".join(lines))
     return 0
 

@@ -9,14 +9,20 @@ Platform interface: ``AI(chessboard_size, color, time_out)``; ``go(chessboard)``
 ``self.candidate_list`` with legal ``(row, col)`` tuples, the best one LAST (the platform
 plays the last element). It appends the best move of every completed search depth, so a
 timeout still leaves a good move; it never appends an illegal move, and leaves the list
-empty when there is no legal move.
+empty when there is no legal move. Exported with ``--depth D`` (``FIXED_DEPTH``), it instead
+searches exactly D plies (exactly to the end within ``ENDGAME_EMPTIES``) and plays the move the
+engine's alpha-beta agent plays at that depth, whatever the time limit (in the exact endgame:
+the move of the engine's ``negamax`` solver; the default ``pvs`` solver may pick another move of
+the same exact value).
 
 Squares: ``chessboard[row][col]`` is bit ``8 * row + col`` (row 0 = rank 1, col 0 = file
 a), so the platform's start position (white on (3,3) and (4,4), black on (3,4) and (4,3)) is
 the standard d4/e5 white, e4/d5 black.
 
-The evaluation is the engine's (board-evolve ``engine.evaluation.evaluate``), from the side
-to move's view, with the weights of the phase given by the number of discs on the board.
+The evaluation is the engine's (board-evolve ``engine.reversi.evaluation.evaluate``), from the side
+to move's view, with the weights of the phase given by the number of discs on the board. The
+weights name the features they use (``FEATURE_NAMES``, a part of ``ALL_FEATURES``); the others
+weigh 0 and, like every feature whose group weighs 0 in a phase, are never computed.
 """
 
 import time
@@ -24,7 +30,7 @@ import time
 import numpy as np
 
 # --- BEGIN WEIGHTS (generated) ---
-NAME = 'reversed_reversi-gen0029-id408'
+NAME = 'reversed_reversi-gen0028-id407'
 VARIANT = 'reversed'
 FEATURE_NAMES = (
     'mobility_own',
@@ -43,80 +49,94 @@ PHASE_OF_DISCS = (  # phase index for 0..64 discs on the board
 )
 POSITIONAL = (  # per phase: 64 weights, a1..h1, a2..h2, ... (square 8 * row + col)
     (  # phase 0: 4..23 discs
-        -0.9053739271091904, 0.09302729543313235, 0.013163788237099634, -0.017903521710238374,
-        -0.017903521710238374, 0.013163788237099634, 0.09302729543313235, -0.9053739271091904,
-        0.09302729543313235, -0.06047704660969004, -0.031850876676358185, -0.07912955681367957,
-        -0.07912955681367957, -0.031850876676358185, -0.06047704660969004, 0.09302729543313235,
-        0.013163788237099634, -0.031850876676358185, 0.02273725882600696, 0.04480484516754188,
-        0.04480484516754188, 0.02273725882600696, -0.031850876676358185, 0.013163788237099634,
-        -0.017903521710238374, -0.07912955681367957, 0.04480484516754188, 0.11363392998450048,
-        0.11363392998450048, 0.04480484516754188, -0.07912955681367957, -0.017903521710238374,
-        -0.017903521710238374, -0.07912955681367957, 0.04480484516754188, 0.11363392998450048,
-        0.11363392998450048, 0.04480484516754188, -0.07912955681367957, -0.017903521710238374,
-        0.013163788237099634, -0.031850876676358185, 0.02273725882600696, 0.04480484516754188,
-        0.04480484516754188, 0.02273725882600696, -0.031850876676358185, 0.013163788237099634,
-        0.09302729543313235, -0.06047704660969004, -0.031850876676358185, -0.07912955681367957,
-        -0.07912955681367957, -0.031850876676358185, -0.06047704660969004, 0.09302729543313235,
-        -0.9053739271091904, 0.09302729543313235, 0.013163788237099634, -0.017903521710238374,
-        -0.017903521710238374, 0.013163788237099634, 0.09302729543313235, -0.9053739271091904,
+        -0.9028996132919394, 0.26416662579843275, -0.2560334299821519, -0.15848219058925644,
+        -0.15848219058925644, -0.2560334299821519, 0.26416662579843275, -0.9028996132919394,
+        0.26416662579843275, 0.1682589744212444, -0.2669828169877034, -0.5223093737440355,
+        -0.5223093737440355, -0.2669828169877034, 0.1682589744212444, 0.26416662579843275,
+        -0.2560334299821519, -0.2669828169877034, -0.6111812192330734, -0.17333740182169963,
+        -0.17333740182169963, -0.6111812192330734, -0.2669828169877034, -0.2560334299821519,
+        -0.15848219058925644, -0.5223093737440355, -0.17333740182169963, -0.11634896356833516,
+        -0.11634896356833516, -0.17333740182169963, -0.5223093737440355, -0.15848219058925644,
+        -0.15848219058925644, -0.5223093737440355, -0.17333740182169963, -0.11634896356833516,
+        -0.11634896356833516, -0.17333740182169963, -0.5223093737440355, -0.15848219058925644,
+        -0.2560334299821519, -0.2669828169877034, -0.6111812192330734, -0.17333740182169963,
+        -0.17333740182169963, -0.6111812192330734, -0.2669828169877034, -0.2560334299821519,
+        0.26416662579843275, 0.1682589744212444, -0.2669828169877034, -0.5223093737440355,
+        -0.5223093737440355, -0.2669828169877034, 0.1682589744212444, 0.26416662579843275,
+        -0.9028996132919394, 0.26416662579843275, -0.2560334299821519, -0.15848219058925644,
+        -0.15848219058925644, -0.2560334299821519, 0.26416662579843275, -0.9028996132919394,
     ),
     (  # phase 1: 24..43 discs
-        -1.0, 0.13680679606161278, -0.1, -0.12910924577356453,
-        -0.12910924577356453, -0.1, 0.13680679606161278, -1.0,
-        0.13680679606161278, 0.29763871734486086, -0.1985212788463538, 0.10677607842523817,
-        0.10677607842523817, -0.1985212788463538, 0.29763871734486086, 0.13680679606161278,
-        -0.1, -0.1985212788463538, -0.08106869890061855, -0.02,
-        -0.02, -0.08106869890061855, -0.1985212788463538, -0.1,
-        -0.12910924577356453, 0.10677607842523817, -0.02, -0.0363540052521998,
-        -0.0363540052521998, -0.02, 0.10677607842523817, -0.12910924577356453,
-        -0.12910924577356453, 0.10677607842523817, -0.02, -0.0363540052521998,
-        -0.0363540052521998, -0.02, 0.10677607842523817, -0.12910924577356453,
-        -0.1, -0.1985212788463538, -0.08106869890061855, -0.02,
-        -0.02, -0.08106869890061855, -0.1985212788463538, -0.1,
-        0.13680679606161278, 0.29763871734486086, -0.1985212788463538, 0.10677607842523817,
-        0.10677607842523817, -0.1985212788463538, 0.29763871734486086, 0.13680679606161278,
-        -1.0, 0.13680679606161278, -0.1, -0.12910924577356453,
-        -0.12910924577356453, -0.1, 0.13680679606161278, -1.0,
+        -0.8688811032286493, 0.011078630278350647, -0.054428213837737605, 0.07006989188439097,
+        0.07006989188439097, -0.054428213837737605, 0.011078630278350647, -0.8688811032286493,
+        0.011078630278350647, 0.22906160321734617, -0.31735624290622666, -0.19397674512912955,
+        -0.19397674512912955, -0.31735624290622666, 0.22906160321734617, 0.011078630278350647,
+        -0.054428213837737605, -0.31735624290622666, -0.08376953201825424, 0.35130329350343803,
+        0.35130329350343803, -0.08376953201825424, -0.31735624290622666, -0.054428213837737605,
+        0.07006989188439097, -0.19397674512912955, 0.35130329350343803, 0.05968434468805296,
+        0.05968434468805296, 0.35130329350343803, -0.19397674512912955, 0.07006989188439097,
+        0.07006989188439097, -0.19397674512912955, 0.35130329350343803, 0.05968434468805296,
+        0.05968434468805296, 0.35130329350343803, -0.19397674512912955, 0.07006989188439097,
+        -0.054428213837737605, -0.31735624290622666, -0.08376953201825424, 0.35130329350343803,
+        0.35130329350343803, -0.08376953201825424, -0.31735624290622666, -0.054428213837737605,
+        0.011078630278350647, 0.22906160321734617, -0.31735624290622666, -0.19397674512912955,
+        -0.19397674512912955, -0.31735624290622666, 0.22906160321734617, 0.011078630278350647,
+        -0.8688811032286493, 0.011078630278350647, -0.054428213837737605, 0.07006989188439097,
+        0.07006989188439097, -0.054428213837737605, 0.011078630278350647, -0.8688811032286493,
     ),
     (  # phase 2: 44..64 discs
-        -1.0, 0.08429486886930247, -0.07505433081963876, 0.03803971895946134,
-        0.03803971895946134, -0.07505433081963876, 0.08429486886930247, -1.0,
-        0.08429486886930247, 0.25, -0.04254013554652479, 0.023599138685593254,
-        0.023599138685593254, -0.04254013554652479, 0.25, 0.08429486886930247,
-        -0.07505433081963876, -0.04254013554652479, -0.013280869235158959, 0.03861448965880162,
-        0.03861448965880162, -0.013280869235158959, -0.04254013554652479, -0.07505433081963876,
-        0.03803971895946134, 0.023599138685593254, 0.03861448965880162, -0.0350138823750287,
-        -0.0350138823750287, 0.03861448965880162, 0.023599138685593254, 0.03803971895946134,
-        0.03803971895946134, 0.023599138685593254, 0.03861448965880162, -0.0350138823750287,
-        -0.0350138823750287, 0.03861448965880162, 0.023599138685593254, 0.03803971895946134,
-        -0.07505433081963876, -0.04254013554652479, -0.013280869235158959, 0.03861448965880162,
-        0.03861448965880162, -0.013280869235158959, -0.04254013554652479, -0.07505433081963876,
-        0.08429486886930247, 0.25, -0.04254013554652479, 0.023599138685593254,
-        0.023599138685593254, -0.04254013554652479, 0.25, 0.08429486886930247,
-        -1.0, 0.08429486886930247, -0.07505433081963876, 0.03803971895946134,
-        0.03803971895946134, -0.07505433081963876, 0.08429486886930247, -1.0,
+        -0.6905092647281067, 0.09880479307899931, 0.017169755668162083, 0.056867473685294656,
+        0.056867473685294656, 0.017169755668162083, 0.09880479307899931, -0.6905092647281067,
+        0.09880479307899931, -0.0698218273735908, -0.058370053639847125, -0.23117737026650848,
+        -0.23117737026650848, -0.058370053639847125, -0.0698218273735908, 0.09880479307899931,
+        0.017169755668162083, -0.058370053639847125, 0.20194667249445294, -0.10050344310966158,
+        -0.10050344310966158, 0.20194667249445294, -0.058370053639847125, 0.017169755668162083,
+        0.056867473685294656, -0.23117737026650848, -0.10050344310966158, -0.01759982408591712,
+        -0.01759982408591712, -0.10050344310966158, -0.23117737026650848, 0.056867473685294656,
+        0.056867473685294656, -0.23117737026650848, -0.10050344310966158, -0.01759982408591712,
+        -0.01759982408591712, -0.10050344310966158, -0.23117737026650848, 0.056867473685294656,
+        0.017169755668162083, -0.058370053639847125, 0.20194667249445294, -0.10050344310966158,
+        -0.10050344310966158, 0.20194667249445294, -0.058370053639847125, 0.017169755668162083,
+        0.09880479307899931, -0.0698218273735908, -0.058370053639847125, -0.23117737026650848,
+        -0.23117737026650848, -0.058370053639847125, -0.0698218273735908, 0.09880479307899931,
+        -0.6905092647281067, 0.09880479307899931, 0.017169755668162083, 0.056867473685294656,
+        0.056867473685294656, 0.017169755668162083, 0.09880479307899931, -0.6905092647281067,
     ),
 )
 FEATURES = (  # per phase: one weight per FEATURE_NAMES entry
     (
-        0.20750988954097238, -0.04562023976536259, 0.02704586493375107, -0.2043003137689303,
-        0.062014011649029595, 0.0,
+        0.26806645672385465, 0.02070811537747519, 0.15233024448925786, -0.1412222140607744,
+        -0.38018714448642876, -0.21156292236177793,
     ),
     (
-        0.024054362119797452, -0.18307955439037685, 0.0979268714740533, -0.04243350004064466,
-        -0.07610907281855134, 0.25086046719552046,
+        0.3968955971747704, -0.43135043794218325, 0.4747330586613298, -0.2613465634423609,
+        -0.8013777509584012, 0.8083728308929921,
     ),
     (
-        0.0, -0.00467966939416612, 0.2479271511706992, -0.24461743483217396,
-        -0.1657965445764453, 0.04408782621135397,
+        0.76319495833524, 0.2847266819542873, 0.4659000190762645, -0.5930005066684336,
+        -0.5730072218940397, 0.45994587939520853,
     ),
 )
 ENDGAME_EMPTIES = 10
+FIXED_DEPTH = None
 # --- END WEIGHTS ---
 # Weights: {"game": "reversi", "game_name": "reversed_reversi", "name": "reversed_reversi-
-# gen0029-id408", "provenance": {"config_hash": "3c91b0520ffdef3e", "fitness": 80.0, "generation":
-# 29, "individual_id": 408, "run_dir": "/work/main/experiments/runs/reversed_reversi", "seed": 0},
-# "search": {"depth": 4, "endgame_empties": 10}, "variant": "reversed"}
+# gen0028-id407", "provenance": {"config_hash": "3390f14991192a79", "fitness": 180.0,
+# "generation": 28, "individual_id": 407, "run_dir": "/work/wt-
+# repro/experiments/runs/reversed_reversi", "seed": 0}, "search": {"depth": 4, "endgame_empties":
+# 10}, "selection": {"candidates": [25, 26, 27, 28, 29], "games": 96, "generation": 28, "method":
+# "playoff", "score": 0.7552083333333334, "table": "playoff.csv"}, "variant": "reversed"}
+# every feature the engine knows, in the order it sums them (FEATURE_NAMES is a part of it)
+ALL_FEATURES = (
+    "mobility_own", "mobility_opp", "potential_mobility_own", "potential_mobility_opp",
+    "stability_own", "stability_opp", "x_empty_corner_own", "x_empty_corner_opp",
+    "c_empty_corner_own", "c_empty_corner_opp", "parity_odd_regions", "parity_even_regions",
+)
+# per phase: one weight per ALL_FEATURES entry (0 for the features these weights do not use)
+WEIGHTS = tuple(
+    tuple(row[FEATURE_NAMES.index(n)] if n in FEATURE_NAMES else 0.0 for n in ALL_FEATURES)
+    for row in FEATURES
+)
 REVERSED = VARIANT == "reversed"
 COLOR_BLACK, COLOR_WHITE, COLOR_NONE = -1, 1, 0
 FULL = 0xFFFFFFFFFFFFFFFF
@@ -310,20 +330,72 @@ def positional(P, O, phase):
     return total
 
 
-def feature_values(P, O, mob_own=None, mob_opp=None):
-    """The engine's named features, in FEATURE_NAMES order (side to move's view)."""
+# Corners: X squares (b2, g2, b7, g7) and C squares (b1, a2, g1, h2, a7, b8, h7, g8) next to an
+# empty corner. Parity: regions of empty squares (8-connected) with an odd / even size.
+A1, H1, A8, H8 = 1, 1 << 7, 1 << 56, 1 << 63
+
+
+def next_to_empty_corners(occupied):
+    """(X squares, C squares) whose corner is empty."""
+    a1, h1, a8, h8 = (corner & ~occupied for corner in (A1, H1, A8, H8))
+    x = (a1 << 9) | (h1 << 7) | (a8 >> 7) | (h8 >> 9)
+    c = (a1 << 1) | (a1 << 8) | (h1 >> 1) | (h1 << 8)
+    c |= (a8 << 1) | (a8 >> 8) | (h8 >> 1) | (h8 >> 8)
+    return x, c
+
+
+def parity_regions(empty):
+    """(odd, even): regions of ``empty`` (8-connected components) of odd / even size."""
+    odd = even = 0
+    while empty:
+        region = empty & -empty  # its lowest square, grown until it stops
+        while True:
+            grown = (region | neighbours(region)) & empty
+            if grown == region:
+                break
+            region = grown
+        empty ^= region
+        if _popcount(region) & 1:
+            odd += 1
+        else:
+            even += 1
+    return odd, even
+
+
+def all_feature_values(P, O):
+    """Every feature of ALL_FEATURES, in that order (side to move's view)."""
     near_empty = neighbours(~(P | O) & FULL)
     lines = full_lines(P | O)
-    values = {
-        "mobility_own": _popcount(legal_moves(P, O)) if mob_own is None else mob_own,
-        "mobility_opp": _popcount(legal_moves(O, P)) if mob_opp is None else mob_opp,
+    x, c = next_to_empty_corners(P | O)
+    return [
+        _popcount(legal_moves(P, O)), _popcount(legal_moves(O, P)),
         # the opponent's frontier: where the side to move may later find moves
-        "potential_mobility_own": _popcount(O & near_empty),
-        "potential_mobility_opp": _popcount(P & near_empty),
-        "stability_own": _popcount(stable_discs(P, O, lines)),
-        "stability_opp": _popcount(stable_discs(O, P, lines)),
-    }
-    return [values[name] for name in FEATURE_NAMES]
+        _popcount(O & near_empty), _popcount(P & near_empty),
+        _popcount(stable_discs(P, O, lines)), _popcount(stable_discs(O, P, lines)),
+        _popcount(P & x), _popcount(O & x), _popcount(P & c), _popcount(O & c),
+        *parity_regions(~(P | O) & FULL),
+    ]
+
+
+def add_features(value, P, O, f, mob_own, mob_opp):
+    """``value`` plus the weighted features (``f``: one phase of WEIGHTS), group by group in the
+    engine's order (bit-identical sums); a group that weighs 0 is not computed."""
+    value += f[0] * mob_own + f[1] * mob_opp
+    if f[2] != 0.0 or f[3] != 0.0:
+        near_empty = neighbours(~(P | O) & FULL)
+        value += f[2] * _popcount(O & near_empty) + f[3] * _popcount(P & near_empty)
+    if f[4] != 0.0 or f[5] != 0.0:
+        lines = full_lines(P | O)
+        value += f[4] * _popcount(stable_discs(P, O, lines))
+        value += f[5] * _popcount(stable_discs(O, P, lines))
+    if f[6] != 0.0 or f[7] != 0.0 or f[8] != 0.0 or f[9] != 0.0:
+        x, c = next_to_empty_corners(P | O)
+        value += f[6] * _popcount(P & x) + f[7] * _popcount(O & x)
+        value += f[8] * _popcount(P & c) + f[9] * _popcount(O & c)
+    if f[10] != 0.0 or f[11] != 0.0:
+        odd, even = parity_regions(~(P | O) & FULL)
+        value += f[10] * odd + f[11] * even
+    return value
 
 
 def evaluate(P, O, moves=None):
@@ -334,15 +406,7 @@ def evaluate(P, O, moves=None):
     if mob_own == 0 and mob_opp == 0:
         return terminal_value(P, O)
     phase = PHASE_OF_DISCS[_popcount(P | O)]
-    weights = FEATURES[phase]
-    score = positional(P, O, phase)
-    if any(weights[2:]):  # frontier and stability cost most: skipped when they weigh nothing
-        values = feature_values(P, O, mob_own, mob_opp)
-    else:
-        values = (mob_own, mob_opp)
-    for i in range(len(values)):  # no zip(strict=): the platform's Python may be older
-        score += weights[i] * values[i]
-    return score
+    return add_features(positional(P, O, phase), P, O, WEIGHTS[phase], mob_own, mob_opp)
 
 
 def _sign(x):
@@ -430,6 +494,94 @@ def search_root(P, O, deadline, on_best, max_depth=64):
         on_best(searcher.best[(P, O)])
 
 
+# --- fixed depth: exactly the engine's agent ---------------------------------------------------
+# The engine's alpha-beta at a fixed depth plays the first move, in a fixed root order, of those
+# with the best value. Values do not depend on move order, so matching the engine needs only its
+# root order and its values to the last bit (the evaluation summed in the engine's order).
+
+SHALLOW_EXACT = 6  # the engine's exact search keeps moves in square order with this few empties
+
+
+def _squares(x):
+    out = []
+    while x:
+        low = x & -x
+        out.append(low.bit_length() - 1)
+        x ^= low
+    return out
+
+
+def evaluate_in_engine_order(P, O):
+    """``evaluate``, term by term in the engine's summation order (bit-identical values)."""
+    mob_own, mob_opp = _popcount(legal_moves(P, O)), _popcount(legal_moves(O, P))
+    if mob_own == 0 and mob_opp == 0:
+        return terminal_value(P, O)
+    phase = PHASE_OF_DISCS[_popcount(P | O)]
+    row = POSITIONAL[phase]
+    value = 0.0
+    for sq in _squares(P):
+        value += row[sq]
+    for sq in _squares(O):
+        value -= row[sq]
+    return add_features(value, P, O, WEIGHTS[phase], mob_own, mob_opp)
+
+
+def fixed_value(P, O, depth, alpha, beta, exact):
+    """Negamax alpha-beta value: ``depth`` plies then the evaluation, or (``exact``) the final
+    disc difference; a pass keeps the depth, as in the engine."""
+    moves = legal_moves(P, O)
+    if not exact and depth == 0:
+        return evaluate_in_engine_order(P, O)
+    if not moves:
+        if not legal_moves(O, P):
+            return float(final_score(P, O)) if exact else terminal_value(P, O)
+        return -fixed_value(O, P, depth, -beta, -alpha, exact)
+    best = -2 * WIN * WIN
+    for sq in _squares(moves):
+        f = flips(P, O, sq)
+        child = depth if exact else depth - 1
+        value = -fixed_value(O ^ f, P ^ f ^ (1 << sq), child, -beta, -alpha, exact)
+        if value > best:
+            best = value
+            alpha = max(alpha, value)
+            if alpha >= beta:
+                break
+    return best
+
+
+def root_order(P, O, moves, depth, exact):
+    """The engine's root order: descending key, equal keys in square order."""
+    empties = 64 - _popcount(P | O)
+    keys = {}
+    for sq in _squares(moves):
+        f = flips(P, O, sq)
+        nP, nO = O ^ f, P ^ f ^ (1 << sq)
+        if exact:
+            keys[sq] = 0.0 if empties <= SHALLOW_EXACT else -_popcount(legal_moves(nP, nO))
+        elif depth >= 3:
+            keys[sq] = -evaluate_in_engine_order(nP, nO)
+        elif depth == 2:
+            keys[sq] = -_popcount(legal_moves(nP, nO))
+        else:
+            keys[sq] = 0.0  # depth 1: the engine evaluates the moves in square order
+    return sorted(keys, key=lambda sq: -keys[sq])
+
+
+def fixed_depth_move(P, O):
+    """The engine agent's move at ``FIXED_DEPTH`` plies, exact within ``ENDGAME_EMPTIES``."""
+    empties = 64 - _popcount(P | O)
+    exact = empties <= ENDGAME_EMPTIES
+    depth = empties if exact else min(FIXED_DEPTH, 64)
+    best, best_move = -2 * WIN * WIN, None
+    for sq in root_order(P, O, legal_moves(P, O), depth, exact):
+        f = flips(P, O, sq)
+        child = depth if exact else depth - 1
+        value = -fixed_value(O ^ f, P ^ f ^ (1 << sq), child, -2 * WIN * WIN, -best, exact)
+        if value > best:
+            best, best_move = value, sq
+    return best_move
+
+
 # --- platform interface -----------------------------------------------------------------------
 
 
@@ -464,6 +616,9 @@ class AI:
         squares = Searcher(0)._order(P, O, moves)[::-1]
         self.candidate_list.extend(divmod(sq, 8) for sq in squares)
         if len(squares) == 1:
+            return self.candidate_list
+        if FIXED_DEPTH is not None:
+            self.candidate_list.append(divmod(fixed_depth_move(P, O), 8))
             return self.candidate_list
         deadline = start + SAFETY * self.time_out
         search_root(P, O, deadline, lambda s: self.candidate_list.append(divmod(s, 8)))

@@ -1,0 +1,197 @@
+"""The README's results table, made from the result files (their ``.json`` side): every figure
+in it is read from a file a job of ``experiments/catalogue.py`` wrote, never typed.
+
+``rewrite_readme(path, results)`` replaces what lies between ``BEGIN`` and ``END`` and leaves the
+rest of the file as it was. A result not made yet gets the command that makes it instead of a
+figure.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+BEGIN, END = "<!-- results:begin -->", "<!-- results:end -->"
+
+
+@dataclass(frozen=True)
+class Row:
+    job: str
+    file: str            # the result file shown; the figure is read from its .json ...
+    what: str
+    goal: str
+    result: Callable[[dict], str]
+    source: str | None = None  # ... or from this file
+
+
+def _match(data: dict, opponent: str, matches_key: str = "matches") -> dict:
+    return next(m for m in data[matches_key] if m["opponent"].split(":")[0] == opponent)
+
+
+def _elo(x: float | None, unbounded: str = "+inf") -> str:
+    return unbounded if x is None else f"{x:+.0f}"
+
+
+def _elo_ci(m: dict) -> str:
+    """Elo with the 95% interval ``evolve.evaluate`` prints (Wilson's, when the file has it)."""
+    low, high = m.get("elo_ci95_wilson") or m["elo_ci95"]
+    if m["elo"] is None:  # every game won (or lost): only one end is known
+        return f">= {_elo(low)} Elo" if m["score"] == 1 else f"<= {_elo(high)} Elo"
+    return f"{m['elo']:+.0f} Elo [{_elo(low, '-inf')}, {_elo(high)}]"
+
+
+def perft(d: dict) -> str:
+    top = d["rows"][-1]
+    same = all(r["leaves"] == r["published"] for r in d["rows"])
+    return (f"perft({top['depth']}) = {top['leaves']:,} leaves "
+            f"({'the published count' if same else '**not** the published count'}) in "
+            f"{top['seconds']:.2f} s = {top['leaves_per_second'] / 1e6:.0f} M leaves/s")
+
+
+def search(d: dict) -> str:
+    full = {r["depth"]: r for r in d["fixed_depth"] if r["weights"].startswith("full")}
+    return (f"{full[5]['median_ms']:.2f} ms (depth 7: {full[7]['median_ms']:.0f} ms), "
+            f"{full[5]['nodes_per_second'] / 1e6:.1f} M nodes/s")
+
+
+def ffo_small(d: dict) -> str:
+    rows = d["ffo"]
+    seconds = [r["seconds"] for r in rows]
+    return (f"{sum(r['ok'] for r in rows)}/{len(rows)} scores reproduced, "
+            f"{min(seconds):.2f}-{max(seconds):.2f} s each")
+
+
+def solve(d: dict) -> str:
+    rows, load = d["rows"], d["stamp"]["load_before"]
+    return (f"{sum(r['ok'] for r in rows)}/{len(rows)} exact, {d['nodes'] / 1e6:.0f} M nodes, "
+            f"{d['cpu_seconds']:.1f} s CPU ({d['wall_seconds']:.1f} s wall at load "
+            f"{load[0] if load else '?'}); Edax 4.6 with a zero evaluation: "
+            f"{d['edax']['seconds']} s, {d['edax']['nodes'] / 1e6:.0f} M nodes")
+
+
+def pentago_games(d: dict) -> str:
+    return f"{d['random_games']['games_per_second']:,.0f} games/s"
+
+
+def pentago_strength(d: dict) -> str:
+    m = _match(d["evaluation"], "mcts")
+    return f"{m['score']:.1%}, {_elo_ci(m)}"
+
+
+def hexifence_solve(d: dict) -> str:
+    empty = d["solves"][0]
+    side = "wins" if empty["value"] > 0 else "loses" if empty["value"] < 0 else "draws"
+    return (f"blue (to move) {side} by {abs(empty['value']):.0f}, {empty['seconds']:.1f} s on "
+            "one core")
+
+
+def hexifence_strength(d: dict) -> str:
+    m = _match(d["n3"], "chain")
+    return f"{m['score']:.1%}, {_elo_ci(m)}"
+
+
+def ga_study(d: dict) -> str:
+    study = next(s for s in d["studies"] if "search.depth=5" in s["command"])
+    return f"{study['seconds']:.0f} s end to end ({study['games']:,} games)"
+
+
+def ga_speedup(d: dict) -> str:
+    row = next(r for r in d["rows"] if r["depth"] == 5)
+    return f"{row['ray-1'] / row['ray-2']:.2f}x"
+
+
+def strength_course(d: dict) -> str:
+    m = _match(d, "course")
+    return f"{m['score']:.1%}, {_elo_ci(m)}"
+
+
+def progress(d: dict) -> str:
+    rows = d["vs_anchors"]
+    return (" / ".join(_elo(r["elo"]) for r in rows) + " Elo (95% CIs in the file)")
+
+
+def tuning(d: dict) -> str:
+    return " / ".join(f"{_elo(g['elo'])} [{_elo(g['elo_ci95'][0], '-inf')}, "
+                      f"{_elo(g['elo_ci95'][1])}]" + ("" if g["met"] else " (goal not met)")
+                      for g in d["goals"])
+
+
+def league(d: dict) -> str:
+    m = d["matches"][0]
+    return f"{m['score']:.1%}, {_elo_ci(m)}"
+
+
+ROWS = [
+    Row("bench_perft", "bench_perft.md", "Reversi perft from the start, one thread", ">= 100 M/s",
+        perft),
+    Row("bench_search", "bench_search.md", "Reversi alpha-beta, full evaluation, depth 5, "
+        "median per move", "< 20 ms", search),
+    Row("bench_search", "bench_search.md", "exact solve of FFO #1-#19 (14-16 empties)",
+        "reproduce", ffo_small),
+    Row("bench_solve", "bench_solve.md", "exact solve of FFO #20-#39, one thread", "<= 75 s",
+        solve),
+    Row("bench_pentago", "bench_pentago.md", "Pentago Twist random games, one core",
+        ">= 100,000", pentago_games),
+    Row("strength_pentago_twist", "strength_pentago_twist.md", "Pentago Twist champion vs the "
+        "seed's MCTS, 0.5 s per move each, 200 games", ">= 70%", pentago_strength),
+    Row("bench_hexifence", "bench_hexifence.md", "Hexifence: empty N=2 board solved exactly",
+        "a few minutes", hexifence_solve),
+    Row("strength_hexifence", "strength_hexifence.md", "Hexifence champion vs the chain-aware "
+        "agent, N=3, 200 games", ">= 75%", hexifence_strength),
+    Row("bench_ga", "bench_ga.md", "10 agents x 10 generations at depth 5 (Ray, 2 workers)",
+        "< 2 min", ga_study),
+    Row("bench_ga", "bench_ga.md", "Ray 2 workers vs 1 at depth 5, one generation", ">= 1.7x",
+        ga_speedup),
+    Row("strength_reversed_reversi", "strength_reversed_reversi.md", "default Reversed Reversi "
+        "champion vs the course matrix (depth 4, 200 games)", ">= 75%", strength_course),
+    Row("progress_reversed_reversi", "progress_reversed_reversi.md", "default Reversed Reversi "
+        "study: champions of generations 0 / 10 / 20 / 29 vs the anchors (depth 4, 160 games "
+        "each)", "strength grows", progress),
+    Row("tuning_quality_reversed_reversi_1ply", "tuning_quality_reversed_reversi_1ply.md",
+        "1-ply Reversed Reversi champion (`+experiment=reversed_reversi_1ply`) vs the "
+        "round-robin 1-ply champion / `wpc_negated` (1 ply + exact last 3, 200 games each)",
+        "+150 / +200", tuning),
+    Row("strength_othello", "strength_othello.md", "1-ply Othello champion "
+        "(`+experiment=othello_league`), Othello League protocol, 200 games",
+        "beat the literature WPC", league, source="strength_othello_league.json"),
+]
+
+
+def cell(row: Row, results: Path) -> str:
+    path = (results / (row.source or row.file)).with_suffix(".json")
+    data = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    again = f"`python -m experiments.reproduce --only {row.job}`"
+    if "stamp" not in data:  # not made yet, or made before results were stamped
+        return f"to be measured: {again}"
+    try:
+        return row.result(data)
+    except (KeyError, StopIteration, IndexError):  # made with other options than the job's
+        return f"not in `{path.name}` (made by `{data['stamp']['command']}`): {again}"
+
+
+def table(results: Path) -> list[str]:
+    lines = ["Every figure below is read from a result file that a committed script wrote; each "
+             "file records its command, the commit, the machine with its load, and the date. "
+             "`python -m experiments.reproduce` reruns them all and rewrites this table "
+             "(`--list` shows what it runs, `--quick` the minutes-long exact subset).", "",
+             "| what | result | goal | file |", "|---|---|---|---|"]
+    previous = None
+    for row in ROWS:
+        where = "same" if row.file == previous else f"`experiments/results/{row.file}`"
+        lines.append(f"| {row.what} | {cell(row, results)} | {row.goal} | {where} |")
+        previous = row.file
+    return lines
+
+
+def rewrite_readme(readme: Path, results: Path) -> None:
+    """Replace the lines between the markers with the table; exit with one line when the
+    README has no markers."""
+    text = Path(readme).read_text(encoding="utf-8")
+    if text.count(BEGIN) != 1 or text.count(END) != 1 or text.index(BEGIN) > text.index(END):
+        raise SystemExit(f"error: {readme}: needs one {BEGIN} line before one {END} line")
+    head, rest = text.split(BEGIN, 1)
+    _, tail = rest.split(END, 1)
+    body = "\n".join(table(results))
+    Path(readme).write_text(f"{head}{BEGIN}\n{body}\n{END}{tail}", encoding="utf-8")
