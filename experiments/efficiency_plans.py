@@ -1,0 +1,106 @@
+"""What ``experiments.learning_efficiency`` compares, per game: the fixed anchors and protocol a
+champion is measured with (never the opponents a fitness trained on alone), and the methods
+(genome kind x optimizer), each a ``python -m evolve`` command or TD self-play alone.
+
+A method's ``overrides`` are Hydra overrides of ``python -m evolve``; ``td_alone`` methods
+compose the same config and run the game's ``td_learn`` from ``td_start`` (``zero`` weights or
+the game's first seed ``reference``) with its ``ga.td_alpha`` / ``ga.td_epsilon``;
+``texel`` methods fit the same genome to the outcomes of self-play games (``experiments.texel``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+RUN_ONLY = ("yardstick.enabled=false", "playoff.enabled=false", "plot=false", "progress=false",
+            "backend=serial")  # the study's own panel and playoff would spend the CPU budget
+
+
+@dataclass(frozen=True)
+class Method:
+    name: str
+    what: str
+    overrides: tuple[str, ...]
+    kind: str = "evolve"      # evolve | td_alone | texel
+    td_start: str = "zero"    # td_alone: zero | reference
+
+
+@dataclass(frozen=True)
+class Plan:
+    game: str
+    protocol: tuple[str, ...]   # evolve.evaluate options shared by every match
+    anchors: tuple[str, ...]    # agent specs or champion files
+    methods: tuple[Method, ...]
+    budget: float               # CPU-seconds per run (default)
+    notes: tuple[str, ...] = field(default_factory=tuple)
+
+
+def m(name, what, *overrides, kind="evolve", td_start="zero") -> Method:
+    return Method(name, what, tuple(overrides), kind, td_start)
+
+
+OTHELLO_NT = ("+experiment=othello_ntuple", "game.genome.layout=square2",
+              "game.genome.features=[mobility,stability]", "games.epsilon=0.1")
+RR_NT = ("+experiment=reversed_reversi_ntuple", "game.genome.layout=square2",
+         "game.genome.features=[mobility,stability]", "games.epsilon=0.1")
+CTDL = ("ga.local_search=td", "ga.td_games=2000", "ga.td_alpha=0.0001", "ga.population=10")
+
+PLANS = {
+    "othello": Plan(
+        "othello",
+        ("--game", "othello", "--depth", "1", "--epsilon", "0.1", "--endgame-empties", "0"),
+        ("wpc1", "wpc", "experiments/results/champions/othello_league.json"),
+        (m("ga_wpc", "GA, positional + mobility + stability per phase (the League study)",
+           "+experiment=othello_league", "games.epsilon=0.1"),
+         m("ga_ntuple", "GA, n-tuple network (2x2 squares + mobility, stability)", *OTHELLO_NT),
+         m("cmaes_ntuple", "separable CMA-ES, the same network", *OTHELLO_NT,
+           "ga.algorithm=cmaes", "ga.cma_diagonal=true"),
+         m("es_ntuple", "natural-gradient ES (antithetic, ranks), the same network",
+           *OTHELLO_NT, "ga.algorithm=es", "ga.population=21"),
+         m("ctdl_ntuple", "GA + TD self-play between generations (CTDL), the same network",
+           *OTHELLO_NT, *CTDL),
+         m("td_ntuple", "TD self-play alone from zero weights, the same network",
+           *OTHELLO_NT, "ga.td_alpha=0.0001", kind="td_alone"),
+         m("texel_ntuple", "Texel-style: outcomes of self-play regressed on positions, the same "
+           "network", *OTHELLO_NT, kind="texel")),
+        budget=240.0,
+        notes=("Othello League protocol: 1 ply, no exact endgame, both sides move at random "
+               "with probability 0.1; wpc1 is the League's standard heuristic WPC.",)),
+    "reversed_reversi": Plan(
+        "reversed_reversi",
+        ("--game", "reversed_reversi", "--depth", "1", "--endgame-empties", "3"),
+        ("wpc_negated", "course", "experiments/results/champions/reversed_reversi_1ply.json"),
+        (m("ga_wpc", "GA, positional + mobility + stability per phase (the 1-ply study)",
+           "+experiment=reversed_reversi_1ply"),
+         m("ctdl_ntuple", "GA + TD self-play (CTDL), 2x2 squares + mobility, stability",
+           *RR_NT, *CTDL),
+         m("td_ntuple", "TD self-play alone from zero weights, the same network", *RR_NT,
+           "ga.td_alpha=0.0001", kind="td_alone")),
+        budget=240.0,
+        notes=("1 ply + exact last 3 on both sides; the committed 1-ply WPC champion is an "
+               "anchor.",)),
+    "pentago_twist": Plan(
+        "pentago_twist",
+        ("--game", "pentago_twist", "--depth", "2", "--endgame-empties", "8"),
+        ("reference", "mcts:5000"),
+        (m("ga_weights", "GA, the hand-set feature weights' genome (the default study)",
+           "+experiment=pentago_twist"),
+         m("ga_ntuple", "GA, straight 5-tuples + the features", "+experiment=pentago_twist_ntuple"),
+         m("ctdl_ntuple", "GA + TD self-play, the same network",
+           "+experiment=pentago_twist_ntuple", "ga.local_search=td", "ga.td_games=200"),
+         m("td_ntuple", "TD self-play alone from the seed weights, the same network",
+           "+experiment=pentago_twist_ntuple", kind="td_alone", td_start="reference")),
+        budget=300.0),
+    "hexifence": Plan(
+        "hexifence",
+        ("--game", "hexifence", "--size", "3", "--depth", "2", "--endgame-empties", "20"),
+        ("reference", "chain"),
+        (m("ga_weights", "GA, the hand-set feature weights' genome (the default study)",
+           "+experiment=hexifence"),
+         m("ga_ntuple", "GA, cell + pair patterns + the features", "+experiment=hexifence_ntuple"),
+         m("ctdl_ntuple", "GA + TD self-play, the same network", "+experiment=hexifence_ntuple",
+           "ga.local_search=td", "ga.td_games=100"),
+         m("td_ntuple", "TD self-play alone from the seed weights, the same network",
+           "+experiment=hexifence_ntuple", kind="td_alone", td_start="reference")),
+        budget=300.0),
+}
