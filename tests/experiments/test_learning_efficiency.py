@@ -1,0 +1,75 @@
+"""experiments.learning_efficiency: checkpoints of the CPU budget, pooled anchor scores, the
+merge of earlier results, and the table; one real (slow) run of the cheapest method."""
+
+import json
+
+import pytest
+
+from experiments import learning_efficiency as le
+from experiments.efficiency_plans import PLANS
+from experiments.efficiency_report import markdown, seeds_pooled
+
+
+def test_checkpoints_take_the_last_champion_within_each_fraction_of_the_budget():
+    history = [{"cpu": c, "champion": f"g{i}"} for i, c in enumerate([10, 30, 55, 70, 99, 130])]
+    got = le.checkpoints(history, 100)
+    assert [(p["fraction"], p["champion"]) for p in got] == [(0.25, "g0"), (0.5, "g1"),
+                                                             (1.0, "g4")]
+    assert le.checkpoints(history[3:], 100)[0]["champion"] == "g3"  # none within: the first
+
+
+def test_in_process_methods_keep_their_own_checkpoints():
+    history = [{"cpu": 30, "champion": "a", "fraction": 0.25},
+               {"cpu": 61, "champion": "b", "fraction": 0.5}]
+    assert le.checkpoints(history, 100) == history
+
+
+def test_the_anchor_pool_score_counts_every_game_with_a_wilson_interval():
+    result = {"matches": [{"opponent": "a", "games": 100, "wins": 80, "draws": 0, "score": 0.8},
+                          {"opponent": "b", "games": 100, "wins": 40, "draws": 20,
+                           "score": 0.5}]}
+    got = le.pooled(result)
+    assert got["games"] == 200 and got["score"] == pytest.approx(0.65)
+    low, high = got["score_ci95"]
+    assert 0.58 < low < 0.65 < high < 0.72
+    assert got["by_anchor"] == {"a": 0.8, "b": 0.5}
+
+
+def test_seeds_pool_their_games():
+    rows = [{"score": 0.5, "games": 100}, {"score": 0.7, "games": 300}]
+    p, low, high, n = seeds_pooled(rows)
+    assert n == 400 and p == pytest.approx(0.65) and low < p < high
+
+
+def test_an_earlier_result_is_kept_and_its_stamp_dropped(tmp_path):
+    path = tmp_path / "learning_efficiency.json"
+    assert le.kept(path) == {"games": {}}
+    path.write_text(json.dumps({"games": {"othello": {"rows": []}}, "stamp": {"commit": "x"}}))
+    assert le.kept(path) == {"games": {"othello": {"rows": []}}}
+
+
+def test_the_table_names_each_method_seed_and_anchor():
+    plan = PLANS["othello"]
+    row = {"method": "td_ntuple", "seed": 0, "games": 600, "score": 0.75,
+           "score_ci95": [0.71, 0.78], "cpu": 10.0,
+           "by_anchor": {a: 0.75 for a in plan.anchors}}
+    report = {"games": {"othello": {
+        "budget": 40, "anchors": list(plan.anchors), "protocol": list(plan.protocol),
+        "games": 200, "methods": {"td_ntuple": "TD alone"},
+        "rows": [{**row, "fraction": f} for f in (0.25, 0.5, 1.0)],
+        "commands": {"td_ntuple": "python -m experiments.learning_efficiency"}}}}
+    text = "\n".join(markdown(report, PLANS, "x.png"))
+    assert "| td_ntuple | TD alone | 0 | +191 | +191 | +191 [+156, +220] | 75.0% |" in text
+    assert "Measured by `python -m experiments.learning_efficiency`." in text
+
+
+@pytest.mark.slow
+def test_a_tiny_run_writes_the_table_and_figure(tmp_path):
+    assert le.main(["--game", "othello", "--methods", "td_ntuple", "--seeds", "0", "--budget",
+                    "8", "--games", "4", "--work", str(tmp_path / "w"), "--results",
+                    str(tmp_path)]) == 0
+    data = json.loads((tmp_path / "learning_efficiency.json").read_text())
+    rows = data["games"]["othello"]["rows"]
+    assert [r["fraction"] for r in rows] == [0.25, 0.5, 1.0]
+    assert all(r["games"] == 12 for r in rows)
+    assert (tmp_path / "learning_efficiency.png").stat().st_size > 0
