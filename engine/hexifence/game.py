@@ -18,6 +18,7 @@ import numpy as np
 
 from engine.core.agent import Seed
 from engine.core.base import GameBase
+from engine.core.file_cache import parsed_once
 from engine.core.files import read_json_object
 from engine.core.game import DRAW, Champion, GameSettingsError, GenomeSpec, Outcome, SearchSettings
 from engine.core.settings import int_in
@@ -25,6 +26,7 @@ from engine.hexifence import network as nw
 from engine.hexifence import weights as W
 from engine.hexifence.board import MAX_SIZE, board
 from engine.hexifence.state import PLAYER_NAMES, State, edge_of_move, from_text, initial_state
+from engine.kernels.ntuple_settings import merged_genome
 
 SIMPLE_SPECS = ("random", "greedy", "safe", "chain")
 SEARCH_SPECS = ("alphabeta", "reference", "margin", "perfect")
@@ -71,9 +73,7 @@ class HexifenceGame(GameBase):
         given = settings.get("genome") or {}
         if not isinstance(given, Mapping):
             raise GameSettingsError(f"game.genome={given!r} must be a mapping")
-        same_kind = given.get("kind", self.kind) == self.kind
-        genome = nw.validated_genome({**(self.genome if same_kind else {"phases": self.phases}),
-                                    **given}, size)
+        genome = nw.validated_genome(merged_genome(self.genome, given, self.kind), size)
         if genome.get("kind") == "ntuple":
             nw.build_layout(size, genome["layout"])  # GameSettingsError naming the layout
         return HexifenceGame(size, genome["phases"], genome)
@@ -86,7 +86,7 @@ class HexifenceGame(GameBase):
 
     def reference_genome(self, reference: str) -> np.ndarray:
         if self.network is not None:
-            return self.network.reference_genome(reference)
+            return nw.reference_genome(self.network, reference)
         return W.reference_genome(reference, self.phases)
 
     def reference_names(self) -> tuple[str, ...]:
@@ -104,7 +104,7 @@ class HexifenceGame(GameBase):
             return super().td_learn(genome, games, seed, alpha, epsilon)
         from engine.hexifence.td import td_learn
 
-        return td_learn(self.network, genome, games, seed, alpha, epsilon)
+        return td_learn(self, genome, games, seed, alpha, epsilon)
 
     # --- agents ---------------------------------------------------------------------------
     def make_agent(self, genome: np.ndarray, search: SearchSettings, seed: Seed = None,
@@ -114,7 +114,7 @@ class HexifenceGame(GameBase):
         if self.network is not None:
             net, feat = self.network.split(genome)
             network = (nw.nodes(self.size).node_of_edge, self.network.tables, net,
-                       self.network.mode())
+                       self.network.mode)
             return AlphaBetaAgent(feat, self.size, search.depth, search.time_limit,
                                   search.endgame_empties, name=name, network=network)
         phases = len(genome) // len(W.FEATURES)
@@ -239,9 +239,7 @@ class HexifenceGame(GameBase):
     def load_champion(self, path: str | Path) -> Champion:
         """A champion file of either genome kind (configured by the file's own settings),
         parsed once per process while its bytes are the same."""
-        from engine.hexifence import network_files
-
-        return network_files.unchanged_file_cache(path, _read_champion)
+        return parsed_once(path, _read_champion)
 
     def genome_figures(self, champion: Champion, history=()) -> dict:
         if self.network is None:
@@ -283,7 +281,7 @@ def _read_champion(path: str | Path) -> Champion:
         return W.load_champion(path)
     from engine.hexifence import network_files
 
-    return network_files.load(path, data, HexifenceGame().with_settings)
+    return network_files.load(path, data, GAME.with_settings)
 
 
 GAME = HexifenceGame()

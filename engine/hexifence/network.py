@@ -29,23 +29,27 @@ per phase (``p0.t2``) and ``p0.features``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache, cached_property
+from functools import cache
 
 import numpy as np
 
-from engine.core import GameSettingsError, GenomeSpec
-from engine.core.settings import int_in, one_of, with_defaults
+from engine.core import GameSettingsError
 from engine.hexifence import weights as W
 from engine.hexifence.board import board, cell_symmetries
 from engine.hexifence.structure import FEATURES, N_FEATURES
 from engine.kernels import ntuple as nt
+from engine.kernels.ntuple_genome import (  # noqa: F401  (the search's evaluation modes)
+    FEATURES_ONLY,
+    NETWORK_AND_FEATURES,
+    NETWORK_ONLY,
+    NetworkGenome,
+)
+from engine.kernels.ntuple_settings import validated_kinds
 
-KINDS = ("features", "ntuple")
 PATTERNS = ("cell", "pair", "triangle")
 DEFAULT_LAYOUT = "cell+pair"
 NTUPLE_DEFAULTS = {"kind": "ntuple", "phases": 3, "layout": DEFAULT_LAYOUT, "features": False}
 GENE_BOUND = 1.0  # genes start and are clipped in [-1, 1] (cells), as the feature weights
-FEATURES_ONLY, NETWORK_ONLY, NETWORK_AND_FEATURES = 0, 1, 2  # evaluation modes of the search
 
 
 @dataclass(frozen=True, eq=False)
@@ -136,108 +140,35 @@ def build_layout(size: int, spec: str) -> nt.Layout:
         raise GameSettingsError(f"game.genome.layout={spec}: {exc}") from None
 
 
-@dataclass(frozen=True, eq=False)
-class Network:
-    """The network genome of one configuration: board size, layout, phases, features."""
+def network_of(size: int, genome: dict) -> NetworkGenome:
+    """The genome of validated ``ntuple`` settings on the board of ``size``: its LUTs, then with
+    ``features`` the 11 feature weights of ``engine.hexifence.structure`` per phase."""
+    return _cached_network(size, genome["layout"], genome["phases"], genome["features"])
 
-    size: int
-    layout: nt.Layout
-    phases: int
-    features: bool
 
-    @cached_property
-    def tables(self) -> nt.IndexTables:
-        return nt.index_tables(self.layout)
+@cache
+def _cached_network(size: int, layout: str, phases: int, features: bool) -> NetworkGenome:
+    """One genome per configuration and process (tables and gene names built once)."""
+    return NetworkGenome(build_layout(size, layout), phases, FEATURES if features else (),
+                         feature_inputs=N_FEATURES, bound=GENE_BOUND)
 
-    @property
-    def width(self) -> int:
-        return self.layout.n_weights + (N_FEATURES if self.features else 0)
 
-    @cached_property
-    def spec(self) -> GenomeSpec:
-        names, blocks = [], {}
-        offsets = self.layout.lut_offsets
-        for p in range(self.phases):
-            start = p * self.width
-            for lut, entries in enumerate(self._entry_digits):
-                names += [f"p{p}.t{lut}.{digits}" for digits in entries]
-                blocks[f"p{p}.t{lut}"] = slice(start + offsets[lut], start + offsets[lut + 1])
-            if self.features:
-                names += [f"p{p}.{f}" for f in FEATURES]
-                blocks[f"p{p}.features"] = slice(start + offsets[-1], start + self.width)
-        size = len(names)
-        return GenomeSpec(tuple(names), blocks, np.full(size, -GENE_BOUND),
-                          np.full(size, GENE_BOUND))
-
-    @cached_property
-    def _entry_digits(self) -> list[list[str]]:
-        """Each LUT's entries as its nodes' states, first node first (digits of mixed bases)."""
-        states = self.layout.cell_states
-        out = []
-        for cells in self.layout.tuples:
-            bases = [states[c] for c in cells]
-            grid = np.indices(bases).reshape(len(bases), -1).T  # first node most significant
-            out.append(["".join(str(d) for d in row) for row in grid])
-        return out
-
-    def split(self, genome) -> tuple[np.ndarray, np.ndarray]:
-        """(network ``[phases, n_weights]``, feature weights ``[phases, 11]``: zeros without
-        features), fresh contiguous float64 arrays; ``ValueError`` on a wrong length."""
-        genome = np.asarray(genome, dtype=np.float64)
-        if genome.shape != (self.phases * self.width,):
-            raise ValueError(f"genome has {genome.size} genes, this n-tuple genome needs "
-                             f"{self.phases} x {self.width} = {self.phases * self.width}")
-        rows = genome.reshape(self.phases, self.width)
-        net = rows[:, :self.layout.n_weights].copy()
-        feat = rows[:, self.layout.n_weights:].copy() if self.features else \
-            np.zeros((self.phases, N_FEATURES))
-        return net, feat
-
-    def join(self, net: np.ndarray, feat: np.ndarray) -> np.ndarray:
-        rows = [net] + ([feat] if self.features else [])
-        return np.concatenate(rows, axis=1).ravel().astype(np.float64)
-
-    def mode(self) -> int:
-        return NETWORK_AND_FEATURES if self.features else NETWORK_ONLY
-
-    def reference_genome(self, name: str) -> np.ndarray:
-        """The seed's weights: with ``features`` they are the feature weights and the network
-        starts at zero; without, the network starts at zero (the value is then the margin:
-        the seed's other weights are on chains and parities, which no local pattern holds)."""
-        row = W.reference_genome(name, 1)
-        net = np.zeros((self.phases, self.layout.n_weights))
-        return self.join(net, np.tile(row, (self.phases, 1)))
+def reference_genome(network: NetworkGenome, name: str) -> np.ndarray:
+    """The seed's weights: with ``features`` they are the feature weights and the network
+    starts at zero; without, the network starts at zero (the value is then the margin: the
+    seed's other weights are on chains and parities, which no local pattern holds)."""
+    row = W.reference_genome(name, 1)
+    net = np.zeros((network.phases, network.layout.n_weights))
+    return network.join(net, np.tile(row, (network.phases, 1)))
 
 
 def validated_genome(genome: dict, size: int) -> dict:
     """The genome settings with their defaults (one-line ``GameSettingsError`` naming the key)."""
-    kind = one_of("game.genome.kind", genome.pop("kind", "features"), KINDS)
-    n_edges = board(size).n_edges
-    if kind == "features":
-        extra = sorted(set(genome) - {"phases"})
-        if extra:
-            raise GameSettingsError(f"game.genome.{extra[0]}: unknown key for kind features "
-                                    "(allowed: kind, phases; layout and features belong to "
-                                    "kind ntuple)")
-        g = with_defaults(genome, {"phases": 3}, "game.genome")
-        int_in("game.genome.phases", g["phases"], 1, n_edges)
+    g = validated_kinds(genome, "features", {"phases": 3}, NTUPLE_DEFAULTS, board(size).n_edges)
+    if g.get("kind") != "ntuple":
         return g
-    g = with_defaults({"kind": kind, **genome}, NTUPLE_DEFAULTS, "game.genome")
-    int_in("game.genome.phases", g["phases"], 1, n_edges)
-    if not isinstance(g["features"], bool):
-        raise GameSettingsError(f"game.genome.features={g['features']!r} must be true or false")
     if not isinstance(g["layout"], str):
         raise GameSettingsError(f"game.genome.layout={g['layout']!r} must name patterns "
                                 f"joined by '+' (from {', '.join(PATTERNS)})")
     g["layout"] = g["layout"].replace(" ", "")
     return g
-
-
-def network_of(size: int, genome: dict) -> Network:
-    return _cached_network(size, genome["layout"], genome["phases"], genome["features"])
-
-
-@cache
-def _cached_network(size: int, layout: str, phases: int, features: bool) -> Network:
-    """One ``Network`` per configuration and process (tables and gene names built once)."""
-    return Network(size, build_layout(size, layout), phases, features)

@@ -1,6 +1,6 @@
 """Temporal-difference self-play for Hexifence's ``ntuple`` genomes (numba).
 
-``td_learn(network, genome, games, seed, alpha, epsilon)`` plays ``games`` games of the genome
+``td_learn(game, genome, games, seed, alpha, epsilon)`` plays ``games`` games of the genome
 against itself from the empty board and returns the genome after TD(0) on each (the contract
 of ``Game.td_learn``). Values are in cells, from the side to move's view, and linear: ``V =
 margin + s`` (``s`` the network's sum for the position's phase) or, with features, ``V =
@@ -16,10 +16,10 @@ the change of the instances reading the one node the edge changes (``drawing_gai
 Learning: after each game, TD(0) forwards along its positions (``td_step_cells`` of
 ``engine.kernels.ntuple_td`` on node states): position ``t`` moves towards ``V(x[t+1])`` when the
 same player moves there (after a capture), ``-V(x[t+1])`` otherwise, the last one towards the
-final margin from its mover's view. A step moves a position's value by ``alpha`` times its error,
-shared out as normalised LMS does: each entry it reads moves by that over ``sum(count**2)``,
-``count`` the instances reading the entry (a symmetric position reads one entry up to 12 times:
-a fixed per-entry step overshoots there and diverges). Reproducible from ``seed``.
+final margin from its mover's view. ``alpha`` means what it means in every game
+(``engine.kernels.ntuple_td``): a step moves a position's value by ``alpha`` times its error,
+shared out over its entries as normalised LMS does (a symmetric position reads one entry up to
+12 times). Reproducible from ``seed``.
 """
 
 from __future__ import annotations
@@ -27,15 +27,21 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from engine.core.agent import Seed, make_rng
+from engine.core.agent import Seed
 from engine.hexifence.board import board
 from engine.hexifence.network import nodes
 from engine.hexifence.network_eval import drawing_gain
 from engine.hexifence.rules import captures_of, degrees, draw, is_undrawn
 from engine.hexifence.structure import N_FEATURES, evaluate
 from engine.kernels.ntuple_eval import evaluate_indices, indices_cells, set_cell
-from engine.kernels.ntuple_td import td_step_cells, value_cells
-from engine.kernels.rng import below, new_state, uniform
+from engine.kernels.ntuple_td import (
+    explores,
+    learn_genome,
+    squared_counts,
+    td_step_cells,
+    value_cells,
+)
+from engine.kernels.rng import below
 
 
 @njit(cache=True)
@@ -63,7 +69,7 @@ def _choose(words, deg, margin, left, epsilon, rng, idx, t, net, feat, node_of_e
             edge_cells, cell_edges, with_features, s_words, s_deg, buf):
     """The edge epsilon-greedy 1-ply play draws."""
     n_edges = edge_cells.shape[0]
-    if uniform(rng) < epsilon:
+    if explores(rng, epsilon):
         return _random_edge(words, n_edges, left, rng)
     drawn = n_edges - left
     row = net[(drawn + 1) * net.shape[0] // (n_edges + 1)]
@@ -90,20 +96,6 @@ def _choose(words, deg, margin, left, epsilon, rng, idx, t, net, feat, node_of_e
         if value > best:
             best, choice = value, e
     return choice
-
-
-@njit(cache=True)
-def squared_counts(idx, t, counts):
-    """The sum over the entries a position reads of (instances reading it) squared: what a unit
-    step on each of them moves its sum by (``counts``: zeros of ``n_weights``, left zero)."""
-    total = 0
-    for i in range(idx.shape[0]):
-        k = t.offset[i] + idx[i]
-        total += 2 * counts[k] + 1
-        counts[k] += 1
-    for i in range(idx.shape[0]):
-        counts[t.offset[i] + idx[i]] = 0
-    return total
 
 
 @njit(cache=True)
@@ -166,27 +158,23 @@ def self_play(games, alpha, epsilon, rng, t, net, feat, node_of_edge, n_nodes, e
     return errors, results
 
 
-def td_learn(network, genome: np.ndarray, games: int, seed: Seed, alpha: float,
+def td_learn(game, genome: np.ndarray, games: int, seed: Seed, alpha: float,
              epsilon: float) -> np.ndarray:
-    """A copy of ``genome`` (of the n-tuple ``network``) after ``games`` games of TD self-play."""
-    net, feat = learn(network, genome, games, seed, alpha, epsilon)[:2]
-    return network.join(net, feat)
+    """A copy of ``genome`` (of the n-tuple ``game``) after ``games`` games of TD self-play."""
+    net, feat = learn(game, genome, games, seed, alpha, epsilon)[:2]
+    return game.network.join(net, feat)
 
 
-def learn(network, genome: np.ndarray, games: int, seed: Seed, alpha: float, epsilon: float):
+def learn(game, genome: np.ndarray, games: int, seed: Seed, alpha: float, epsilon: float):
     """(network weights, feature weights, squared errors per game, blue's margin per game)."""
-    if not isinstance(games, int | np.integer) or games < 0:
-        raise ValueError(f"games={games!r} must be an integer >= 0")
-    if not alpha > 0:
-        raise ValueError(f"alpha={alpha!r} must be > 0")
-    if not 0 <= epsilon <= 1:
-        raise ValueError(f"epsilon={epsilon!r} must be in [0, 1]")
-    net, feat = network.split(genome)
-    b, node_set = board(network.size), nodes(network.size)
+    network, b, node_set = game.network, board(game.size), nodes(game.size)
     words0 = np.zeros(b.words, np.uint64)
     for e in range(b.n_edges):
         words0[e >> 6] |= np.uint64(1) << np.uint64(e & 63)
-    errors, results = self_play(int(games), float(alpha), float(epsilon), new_state(make_rng(seed)),
-                                network.tables, net, feat, node_set.node_of_edge, node_set.count,
-                                b.edge_cells, b.cell_edges, words0, network.features)
-    return net, feat, errors, results
+
+    def play(games, alpha, epsilon, rng, net, feat):
+        return self_play(games, alpha, epsilon, rng, network.tables, net, feat,
+                         node_set.node_of_edge, node_set.count, b.edge_cells, b.cell_edges,
+                         words0, network.features)
+
+    return learn_genome(network, genome, games, seed, alpha, epsilon, play)

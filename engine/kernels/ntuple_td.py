@@ -20,6 +20,15 @@ TD(0) along a finished game (``td_game_bits`` / ``td_game_cells``): positions ``
 last position the result from its mover's view. Steps run forwards, each target read with the
 weights as they are at that moment: exactly online TD(0) applied while the game was played, so
 a game can call ``td_step_*`` move by move instead and get the same weights.
+
+**One meaning of alpha in every game** (``Game.td_learn``): ``alpha`` is the share of the error
+one step moves the position's sum ``s`` by, ``alpha * (target - V) * dV/ds``, shared out over
+the entries it reads as normalised LMS does: each moves by that over ``sum(count**2)``
+(``squared_counts``; ``count``: the instances reading the entry, up to the number of symmetries
+on a symmetric position, where a fixed per-entry step overshoots and diverges). The kernels
+above take a per-entry ``alpha``; a game passes ``alpha / squared_counts(...)``, or moves the
+entries itself with ``add_to_entries``. ``0 < alpha <= 1``: 1 moves a linear value onto its
+target in one step.
 """
 
 from __future__ import annotations
@@ -29,7 +38,9 @@ import math
 import numpy as np
 from numba import njit
 
+from engine.core.agent import Seed, make_rng
 from engine.kernels.ntuple_eval import bit_state, evaluate_bits, evaluate_cells
+from engine.kernels.rng import new_state, uniform
 
 
 @njit(cache=True, inline="always")
@@ -116,3 +127,61 @@ def td_game_cells(positions, mover, result, alpha, squash, t, weights):
         error = td_step_cells(positions[k], target, alpha, squash, t, weights)
         squared += error * error
     return squared
+
+
+@njit(cache=True)
+def squared_counts(indices, t, counts):
+    """The sum over the entries a position reads (its instances' ``indices``) of the number of
+    instances reading each, squared: how far a unit step on each of them moves its sum.
+    ``counts``: int64 zeros of ``n_weights``, left zero (scratch: nothing is allocated)."""
+    total = 0
+    for i in range(indices.shape[0]):
+        k = t.offset[i] + indices[i]
+        total += 2 * counts[k] + 1
+        counts[k] += 1
+    for i in range(indices.shape[0]):
+        counts[t.offset[i] + indices[i]] = 0
+    return total
+
+
+@njit(cache=True)
+def add_to_entries(indices, t, weights, step):
+    """Every entry the position reads moves by ``step`` (an entry two instances share, twice)."""
+    for i in range(indices.shape[0]):
+        weights[t.offset[i] + indices[i]] += step
+
+
+@njit(cache=True)
+def explores(rng, epsilon):
+    """Whether an epsilon-greedy player moves at random now (one draw of the kernel RNG, none
+    when ``epsilon`` is 0)."""
+    return epsilon > 0.0 and uniform(rng) < epsilon
+
+
+def check_td_args(games, alpha, epsilon) -> None:
+    """One-line ``ValueError`` naming the bad argument of ``Game.td_learn``."""
+    if isinstance(games, bool) or not isinstance(games, int | np.integer) or games < 0:
+        raise ValueError(f"games={games!r} must be an integer >= 0")
+    if isinstance(alpha, bool) or not isinstance(alpha, float | int) or not 0.0 < alpha <= 1.0:
+        raise ValueError(f"alpha={alpha!r} must satisfy 0 < alpha <= 1 (the share of the TD "
+                         "error a step moves the position's value by)")
+    if isinstance(epsilon, bool) or not isinstance(epsilon, float | int) or not (
+            0.0 <= epsilon <= 1.0):
+        raise ValueError(f"epsilon={epsilon!r} must satisfy 0 <= epsilon <= 1")
+
+
+def td_rng(seed: Seed) -> np.ndarray:
+    """The kernel RNG state a self-play run draws from, seeded from ``seed`` (an int or a
+    ``SeedSequence``): the same seed, the same games."""
+    return new_state(make_rng(seed))
+
+
+def learn_genome(network, genome, games, seed: Seed, alpha, epsilon, play) -> tuple:
+    """What every game's ``td_learn`` does around its jitted self-play: check the arguments,
+    split the genome of ``network`` (a ``NetworkGenome``) into fresh arrays, and run
+    ``play(games, alpha, epsilon, rng, net, feat)`` on them (it learns in place and returns its
+    per-game squared errors and results). Returns ``(net, feat, errors, results)``."""
+    check_td_args(games, alpha, epsilon)
+    net, feat = network.split(genome)
+    errors, results = play(int(games), float(alpha), float(epsilon), td_rng(seed), net, feat)
+    return net, feat, errors, results

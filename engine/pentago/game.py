@@ -12,7 +12,6 @@ one of two kinds: ``features`` (the default: the per-phase own/opp feature weigh
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -20,17 +19,14 @@ import numpy as np
 from engine.core import DRAW, Champion, GameSettingsError, GenomeSpec, Outcome, SearchSettings
 from engine.core.agent import Agent, Seed
 from engine.core.base import GameBase
+from engine.core.file_cache import parsed_once
 from engine.core.files import read_json_object
-from engine.core.settings import int_in, one_of, with_defaults
+from engine.kernels.ntuple_settings import merged_genome
 from engine.pentago import genome as genes
 from engine.pentago import network as nw
 from engine.pentago import specs
 from engine.pentago import state as st
 from engine.pentago.evaluation import phase_table
-from engine.pentago.network_files import unchanged_file_cache
-
-GENOME_DEFAULTS = {"phases": 3}
-KINDS = ("features", "ntuple")
 
 
 class PentagoTwistGame(GameBase):
@@ -48,7 +44,7 @@ class PentagoTwistGame(GameBase):
     max_abs_weight = genes.MAX_WEIGHT
 
     def __init__(self, genome: Mapping | None = None):
-        self.genome, self.network = _validated_genome(dict(genome or {}))
+        self.genome, self.network = nw.validated_genome(dict(genome or {}))
         self.phases = self.genome["phases"]
 
     def __repr__(self) -> str:
@@ -71,9 +67,7 @@ class PentagoTwistGame(GameBase):
         genome = settings.get("genome") or {}
         if not isinstance(genome, Mapping):
             raise GameSettingsError(f"game.genome={genome!r} must be a mapping (e.g. phases: 3)")
-        same_kind = genome.get("kind", self.kind) == self.kind
-        return PentagoTwistGame({**(self.genome if same_kind else {"phases": self.phases}),
-                                 **genome})
+        return PentagoTwistGame(merged_genome(self.genome, genome, self.kind))
 
     def settings(self) -> dict:
         return {"genome": dict(self.genome)}
@@ -86,7 +80,7 @@ class PentagoTwistGame(GameBase):
 
     def reference_genome(self, reference: str) -> np.ndarray:
         if self.network is not None:
-            return self.network.reference_genome(reference)
+            return nw.reference_genome(self.network, reference)
         return genes.reference_genome(reference, self.phases)
 
     def phase_of(self, state: st.State) -> int:
@@ -103,7 +97,7 @@ class PentagoTwistGame(GameBase):
         """``(tables, weights per phase, mode)`` of an n-tuple genome for the search, or None."""
         if self.network is None:
             return None
-        return self.network.tables, self.network.split(genome)[0], self.network.mode()
+        return self.network.tables, self.network.split(genome)[0], self.network.mode
 
     def learns_by_td(self) -> bool:
         return self.network is not None
@@ -198,7 +192,7 @@ class PentagoTwistGame(GameBase):
         """A champion file of either genome kind (the file's own settings, not this game's),
         parsed once per process while the file is unchanged: an evaluation builds an agent per
         game, and a network's file holds tens of thousands of weights."""
-        return unchanged_file_cache(path, _read_champion)
+        return parsed_once(path, _read_champion)
 
     def genome_figure(self, genome: np.ndarray, title: str = ""):
         if self.network is not None:
@@ -222,50 +216,13 @@ class PentagoTwistGame(GameBase):
         return network_markdown(self, genome)
 
 
-def _validated_genome(genome: dict) -> tuple[dict, nw.Network | None]:
-    """The genome settings with their defaults, and the network of an ``ntuple`` genome."""
-    kind = one_of("game.genome.kind", genome.pop("kind", "features"), KINDS)
-    if kind == "features":
-        extra = sorted(set(genome) - set(GENOME_DEFAULTS))
-        if extra:
-            raise GameSettingsError(f"game.genome.{extra[0]}: unknown key for kind features "
-                                    f"(allowed: kind, phases; layout, symmetry and features "
-                                    f"belong to kind ntuple)")
-        g = with_defaults(genome, GENOME_DEFAULTS, "game.genome")
-        int_in("game.genome.phases", g["phases"], 1, 36)
-        return g, None
-    g = with_defaults({"kind": kind, **genome}, nw.NTUPLE_DEFAULTS, "game.genome")
-    int_in("game.genome.phases", g["phases"], 1, 36)
-    one_of("game.genome.symmetry", g["symmetry"], nw.SYMMETRIES)
-    if not isinstance(g["features"], bool):
-        raise GameSettingsError(f"game.genome.features={g['features']!r} must be true or false")
-    spec = g["layout"]
-    if isinstance(spec, str) and not spec.strip().endswith(".json"):
-        network = _family_network(spec, g["symmetry"], g["phases"], g["features"])
-        return g, network
-    network = nw.Network(nw.build_layout(spec, g["symmetry"]), g["phases"], g["features"])
-    if nw.symmetry_of(network.layout) != g["symmetry"]:
-        if "symmetry" in genome:
-            raise GameSettingsError(f"game.genome.symmetry={g['symmetry']} contradicts the "
-                                    f"layout's own symmetries ({nw.symmetry_of(network.layout)})")
-        g["symmetry"] = nw.symmetry_of(network.layout)
-    return g, network
-
-
 def _read_champion(path: str | Path) -> Champion:
     data = read_json_object(path)
     if data.get("schema_version") == 1 or "kind" not in data:
         return GameBase.load_champion(PentagoTwistGame(), path)
     from engine.pentago import network_files
 
-    return network_files.load(path, data, lambda genome: PentagoTwistGame(genome))
-
-
-@cache
-def _family_network(spec: str, symmetry: str, phases: int, features: bool) -> nw.Network:
-    """Networks of family specs are built once per process (tables, gene names); layout files
-    are read every time."""
-    return nw.Network(nw.build_layout(spec, symmetry), phases, features)
+    return network_files.load(path, data, GAME.with_settings)
 
 
 GAME = PentagoTwistGame()

@@ -16,15 +16,21 @@ Gene ``p1.t3.01202`` is phase 1, LUT 3, the entry whose cells (in the tuple's or
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
-from functools import cache, cached_property
-from pathlib import Path
+from functools import cache
 
 import numpy as np
 
-from engine.core import GameSettingsError, GenomeSpec
+from engine.core import GameSettingsError
+from engine.core.settings import one_of
 from engine.kernels import ntuple as nt
+from engine.kernels.ntuple_genome import (  # noqa: F401  (the search's evaluation modes)
+    FEATURES_ONLY,
+    NETWORK_AND_FEATURES,
+    NETWORK_ONLY,
+    NetworkGenome,
+    lut_states,
+)
+from engine.kernels.ntuple_settings import is_layout_file, layout_from_setting, validated_kinds
 from engine.pentago import bitboard as bb
 from engine.pentago import genome as genes
 from engine.pentago.evaluation import CENTRES, CORNERS, EDGES, N_FEATURES, QUADRANT_LINES
@@ -32,31 +38,59 @@ from engine.pentago.evaluation import CENTRES, CORNERS, EDGES, N_FEATURES, QUADR
 SIZE = 6
 SYMMETRIES = ("rot180", "identity")  # the board symmetries that keep the move set
 DEFAULT_LAYOUT = "straight5+corner3"  # every five-window and every quadrant
+FEATURES_DEFAULTS = {"phases": 3}
 NTUPLE_DEFAULTS = {"kind": "ntuple", "phases": 3, "layout": DEFAULT_LAYOUT,
                    "symmetry": "rot180", "features": False}
 GENE_BOUND = 1.0  # network entries start and are clipped in [-1, 1], as the feature weights
 FEATURE_GENES = 2 * N_FEATURES
+FEATURE_NAMES = tuple(name.split(".", 1)[1] for name in genes.gene_names(1))  # own.win1 ...
 HALF_TURN = tuple(35 - c for c in range(36))
 CELL_CLASSES = ((4, CENTRES), (5, CORNERS), (6, EDGES))  # feature index, cells of the class
-FEATURES_ONLY, NETWORK_ONLY, NETWORK_AND_FEATURES = 0, 1, 2  # evaluation modes of the search
+
+
+def validated_genome(genome: dict) -> tuple[dict, NetworkGenome | None]:
+    """The genome settings with their defaults, and the network of an ``ntuple`` genome."""
+    g = validated_kinds(genome, "features", FEATURES_DEFAULTS, NTUPLE_DEFAULTS, 36)
+    if g.get("kind") != "ntuple":
+        return g, None
+    one_of("game.genome.symmetry", g["symmetry"], SYMMETRIES)
+    if not is_layout_file(g["layout"]) and isinstance(g["layout"], str):
+        return g, _family_network(g["layout"], g["symmetry"], g["phases"], g["features"])
+    network = network_of(build_layout(g["layout"], g["symmetry"]), g["phases"], g["features"])
+    own = symmetry_of(network.layout)
+    if own != g["symmetry"]:
+        if "symmetry" in genome:
+            raise GameSettingsError(f"game.genome.symmetry={g['symmetry']} contradicts the "
+                                    f"layout's own symmetries ({own})")
+        g["symmetry"] = own
+    return g, network
+
+
+def network_of(layout: nt.Layout, phases: int, features: bool) -> NetworkGenome:
+    """The genome of a network: its LUTs, then with ``features`` the 18 feature weights of
+    ``engine.pentago.evaluation`` (own then opp) per phase."""
+    return NetworkGenome(layout, phases, FEATURE_NAMES if features else (),
+                         feature_inputs=FEATURE_GENES, bound=GENE_BOUND)
+
+
+@cache
+def _family_network(spec: str, symmetry: str, phases: int, features: bool) -> NetworkGenome:
+    """Networks of family specs are built once per process (tables, gene names); layout files
+    are read every time."""
+    return network_of(build_layout(spec, symmetry), phases, features)
 
 
 def build_layout(spec, symmetry: str) -> nt.Layout:
     """The layout a ``game.genome.layout`` setting names: families of
     ``engine.kernels.ntuple`` joined by ``+`` (``straight5+corner3``), a layout JSON file, or
     the layout JSON itself (what a champion file holds); ``GameSettingsError`` otherwise."""
+    def family(name: str) -> nt.Layout:
+        name = name.replace(" ", "")
+        return nt.board_layout(SIZE, SIZE, nt.family_tuples(SIZE, SIZE, name), symmetry,
+                               name=name)
+
     try:
-        if isinstance(spec, Mapping):
-            layout = nt.layout_from_json(dict(spec))
-        elif not isinstance(spec, str) or not spec.strip():
-            raise nt.LayoutError(f"expected a family spec such as {DEFAULT_LAYOUT!r} or a "
-                                 f"layout .json file, got {spec!r}")
-        elif spec.strip().endswith(".json"):
-            layout = nt.load_layout(Path(spec.strip()))
-        else:
-            spec = spec.replace(" ", "")
-            layout = nt.board_layout(SIZE, SIZE, nt.family_tuples(SIZE, SIZE, spec), symmetry,
-                                     name=spec)
+        layout = layout_from_setting(spec, family, DEFAULT_LAYOUT)
     except nt.LayoutError as exc:
         raise GameSettingsError(f"game.genome.layout: {exc}") from None
     check_layout(layout)
@@ -78,80 +112,14 @@ def symmetry_of(layout: nt.Layout) -> str:
     return "rot180" if len(layout.symmetries) == 2 else "identity"
 
 
-@dataclass(frozen=True, eq=False)
-class Network:
-    """The network genome of one configuration: layout, phases, and the optional features."""
-
-    layout: nt.Layout
-    phases: int
-    features: bool
-
-    @cached_property
-    def tables(self) -> nt.IndexTables:
-        return nt.index_tables(self.layout)
-
-    @property
-    def width(self) -> int:
-        """Genes per phase."""
-        return self.layout.n_weights + (FEATURE_GENES if self.features else 0)
-
-    @cached_property
-    def spec(self) -> GenomeSpec:
-        names = tuple(name for p in range(self.phases) for name in self._phase_names(p))
-        blocks = {}
-        for p in range(self.phases):
-            start = p * self.width
-            offsets = self.layout.lut_offsets
-            for lut in range(len(self.layout.tuples)):
-                blocks[f"p{p}.t{lut}"] = slice(start + offsets[lut], start + offsets[lut + 1])
-            if self.features:
-                blocks[f"p{p}.features"] = slice(start + offsets[-1], start + self.width)
-        size = len(names)
-        return GenomeSpec(names, blocks, np.full(size, -GENE_BOUND), np.full(size, GENE_BOUND))
-
-    def _phase_names(self, phase: int) -> list[str]:
-        out = [f"p{phase}.t{lut}.{digits}" for lut, entries in enumerate(self._entry_digits)
-               for digits in entries]
-        if self.features:
-            out += [name.replace("p0.", f"p{phase}.", 1) for name in genes.gene_names(1)]
-        return out
-
-    @cached_property
-    def _entry_digits(self) -> list[list[str]]:
-        """Each LUT's entries as the states of its cells, first cell first."""
-        return [[np.base_repr(i, 3).zfill(len(cells)) for i in range(3 ** len(cells))]
-                for cells in self.layout.tuples]
-
-    def split(self, genome) -> tuple[np.ndarray, np.ndarray]:
-        """(network ``[phases, n_weights]``, feature weights ``[phases, 18]``: zeros without
-        features), fresh contiguous float64 arrays; ``ValueError`` on a wrong length."""
-        genome = np.asarray(genome, dtype=np.float64)
-        if genome.shape != (self.phases * self.width,):
-            raise ValueError(f"genome has {genome.size} genes, this n-tuple genome needs "
-                             f"{self.phases} x {self.width} = {self.phases * self.width}")
-        if not np.all(np.isfinite(genome)):
-            raise ValueError("genome holds a non-finite weight")
-        rows = genome.reshape(self.phases, self.width)
-        net = rows[:, :self.layout.n_weights].copy()
-        feat = rows[:, self.layout.n_weights:].copy() if self.features else \
-            np.zeros((self.phases, FEATURE_GENES))
-        return net, feat
-
-    def join(self, net: np.ndarray, feat: np.ndarray) -> np.ndarray:
-        rows = [net] + ([feat] if self.features else [])
-        return np.concatenate(rows, axis=1).ravel().astype(np.float64)
-
-    def mode(self) -> int:
-        return NETWORK_AND_FEATURES if self.features else NETWORK_ONLY
-
-    def reference_genome(self, name: str) -> np.ndarray:
-        """The seed's reference weights: kept as feature weights when ``features`` is on (the
-        network starts at zero), else projected onto the network (``projected``)."""
-        row = genes.reference_genome(name, 1)
-        if self.features:
-            net = np.zeros((self.phases, self.layout.n_weights))
-            return self.join(net, np.tile(row, (self.phases, 1)))
-        return self.join(np.tile(projected(self.layout, row), (self.phases, 1)), None)
+def reference_genome(network: NetworkGenome, name: str) -> np.ndarray:
+    """The seed's reference weights: kept as feature weights when the genome has them (the
+    network starts at zero), else projected onto the network (``projected``)."""
+    row = genes.reference_genome(name, 1)
+    if network.features:
+        net = np.zeros((network.phases, network.layout.n_weights))
+        return network.join(net, np.tile(row, (network.phases, 1)))
+    return network.join(np.tile(projected(network.layout, row), (network.phases, 1)))
 
 
 def projected(layout: nt.Layout, row: np.ndarray) -> np.ndarray:
@@ -166,7 +134,7 @@ def projected(layout: nt.Layout, row: np.ndarray) -> np.ndarray:
     quadrants = {int(q) for q in bb.QUADRANT_MASKS}
     for lut, cells in enumerate(layout.tuples):
         mask = sum(1 << c for c in cells)
-        states = _entry_states(len(cells))
+        states = lut_states(layout, lut)
         own, opp = (states == 1), (states == 2)
         if mask in windows:
             values = _window_values(own.sum(1), opp.sum(1), row)
@@ -176,12 +144,6 @@ def projected(layout: nt.Layout, row: np.ndarray) -> np.ndarray:
             continue
         out[layout.lut_offsets[lut]:layout.lut_offsets[lut + 1]] = values
     return out
-
-
-def _entry_states(n: int) -> np.ndarray:
-    """``[3**n, n]``: the state of each cell in each entry, first cell most significant."""
-    index = np.arange(3 ** n)
-    return np.stack([(index // 3 ** (n - 1 - j)) % 3 for j in range(n)], axis=1)
 
 
 def _window_values(p: np.ndarray, o: np.ndarray, row: np.ndarray) -> np.ndarray:

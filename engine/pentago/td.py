@@ -19,12 +19,11 @@ Learning: after each game, TD(0) forwards along its positions (online TD(0) as i
 during play, ``engine.kernels.ntuple_td``): position ``t`` moves towards ``-V(x[t+1])`` (the
 players alternate, no passes; -1 when the side to move there can win at once), the last one
 towards the result from its mover's view (+1 win, 0 draw, -1 loss); a position whose side to
-move can win at once is worth that win and is not learnt. A step moves the sum ``s`` by
-``alpha`` times the error (times the slope of tanh), shared out as normalised LMS does: each
-entry the position reads moves by that over ``sum(count**2)``, ``count`` the instances reading
-the entry (symmetric positions read one entry many times; a fixed per-entry step would
-overshoot there and diverge). Only the network's entries move. Reproducible from ``seed``:
-every random draw comes from one kernel RNG seeded from it.
+move can win at once is worth that win and is not learnt. ``alpha`` means what it means in every
+game (``engine.kernels.ntuple_td``): a step moves the sum ``s`` by ``alpha`` times the error
+(times the slope of tanh), shared out over the entries as normalised LMS does. Only the
+network's entries move. Reproducible from ``seed``: every random draw comes from one kernel RNG
+seeded from it.
 """
 
 from __future__ import annotations
@@ -34,10 +33,10 @@ import math
 import numpy as np
 from numba import njit
 
-from engine.core.agent import Seed, make_rng
+from engine.core.agent import Seed
 from engine.kernels.bits import popcount
 from engine.kernels.ntuple_eval import evaluate_indices, indices_bits
-from engine.kernels.rng import new_state, uniform
+from engine.kernels.ntuple_td import add_to_entries, explores, learn_genome, squared_counts
 from engine.pentago import bitboard as bb
 from engine.pentago.evaluation import evaluate, phase_table
 
@@ -73,7 +72,7 @@ def _afterstate(nP, nO, t, net, feat, phase_of_stones, with_features, idx):
 @njit(cache=True)
 def _choose(P, O, epsilon, rng, t, net, feat, phase_of_stones, with_features, idx, c_P, c_O,
             c_move, dedup):
-    if uniform(rng) < epsilon:
+    if explores(rng, epsilon):
         return bb.random_move(P, O, rng)
     n = bb.distinct_children_into(P, O, c_P, c_O, c_move, dedup)
     best, move = -np.inf, c_move[0]
@@ -95,20 +94,6 @@ def _final_result(P, O, plies):
 
 
 @njit(cache=True)
-def squared_counts(idx, t, counts):
-    """The sum over the entries a position reads of (instances reading it) squared: what a unit
-    step on each of them moves its sum by (``counts``: zeros of ``n_weights``, left zero)."""
-    total = 0
-    for i in range(idx.shape[0]):
-        k = t.offset[i] + idx[i]
-        total += 2 * counts[k] + 1
-        counts[k] += 1
-    for i in range(idx.shape[0]):
-        counts[t.offset[i] + idx[i]] = 0
-    return total
-
-
-@njit(cache=True)
 def _learn_game(players, opponents, plies, result, alpha, t, net, feat, phase_of_stones,
                 with_features, idx, counts):
     """TD(0) forwards along the game's positions; returns the sum of squared errors."""
@@ -127,9 +112,8 @@ def _learn_game(players, opponents, plies, result, alpha, t, net, feat, phase_of
         value = math.tanh(_sum(P, O, t, net, feat, phase_of_stones, with_features, idx))
         error = target - value
         step = alpha * error * (1.0 - value * value) / squared_counts(idx, t, counts)
-        row = net[phase_of_stones[popcount(P | O)]]
-        for i in range(idx.shape[0]):  # idx holds (P, O)'s indices: _sum just computed them
-            row[t.offset[i] + idx[i]] += step
+        # idx holds (P, O)'s indices: _sum just computed them
+        add_to_entries(idx, t, net[phase_of_stones[popcount(P | O)]], step)
         squared += error * error
     return squared
 
@@ -166,18 +150,8 @@ def td_learn(network, genome: np.ndarray, games: int, seed: Seed, alpha: float,
 
 def learn(network, genome: np.ndarray, games: int, seed: Seed, alpha: float, epsilon: float):
     """(network weights, feature weights, squared errors per game, white's result per game)."""
-    _check(games, alpha, epsilon)
-    net, feat = network.split(genome)
-    rng = new_state(make_rng(seed))
-    errors, results = self_play(int(games), float(alpha), float(epsilon), rng, network.tables,
-                                net, feat, phase_table(network.phases), network.features)
-    return net, feat, errors, results
+    def play(games, alpha, epsilon, rng, net, feat):
+        return self_play(games, alpha, epsilon, rng, network.tables, net, feat,
+                         phase_table(network.phases), network.features)
 
-
-def _check(games, alpha, epsilon) -> None:
-    if not isinstance(games, int | np.integer) or games < 0:
-        raise ValueError(f"games={games!r} must be an integer >= 0")
-    if not alpha > 0:
-        raise ValueError(f"alpha={alpha!r} must be > 0")
-    if not 0 <= epsilon <= 1:
-        raise ValueError(f"epsilon={epsilon!r} must be in [0, 1]")
+    return learn_genome(network, genome, games, seed, alpha, epsilon, play)

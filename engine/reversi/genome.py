@@ -62,7 +62,8 @@ def _validated_ntuple(g: dict, layout, symmetry) -> dict:
     symmetries); ``symmetric`` must stay true (the network's sharing is ``symmetry``)."""
     from engine.kernels.ntuple_builders import GROUPS
     from engine.kernels.ntuple_layout import LayoutError
-    from engine.reversi.ntuple_genome import DEFAULT_LAYOUT, is_layout_file, network_layout
+    from engine.kernels.ntuple_settings import is_layout_file
+    from engine.reversi.ntuple_genome import DEFAULT_LAYOUT, network_layout
 
     if g.pop("symmetric") is not True:
         raise GameSettingsError("game.genome.symmetric=false applies to game.genome.kind="

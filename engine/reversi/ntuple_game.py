@@ -13,8 +13,10 @@ from collections.abc import Mapping
 import numpy as np
 
 from engine.kernels import ntuple as nt
+from engine.kernels.ntuple_genome import NetworkGenome
 from engine.kernels.ntuple_layout import Layout
-from engine.reversi.ntuple_genome import NetworkGenome, is_layout_file, network_layout
+from engine.kernels.ntuple_settings import is_layout_file
+from engine.reversi.ntuple_genome import network_genome, network_layout
 from engine.reversi.ntuple_weights import NtupleWeights, projected_network
 
 
@@ -27,7 +29,7 @@ class NetworkKind:
         self.network, self.family, self.symmetry = layout_of(genome)
 
     def layout(self) -> NetworkGenome:
-        return NetworkGenome(self.network, len(self.phase_bounds) + 1, self.genome["features"])
+        return network_genome(self.network, len(self.phase_bounds) + 1, self.genome["features"])
 
     def reference(self, name: str) -> np.ndarray:
         """A reference weight set (``course``, ``wpc``, ...) as a genome of this network: its

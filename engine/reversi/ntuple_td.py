@@ -9,13 +9,20 @@ towards the value of the next position its mover faces (negated when the other s
 there, kept after a pass), and the last position towards the game's result (+1 win, 0 draw,
 -1 loss, from its mover's view):
 
-    V(x) = tanh(network(x) + features . counts(x))       (tanh squashing; targets in [-1, 1])
-    w[entry of each instance of x] += alpha * (target - V(x)) * (1 - V(x)**2)
+    V(x) = tanh(s(x)),  s(x) = network(x) + features . counts(x)   (targets in [-1, 1])
+    s(x) moves by alpha * (target - V(x)) * (1 - V(x)**2)
 
-The feature weights of the genome's groups learn too, each from its count scaled by
-``1 / FEATURE_SCALE`` (a count of 8 moves its weight as much as one instance moves its entry
-under a step, so one ``alpha`` suits both). Everything is reproducible from the seed: the
-random moves come from the kernels' splitmix64 RNG seeded from it.
+``alpha`` means what it means in every game (``engine.kernels.ntuple_td``): the share of the
+error the sum moves by, shared out as normalised LMS does. Every entry ``x`` reads moves by
+``step`` and every learnable feature weight of the genome's groups by ``step * c / 64`` (its
+input is its count ``c`` scaled by ``1 / FEATURE_SCALE``: a count of 8 weighs as much as one
+instance), ``step = alpha * (target - V) * (1 - V**2) / (sum(count**2) + sum((c / 8)**2))``
+(``count``: the instances reading an entry), which moves ``s`` by exactly the numerator.
+(Until the three games shared this meaning, Reversi's ``alpha`` was that per-entry ``step``
+over the error: its best value for ``straight2``, 0.0001, is about ``alpha = 0.07`` now, since
+``sum(count**2)`` is about 710 on the positions of its games; docs/patterns.md.)
+Everything is reproducible from the seed: the random moves come from the kernels' splitmix64
+RNG seeded from it.
 """
 
 from __future__ import annotations
@@ -25,9 +32,16 @@ import math
 import numpy as np
 from numba import njit
 
-from engine.core.agent import Seed, make_rng
+from engine.core.agent import Seed
 from engine.kernels import ntuple as nt
-from engine.kernels.rng import new_state, random_bit, uniform
+from engine.kernels.ntuple_td import (
+    add_to_entries,
+    check_td_args,
+    explores,
+    squared_counts,
+    td_rng,
+)
+from engine.kernels.rng import random_bit
 from engine.reversi import bitboard as bb
 from engine.reversi.evaluation import add_features, feature_vector
 from engine.reversi.layout import CATALOGUE_INDEX
@@ -40,9 +54,11 @@ MAX_RECORD = 64  # positions one game leaves for learning: at most 60 moves
 
 
 @njit(cache=True)
-def td_step(P, O, target, alpha, phase_of_discs, t, weights, features, learnable, indices):
-    """One step of ``V(P, O)`` (side to move's view, tanh-squashed) towards ``target``;
-    returns the error before it. ``learnable[k]``: catalogue feature ``k`` learns."""
+def td_step(P, O, target, alpha, phase_of_discs, t, weights, features, learnable, indices,
+            counts):
+    """One step of ``V(P, O)`` (side to move's view, tanh-squashed) towards ``target``
+    (module docstring); returns the error before it. ``learnable[k]``: catalogue feature ``k``
+    learns; ``counts``: int64 zeros of ``n_weights`` (scratch, left zero)."""
     mob_own = bb.popcount(bb.legal_moves(P, O))
     mob_opp = bb.popcount(bb.legal_moves(O, P))
     phase = phase_of_discs[bb.popcount(P | O)]
@@ -52,14 +68,18 @@ def td_step(P, O, target, alpha, phase_of_discs, t, weights, features, learnable
                          mob_own, mob_opp)
     value = math.tanh(total)
     error = target - value
-    step = alpha * error * (1.0 - value * value)
-    for i in range(indices.shape[0]):
-        row[t.offset[i] + indices[i]] += step
-    if learnable.any():
-        counts = feature_vector(P, O)
-        for k in range(learnable.shape[0]):
-            if learnable[k]:
-                features[phase, k] += step * counts[k] / (FEATURE_SCALE * FEATURE_SCALE)
+    learns_features = learnable.any()
+    inputs = feature_vector(P, O) / FEATURE_SCALE if learns_features else np.zeros(0)
+    norm = float(squared_counts(indices, t, counts))
+    for k in range(learnable.shape[0]):
+        if learnable[k]:
+            norm += inputs[k] * inputs[k]
+    # the per-entry rate first: the kernel's td_step_bits at rate alpha / norm, to the bit
+    step = alpha / norm * error * (1.0 - value * value)
+    add_to_entries(indices, t, row, step)
+    for k in range(learnable.shape[0]):
+        if learnable[k]:
+            features[phase, k] += step * inputs[k] / FEATURE_SCALE
     return error
 
 
@@ -83,7 +103,7 @@ def greedy_move(P, O, moves, phase_of_discs, t, weights, features, reversed_rule
 
 @njit(cache=True)
 def self_play_game(P, O, alpha, epsilon, rng, phase_of_discs, t, weights, features, learnable,
-                   reversed_rules, indices, record_P, record_O, record_mover):
+                   reversed_rules, indices, counts, record_P, record_O, record_mover):
     """One game from ``(P, O)`` (player 0 to move) learning as it goes (module docstring).
     The positions learnt from, in order, go to the ``record_*`` arrays; returns their number,
     the sum of squared errors and the result for player 0 (1 win, 0 draw, -1 loss)."""
@@ -100,9 +120,9 @@ def self_play_game(P, O, alpha, epsilon, rng, phase_of_discs, t, weights, featur
                                             reversed_rules))
             target = value if mover == record_mover[count - 1] else -value
             error = td_step(record_P[count - 1], record_O[count - 1], target, alpha,
-                            phase_of_discs, t, weights, features, learnable, indices)
+                            phase_of_discs, t, weights, features, learnable, indices, counts)
             squared += error * error
-        if epsilon > 0.0 and uniform(rng) < epsilon:
+        if explores(rng, epsilon):
             sq = random_bit(rng, moves)
         else:
             sq = greedy_move(P, O, moves, phase_of_discs, t, weights, features, reversed_rules,
@@ -116,7 +136,7 @@ def self_play_game(P, O, alpha, epsilon, rng, phase_of_discs, t, weights, featur
     if count > 0:
         target = result if mover == record_mover[count - 1] else -result
         error = td_step(record_P[count - 1], record_O[count - 1], target, alpha,
-                        phase_of_discs, t, weights, features, learnable, indices)
+                        phase_of_discs, t, weights, features, learnable, indices, counts)
         squared += error * error
     return count, squared, result if mover == 0 else -result
 
@@ -127,26 +147,17 @@ def self_play(games, P0, O0, alpha, epsilon, rng, phase_of_discs, t, weights, fe
     """``games`` games of ``self_play_game`` from ``(P0, O0)``; returns the mean squared TD
     error of each game (a learning curve)."""
     indices = np.empty(t.offset.shape[0], np.int64)
+    counts = np.zeros(weights.shape[1], np.int64)
     record_P = np.empty(MAX_RECORD, np.uint64)
     record_O = np.empty(MAX_RECORD, np.uint64)
     record_mover = np.empty(MAX_RECORD, np.int64)
     curve = np.zeros(games)
     for g in range(games):
         count, squared, _ = self_play_game(P0, O0, alpha, epsilon, rng, phase_of_discs, t,
-                                        weights, features, learnable, reversed_rules, indices,
-                                        record_P, record_O, record_mover)
+                                           weights, features, learnable, reversed_rules,
+                                           indices, counts, record_P, record_O, record_mover)
         curve[g] = squared / max(count, 1)
     return curve
-
-
-def check_td_args(games, alpha, epsilon) -> None:
-    """One-line ``ValueError`` naming the bad argument."""
-    if isinstance(games, bool) or not isinstance(games, int | np.integer) or games < 0:
-        raise ValueError(f"games={games!r} must be an integer >= 0")
-    if not (isinstance(alpha, float | int) and 0.0 < alpha < 1.0):
-        raise ValueError(f"alpha={alpha!r} must satisfy 0 < alpha < 1")
-    if not (isinstance(epsilon, float | int) and 0.0 <= epsilon <= 1.0):
-        raise ValueError(f"epsilon={epsilon!r} must satisfy 0 <= epsilon <= 1")
 
 
 def td_learn(weights: NtupleWeights, reversed_rules: bool, games: int, seed: Seed, alpha: float,
@@ -154,8 +165,7 @@ def td_learn(weights: NtupleWeights, reversed_rules: bool, games: int, seed: See
     """A copy of ``weights`` after ``games`` games of TD(0) self-play (module docstring),
     reproducible from ``seed``. ``curve``: if a list, the mean squared error of every game is
     appended to it. ``ValueError`` if an argument is out of range. (With tanh squashing every
-    step is bounded, ``|error| <= 2`` and the slope ``<= 1``: weights cannot run away, a too
-    large ``alpha`` only learns worse.)"""
+    step is bounded: weights cannot run away, a too large ``alpha`` only learns worse.)"""
     check_td_args(games, alpha, epsilon)
     phase_of_discs, t, w, f = weights.numba_arrays()
     w, f = w.copy(), f.copy()
@@ -164,7 +174,7 @@ def td_learn(weights: NtupleWeights, reversed_rules: bool, games: int, seed: See
     learnable[columns] = True
     start = Position.start()
     errors = self_play(int(games), np.uint64(start.player), np.uint64(start.opponent),
-                       float(alpha), float(epsilon), new_state(make_rng(seed)), phase_of_discs,
+                       float(alpha), float(epsilon), td_rng(seed), phase_of_discs,
                        t, w, f, learnable, bool(reversed_rules))
     if curve is not None:
         curve.extend(errors.tolist())

@@ -21,6 +21,7 @@ from functools import cached_property
 import numpy as np
 
 from engine.kernels import ntuple as nt
+from engine.kernels.ntuple_genome import NetworkGenome
 from engine.kernels.ntuple_layout import Layout
 from engine.reversi.evaluation import N_ALL_FEATURES, WIN_SCORE
 from engine.reversi.layout import (
@@ -32,7 +33,7 @@ from engine.reversi.layout import (
     group_feature_names,
     phase_of_discs_table,
 )
-from engine.reversi.ntuple_genome import NetworkGenome, network_of_square_table
+from engine.reversi.ntuple_genome import network_genome, network_of_square_table
 
 _TABLES: dict[int, tuple[Layout, nt.IndexTables]] = {}  # id(layout) -> its index tables
 
@@ -112,7 +113,7 @@ class NtupleWeights:
 
     @property
     def genome_layout(self) -> NetworkGenome:
-        return NetworkGenome(self.layout, self.n_phases, self.feature_groups)
+        return network_genome(self.layout, self.n_phases, self.feature_groups)
 
     def phase_discs(self, phase: int) -> tuple[int, int]:
         """Inclusive disc-count range of a phase."""
@@ -121,26 +122,16 @@ class NtupleWeights:
         return lo, hi
 
     def to_genome(self) -> np.ndarray:
-        layout = self.genome_layout
-        genome = np.empty(layout.size, np.float64)
-        for p in range(self.n_phases):
-            genome[layout.network_slice(p)] = self.weights[p]
-            genome[layout.features_slice(p)] = self.features[p]
-        return genome
+        return self.genome_layout.join(self.weights, self.features)
 
     @classmethod
     def from_genome(cls, genome, layout: Layout, phase_bounds, groups=(), name: str = "",
                     metadata: dict | None = None, spec: str | None = None,
                     symmetry: str | None = None) -> NtupleWeights:
-        genome = np.asarray(genome, dtype=np.float64)
-        shape = NetworkGenome(layout, len(tuple(phase_bounds)) + 1, groups)
-        if genome.shape != (shape.size,):
-            raise ValueError(f"genome has shape {genome.shape}, expected ({shape.size},) for "
-                             f"{shape}")
-        weights = np.array([genome[shape.network_slice(p)] for p in range(shape.n_phases)])
-        features = np.array([genome[shape.features_slice(p)] for p in range(shape.n_phases)])
-        return cls(layout, tuple(phase_bounds), weights, features.reshape(shape.n_phases, -1),
-                   shape.feature_groups, name, metadata or {}, spec, symmetry)
+        weights, features = network_genome(layout, len(tuple(phase_bounds)) + 1,
+                                           groups).split(genome)
+        return cls(layout, tuple(phase_bounds), weights, features, canonical_groups(groups),
+                   name, metadata or {}, spec, symmetry)
 
     @cached_property
     def tables(self) -> nt.IndexTables:

@@ -157,7 +157,7 @@ def test_alphabeta_with_the_network_equals_plain_negamax_over_the_python_network
     def leaf(state):
         return python.evaluate(python_nodes(state), net[game.phase_of(state)])
 
-    network = (nodes(size).node_of_edge, game.network.tables, net, game.network.mode())
+    network = (nodes(size).node_of_edge, game.network.tables, net, game.network.mode)
     searcher = Searcher(feat, size, tt_bits=16, shared=False, network=network)
     for seed in range(3):
         state = random_position(size, empties, seed)

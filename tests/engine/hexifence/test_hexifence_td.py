@@ -24,7 +24,7 @@ def test_the_one_cell_board_learns_its_exact_values():
     +1 cell ahead if k is odd, -1 if even. The margin is 0 all game, so the network alone must
     hold those values."""
     game = ntuple(1, layout="cell", phases=1)
-    net, _, errors, results = td.learn(game.network, np.zeros(game.genome_spec().size), 300, 0,
+    net, _, errors, results = td.learn(game, np.zeros(game.genome_spec().size), 300, 0,
                                        0.5, 0.3)
     assert set(results) == {-1.0}
     assert net[0, :6] == pytest.approx([-1, 1, -1, 1, -1, 1], abs=1e-6)

@@ -9,6 +9,7 @@ import pytest
 from numba import njit
 
 from engine.kernels import ntuple as nt
+from engine.kernels.ntuple_td import add_to_entries, check_td_args, squared_counts
 
 U = np.uint64
 
@@ -168,3 +169,38 @@ def test_a_jitted_game_loop_drives_the_td_kernel():
     weights = np.zeros(layout.n_weights)
     assert _self_play_like(t, weights, players, opponents, np.array([0, 1]), 1.0) > 0
     assert weights.any()
+
+
+def test_alpha_one_puts_a_linear_value_on_its_target_wherever_entries_are_shared(pair):
+    """The one meaning of alpha in every game's ``td_learn``: a step moves the sum by alpha
+    times the error, each entry by that over ``squared_counts``. On the empty board both
+    instances read entry 0 (squared counts 2 ** 2 = 4); after one move they read two entries."""
+    layout, t = pair
+    idx = np.empty(len(t.offset), np.int64)
+    counts = np.zeros(layout.n_weights, np.int64)
+    for P, O, norm in ((U(0), U(0), 4), (U(0b01), U(0b10), 2)):
+        weights = np.random.default_rng(int(P)).uniform(-1, 1, layout.n_weights)
+        nt.indices_bits(P, O, t, idx)
+        assert squared_counts(idx, t, counts) == norm and not counts.any()  # scratch left 0
+        error = 0.7 - nt.evaluate_bits(P, O, t, weights)
+        add_to_entries(idx, t, weights, 1.0 * error / norm)
+        assert nt.evaluate_bits(P, O, t, weights) == pytest.approx(0.7, abs=1e-12)
+        # the kernel's step at the per-entry rate alpha / squared counts: a quarter of the way
+        assert nt.td_step_bits(P, O, -0.3, 0.25 / norm, False, t, weights) == pytest.approx(-1)
+        assert nt.evaluate_bits(P, O, t, weights) == pytest.approx(0.7 - 0.25, abs=1e-12)
+
+
+@pytest.mark.parametrize("args, message", [
+    ((-1, 0.1, 0.1), "games=-1 must be an integer >= 0"),
+    ((True, 0.1, 0.1), "games=True must be an integer >= 0"),
+    ((1, 0.0, 0.1), "alpha=0.0 must satisfy 0 < alpha <= 1 (the share of the TD error a step "
+                    "moves the position's value by)"),
+    ((1, 1.01, 0.1), "alpha=1.01 must satisfy 0 < alpha <= 1 (the share of the TD error a step "
+                     "moves the position's value by)"),
+    ((1, 0.1, -0.5), "epsilon=-0.5 must satisfy 0 <= epsilon <= 1"),
+])
+def test_every_games_td_arguments_are_checked_in_one_line(args, message):
+    with pytest.raises(ValueError) as err:
+        check_td_args(*args)
+    assert str(err.value) == message
+    check_td_args(0, 1.0, 0.0)  # the edges are allowed

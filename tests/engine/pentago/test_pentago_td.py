@@ -12,6 +12,7 @@ from engine.core import SearchSettings, get_game
 from engine.core.match import play_game
 from engine.kernels import ntuple as nt
 from engine.kernels.ntuple import evaluate_bits
+from engine.kernels.ntuple_td import squared_counts
 from engine.pentago import tactics, td
 from engine.pentago.evaluation import phase_table
 from engine.pentago.state import State, parse_state
@@ -97,10 +98,10 @@ def test_squared_counts_counts_instances_per_entry():
     idx = np.empty(len(tables.offset), np.int64)
     counts = np.zeros(SMALL.network.layout.n_weights, np.int64)
     nt.indices_bits(np.uint64(0), np.uint64(0), tables, idx)
-    assert td.squared_counts(idx, tables, counts) == 16 * 2**2  # 16 tables, 2 instances each
+    assert squared_counts(idx, tables, counts) == 16 * 2**2  # 16 tables, 2 instances each
     nt.indices_bits(*OPPONENTS_FIVE.boards(), tables, idx)
     entries = tables.offset + idx
-    assert td.squared_counts(idx, tables, counts) == sum(
+    assert squared_counts(idx, tables, counts) == sum(
         int(n) ** 2 for n in np.unique(entries, return_counts=True)[1])
 
 

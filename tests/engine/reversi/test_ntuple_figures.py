@@ -43,9 +43,11 @@ def test_the_markdown_names_the_strongest_table_and_its_patterns(hand_made):
     game, genome = hand_made
     text = game.genome_markdown(genome)
     assert "straight2: 64 cells x 3 states, 8 symmetries, 32 tables, 288 weights" in text
+    assert ("| table | squares | instances | spread by phase | highest entry (phase 0) | "
+            "lowest entry (phase 0) |") in text
     first_row = text.split("| table | squares |")[1].splitlines()[2]
-    assert first_row.startswith("| t0 | a1 b1 | 1.5 | a1 own, b1 opp | +1 | a1 opp, b1 opp | "
-                                "-0.5 |")
+    # a1-b1 has 8 symmetric copies; spread (largest - smallest) 1.5 in phase 0, 0 in phase 1
+    assert first_row == "| t0 | a1 b1 | 8 | 1.5 / 0 | +1: a1 own, b1 opp | -0.5: a1 opp, b1 opp |"
     assert "| 0 | 4-33 | 0.25 | 0 | 0 | 0 |" in text  # mobility_own weighs 0.25
     assert "Square values the network implies, phase 0 (discs 4-33)" in text
 
@@ -61,7 +63,7 @@ def test_the_figures_show_spreads_patterns_square_values_features_and_history(ha
     assert spread.get_xticklabels()[0].get_text() == "t0: a1 b1"  # the largest first
     patterns = figures["patterns"]
     titles = [ax.get_title() for ax in patterns.axes]
-    assert titles[0] == "p0 t0 best +1" and titles[6] == "p0 t0 worst -0.5"
+    assert titles[:3] == ["t0: squares (phase 0)", "+1", "-0.5"]  # its squares, best, worst
     assert patterns.get_suptitle().startswith("Strongest patterns — hand")
     assert "Square values the network implies" in figures["square_values"].get_suptitle()
     history = figures["weight_history"]

@@ -10,7 +10,7 @@ import pytest
 from engine.core.game import GameSettingsError
 from engine.core.registry import get_game
 from engine.kernels import ntuple as nt
-from engine.reversi.ntuple_genome import NetworkGenome, family_layout
+from engine.reversi.ntuple_genome import family_layout, max_gene_magnitude, network_genome
 from engine.reversi.ntuple_value import network_value
 from engine.reversi.weights import GenomeLayout
 from engine.reversi.weights_io import reference_weights
@@ -53,7 +53,7 @@ def test_the_genome_has_one_block_per_table_per_phase_and_per_feature_group():
                                                     "p1.parity_even_regions")
     low, high = spec.default_bounds()
     assert np.all(low == -1) and np.all(high == 1)
-    assert NetworkGenome(layout, 2, ["mobility"]).max_gene_magnitude() > 1
+    assert max_gene_magnitude(network_genome(layout, 2, ["mobility"])) > 1
 
 
 def test_settings_round_trip_and_switching_kind_starts_from_that_kind():

@@ -1,0 +1,132 @@
+"""Champion files of ``ntuple`` genomes, written once for every game that keeps the shared form:
+JSON (no pickle) that says what it holds, so another program can evaluate a position without
+our code, one line per top-level field::
+
+    {"game": "<game>", "schema_version": 2, "kind": "ntuple", "name": "...",
+     "settings": {..., "genome": {"kind": "ntuple", "phases": 3, "layout": ..., ...}},
+     "layout": {...},           the layout JSON (docs/patterns.md)
+     ...                        the game's own description: cells or nodes, states, symmetry
+     "phases": {"count": 3, "rule": "how a position's phase is found"},
+     "value": "...",            how the weights make a value, in words
+     "weights": [[...], ...],   per phase, layout.n_weights numbers
+     "feature_weights": {"names": [...], "weights": [[...], ...]},   only with features
+     "metadata": {...}}
+
+Schema version 2 tells these files apart from a game's feature-genome files (version 1). Every
+problem is one ``ChampionFileError`` line naming the file and the field.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from engine.core.files import check_header
+from engine.core.records import Champion, ChampionFileError, GameSettingsError
+from engine.kernels.ntuple_json import layout_from_json, layout_to_json
+from engine.kernels.ntuple_layout import Layout, LayoutError
+from engine.kernels.ntuple_settings import NTUPLE
+
+SCHEMA_VERSION = 2
+
+
+def one_line_per_field(doc: Mapping) -> str:
+    """JSON with one line per top-level field: the header reads at a glance, arrays stay
+    compact."""
+    return "{\n" + ",\n".join(f"{json.dumps(k)}: {json.dumps(v)}" for k, v in doc.items()) + \
+        "\n}\n"
+
+
+@dataclass(frozen=True)
+class NetworkFile:
+    """A game's network champion files: its name in them, ``value`` (how its weights make a
+    value, in words), the names of its feature weights in the file, and the largest weight a
+    sound file holds (a larger one is a broken file)."""
+
+    game: str
+    value: str
+    feature_names: tuple[str, ...]
+    max_weight: float
+
+    def save(self, path: str | Path, game, genome, header: Mapping, phase_rule: str,
+             name: str = "", metadata: Mapping | None = None) -> None:
+        """Write ``genome`` of ``game`` (its ``name``, ``settings()`` and ``network``, a
+        ``NetworkGenome``); ``header``: the game's own fields, after the layout."""
+        network = game.network
+        net, feat = network.split(genome)
+        doc = {"game": self.game, "schema_version": SCHEMA_VERSION, "kind": NTUPLE,
+               "name": name, "settings": game.settings(),
+               "layout": layout_to_json(network.layout), **header,
+               "phases": {"count": network.phases, "rule": phase_rule},
+               "value": self.value, "weights": net.tolist()}
+        if network.features:
+            doc["feature_weights"] = {"names": list(self.feature_names),
+                                      "weights": feat.tolist()}
+        doc["metadata"] = dict(metadata or {})
+        Path(path).write_text(one_line_per_field(doc), encoding="utf-8")
+
+    def load(self, path: str | Path, data: dict, make_game: Callable[[dict, Layout], object]
+             ) -> Champion:
+        """The champion in ``data`` (read from ``path``); ``make_game(settings, layout)`` is
+        the game the file's settings configure (``GameSettingsError`` if they are bad), given
+        the file's layout for settings that name a layout file the reader may not have."""
+        check_header(path, data, self.game, SCHEMA_VERSION)
+        if data.get("kind") != NTUPLE:
+            raise ChampionFileError(f"{path}: kind={data.get('kind')!r}, expected {NTUPLE!r}")
+        settings = data.get("settings")
+        if not isinstance(settings, dict) or not isinstance(settings.get("genome"), dict):
+            raise ChampionFileError(f"{path}: settings must be an object holding "
+                                    "{\"genome\": {...}}")
+        try:
+            layout = layout_from_json(data.get("layout"))
+        except LayoutError as exc:
+            raise ChampionFileError(f"{path}: layout: {exc}") from None
+        try:
+            game = make_game(settings, layout)
+        except GameSettingsError as exc:
+            raise ChampionFileError(f"{path}: settings: {exc}") from None
+        network = game.network
+        if network is None:
+            raise ChampionFileError(f"{path}: settings.genome.kind must be {NTUPLE!r}")
+        if layout != network.layout:
+            raise ChampionFileError(f"{path}: layout does not match settings.genome.layout="
+                                    f"{network.layout.name}")
+        net = self.matrix(path, data.get("weights"), "weights", network.phases,
+                          layout.n_weights)
+        metadata = data.get("metadata", {})
+        return Champion(game.name, network.join(net, self._features(path, data, network)),
+                        game.settings(), str(data.get("name", "")),
+                        metadata if isinstance(metadata, dict) else {})
+
+    def _features(self, path, data: dict, network) -> np.ndarray | None:
+        if not network.features:
+            if "feature_weights" in data:
+                raise ChampionFileError(f"{path}: feature_weights present but settings say "
+                                        "features: false")
+            return None
+        block = data.get("feature_weights")
+        if not isinstance(block, dict) or block.get("names") != list(self.feature_names):
+            raise ChampionFileError(f"{path}: feature_weights.names must be "
+                                    f"{list(self.feature_names)} (settings say features: true)")
+        return self.matrix(path, block.get("weights"), "feature_weights.weights",
+                           network.phases, len(self.feature_names))
+
+    def matrix(self, path, rows, field: str, phases: int, width: int) -> np.ndarray:
+        """``rows`` as a ``[phases, width]`` float array of finite weights within
+        ``max_weight``."""
+        try:
+            matrix = np.array(rows, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise ChampionFileError(f"{path}: {field} must be [phases][{width}] numbers") \
+                from None
+        if matrix.shape != (phases, width):
+            raise ChampionFileError(f"{path}: {field} must be [{phases}][{width}] numbers (one "
+                                    f"row per phase), got shape {list(matrix.shape)}")
+        if not np.all(np.isfinite(matrix)) or np.abs(matrix).max(initial=0) > self.max_weight:
+            raise ChampionFileError(f"{path}: {field} must be finite with |w| <= "
+                                    f"{self.max_weight:g}")
+        return matrix
