@@ -43,7 +43,7 @@ OTHELLO_NT = ("+experiment=othello_ntuple", "game.genome.layout=square2",
               "game.genome.features=[mobility,stability]", "games.epsilon=0.1")
 RR_NT = ("+experiment=reversed_reversi_ntuple", "game.genome.layout=square2",
          "game.genome.features=[mobility,stability]", "games.epsilon=0.1")
-CTDL = ("ga.local_search=td", "ga.td_games=2000", "ga.td_alpha=0.0001", "ga.population=10")
+CTDL = ("ga.local_search=td", "ga.td_games=2000", "ga.td_alpha=0.07", "ga.population=10")
 
 PLANS = {
     "othello": Plan(
@@ -60,9 +60,9 @@ PLANS = {
          m("ctdl_ntuple", "GA + TD self-play between generations (CTDL), the same network",
            *OTHELLO_NT, *CTDL),
          m("td_ntuple", "TD self-play alone from zero weights, the same network",
-           *OTHELLO_NT, "ga.td_alpha=0.0001", kind="td_alone"),
+           *OTHELLO_NT, "ga.td_alpha=0.07", kind="td_alone"),
          m("texel_ntuple", "Texel-style: outcomes of self-play regressed on positions, the same "
-           "network", *OTHELLO_NT, kind="texel")),
+           "network", *OTHELLO_NT, "ga.td_alpha=0.02", kind="texel")),
         budget=240.0,
         notes=("Othello League protocol: 1 ply, no exact endgame, both sides move at random "
                "with probability 0.1; wpc1 is the League's standard heuristic WPC.",)),
@@ -75,7 +75,9 @@ PLANS = {
          m("ctdl_ntuple", "GA + TD self-play (CTDL), 2x2 squares + mobility, stability",
            *RR_NT, *CTDL),
          m("td_ntuple", "TD self-play alone from zero weights, the same network", *RR_NT,
-           "ga.td_alpha=0.0001", kind="td_alone")),
+           "ga.td_alpha=0.07", kind="td_alone"),
+         m("texel_ntuple", "Texel-style: outcomes of self-play regressed on positions, the same "
+           "network", *RR_NT, "ga.td_alpha=0.02", kind="texel")),
         budget=240.0,
         notes=("1 ply + exact last 3 on both sides; the committed 1-ply WPC champion is an "
                "anchor.",)),

@@ -6,7 +6,8 @@ game's fixed anchors under the game's protocol (colour-swapped seeded openings, 
 every player); the score over all anchor games gives an Elo against the anchor pool with its
 95% Wilson interval. Writes ``learning_efficiency.md`` / ``.json`` / ``.png``, stamped; a run
 of some games or methods replaces their rows and keeps the others (each method names the command
-that measured it)::
+that measured it). A run whose rows were measured with the same settings (``<work>/<game>/<method>/
+seed<N>.rows.json``) is not run again, so an interrupted study resumes where it stopped::
 
     python -m experiments.learning_efficiency --game othello --seeds 0 1 --budget 240
 
@@ -22,10 +23,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
 import time
+from dataclasses import asdict
 from pathlib import Path
 
 from experiments.efficiency_plans import PLANS, RUN_ONLY, Method, Plan
@@ -120,16 +123,27 @@ def study(plan: Plan, methods: list[Method], seeds: list[int], budget: float, ga
         bar.set_postfix_str(f"{method.name} seed {seed}")
         run_dir = work / plan.game / method.name / f"seed{seed}"
         run_dir.parent.mkdir(parents=True, exist_ok=True)
+        done = run_dir.parent / f"seed{seed}.rows.json"
+        key = json.loads(json.dumps({"method": asdict(method), "budget": budget, "games": games,
+                                     "anchors": plan.anchors, "protocol": plan.protocol}))
+        if done.is_file() and json.loads(done.read_text())["key"] == key:
+            rows += json.loads(done.read_text())["rows"]  # measured by an interrupted run
+            continue
+        if run_dir.exists():
+            shutil.rmtree(run_dir)
         runner = run_evolve if method.kind == "evolve" else run_in_process
         history = runner(method, seed, budget, run_dir)
+        measured = []
         for point in checkpoints(history, budget):
             out = run_dir.parent / f"seed{seed}_{point['fraction']:.2f}.eval.json"
             result = pooled(evaluate(plan, point["champion"], games, out))
-            rows.append({"method": method.name, "seed": seed, "fraction": point["fraction"],
-                         "cpu": round(point["cpu"], 1), "champion": shown(point["champion"]),
-                         **result})
+            measured.append({"method": method.name, "seed": seed, "fraction": point["fraction"],
+                             "cpu": round(point["cpu"], 1),
+                             "champion": shown(point["champion"]), **result})
             print(f"{plan.game} {method.name} seed {seed} at {point['cpu']:.0f} CPU-s: "
                   f"{result['score']:.1%} vs the anchors", flush=True)
+        done.write_text(json.dumps({"key": key, "rows": measured}, indent=1))
+        rows += measured
     return rows
 
 

@@ -124,7 +124,8 @@ def main(argv=None) -> None:
     p.add_argument("--features", nargs="+", default=["none"],
                    help="feature sets to train, each 'none' or groups joined by commas")
     p.add_argument("--td-games", nargs="+", type=int, default=[20_000, 100_000])
-    p.add_argument("--alpha", type=float, default=0.0001)
+    p.add_argument("--alpha", type=float, default=0.07,
+                   help="the share of the TD error a step moves a value by (docs/patterns.md)")
     p.add_argument("--epsilon", type=float, default=0.1, help="exploration during TD")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--games", type=int, default=400, help="games per evaluation match")

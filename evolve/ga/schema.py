@@ -92,7 +92,7 @@ class GAConfig:
     # genome written back; the learners: every individual, or the elites alone
     local_search: str = "none"
     td_games: int = 10
-    td_alpha: float = 0.01
+    td_alpha: float = 0.1
     td_epsilon: float = 0.1
     td_learners: str = "all"
 

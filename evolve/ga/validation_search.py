@@ -75,7 +75,8 @@ def _validate_local_search(c: Config) -> None:
     _check_choice("ga.local_search", ga.local_search, LOCAL_SEARCHES)
     _check_choice("ga.td_learners", ga.td_learners, TD_LEARNERS)
     _check(ga.td_games >= 1, "ga.td_games", ga.td_games, "td_games >= 1")
-    _check(ga.td_alpha > 0.0, "ga.td_alpha", ga.td_alpha, "td_alpha > 0")
+    _check(0.0 < ga.td_alpha <= 1.0, "ga.td_alpha", ga.td_alpha,
+           "0 < td_alpha <= 1 (the share of the TD error a step moves a position's value by)")
     _check(0.0 <= ga.td_epsilon <= 1.0, "ga.td_epsilon", ga.td_epsilon, "0 <= td_epsilon <= 1")
     if ga.local_search != "td":
         return

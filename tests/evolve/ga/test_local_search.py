@@ -165,7 +165,8 @@ def test_kill_9_during_a_td_run_then_resume_equals_the_uninterrupted_run(td_run,
     ({"ga": {"local_search": "sgd"}}, "ga.local_search=sgd must be one of: none, td"),
     ({"ga": {"td_learners": "best"}}, "ga.td_learners=best must be one of: all, elites"),
     ({"ga": {"td_games": 0}}, "ga.td_games=0 must satisfy td_games >= 1"),
-    ({"ga": {"td_alpha": 0.0}}, "ga.td_alpha=0.0 must satisfy td_alpha > 0"),
+    ({"ga": {"td_alpha": 0.0}}, "ga.td_alpha=0.0 must satisfy 0 < td_alpha <= 1"),
+    ({"ga": {"td_alpha": 1.5}}, "ga.td_alpha=1.5 must satisfy 0 < td_alpha <= 1 (the share"),
     ({"ga": {"td_epsilon": 1.5}}, "ga.td_epsilon=1.5 must satisfy 0 <= td_epsilon <= 1"),
 ])
 def test_bad_local_search_settings_stop_the_run_at_start_with_one_line(changes, message):
