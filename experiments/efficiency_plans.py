@@ -84,7 +84,7 @@ PLANS = {
     "pentago_twist": Plan(
         "pentago_twist",
         ("--game", "pentago_twist", "--depth", "2", "--endgame-empties", "8"),
-        ("reference", "mcts:5000"),
+        ("reference", "mcts:1000"),
         (m("ga_weights", "GA, the hand-set feature weights' genome (the default study)",
            "+experiment=pentago_twist"),
          m("ga_ntuple", "GA, straight 5-tuples + the features", "+experiment=pentago_twist_ntuple"),
@@ -92,10 +92,10 @@ PLANS = {
            "+experiment=pentago_twist_ntuple", "ga.local_search=td", "ga.td_games=200"),
          m("td_ntuple", "TD self-play alone from the seed weights, the same network",
            "+experiment=pentago_twist_ntuple", kind="td_alone", td_start="reference")),
-        budget=300.0),
+        budget=240.0),
     "hexifence": Plan(
         "hexifence",
-        ("--game", "hexifence", "--size", "3", "--depth", "2", "--endgame-empties", "20"),
+        ("--game", "hexifence", "--depth", "2", "--endgame-empties", "20"),
         ("reference", "chain"),
         (m("ga_weights", "GA, the hand-set feature weights' genome (the default study)",
            "+experiment=hexifence"),
@@ -104,5 +104,5 @@ PLANS = {
            "ga.local_search=td", "ga.td_games=100"),
          m("td_ntuple", "TD self-play alone from the seed weights, the same network",
            "+experiment=hexifence_ntuple", kind="td_alone", td_start="reference")),
-        budget=300.0),
+        budget=240.0),
 }

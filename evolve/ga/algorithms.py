@@ -16,6 +16,7 @@ import numpy as np
 
 from evolve.ga import cmaes, es
 from evolve.ga.population import Population
+from evolve.ga.schema import seed_genome
 
 
 class CmaAlgorithm:
@@ -58,7 +59,7 @@ def new(study) -> CmaAlgorithm | EsAlgorithm:
     seed reference."""
     c = study.config
     refs = c.game.seed_references or study.game.seed_references
-    start = study.game.reference_genome(refs[0])
+    start = seed_genome(study.game, refs[0])
     if c.ga.algorithm == "cmaes":
         return CmaAlgorithm(cmaes.CmaSearch(c.seed, study.bounds, start, c.ga.cma_sigma0,
                                             c.ga.population, c.ga.cma_diagonal))

@@ -172,6 +172,29 @@ def make_game(c: Config):
     return get_game(c.game.name, c.game.settings)
 
 
+def seed_genome(game, reference: str):
+    """A seed reference's genome: one of the game's named references, or a champion file
+    (``.json``) of the same genome (a TD-trained network, an earlier study's champion).
+    ``ValueError`` naming the file when it is not one."""
+    if not reference.endswith(".json"):
+        return game.reference_genome(reference)
+    import numpy as np
+
+    from engine.core.records import ChampionFileError
+
+    try:
+        champion = game.load_champion(reference)
+    except (OSError, ChampionFileError, ValueError) as exc:
+        raise ValueError(str(exc) if reference in str(exc) else f"{reference}: {exc}") from None
+    genome = np.asarray(champion.genome, dtype=np.float64)
+    names = game.genome_spec().names
+    if champion.game != game.name or genome.shape != (len(names),):
+        raise ValueError(f"{reference}: its genome ({champion.game}, {genome.size} genes) is "
+                         f"not this study's ({game.name}, {len(names)} genes): its game.genome "
+                         "settings must be the study's")
+    return genome
+
+
 def fitness_opponents(c: Config, game) -> list[str]:
     """The fixed fitness opponents: ``fitness.opponents``, else the seed references."""
     if c.fitness.opponents is not None:

@@ -43,7 +43,7 @@ from evolve.ga.playoff import choose_champion, estimated_games
 from evolve.ga.population import Population, breed, gene_bounds, initial_population
 from evolve.ga.progress import Member, diversity_groups, elite_score
 from evolve.ga.sampled import sampled_tasks
-from evolve.ga.schema import fitness_opponents
+from evolve.ga.schema import fitness_opponents, seed_genome
 from evolve.ga.state import Snapshot, State, save, snapshot
 from evolve.ga.tournament import Context, openings_for, round_robin_tasks
 from evolve.ga.validation import openings_error
@@ -94,7 +94,7 @@ class Study:
             return State(0, self.algorithm.first(0), rng, ga.population, 0.0,
                          needs_learning=learns)
         refs = self.config.game.seed_references or self.game.seed_references
-        genomes = {r: self.game.reference_genome(r) for r in refs}
+        genomes = {r: seed_genome(self.game, r) for r in refs}
         pop = initial_population(ga.population, genomes, self.bounds, rng, ga.seeded_fraction,
                                  ga.seed_noise, ga.random_scope)
         return State(0, pop, rng, ga.population, 0.0, needs_learning=learns)

@@ -19,6 +19,7 @@ from evolve.ga.schema import (
     GAConfig,
     fitness_opponents,
     make_game,
+    seed_genome,
 )
 from evolve.ga.tournament import YARDSTICK_GENERATION_OFFSET, openings_for
 from evolve.ga.validation_search import validate_search
@@ -153,11 +154,18 @@ def _validate_ray(c: Config) -> None:
 
 
 def _validate_references(c: Config) -> None:
-    allowed = make_game(c).reference_names()
+    game = make_game(c)
+    allowed = game.reference_names()
     for ref in c.game.seed_references or ():
-        if ref not in allowed:
+        if ref.endswith(".json"):
+            try:
+                seed_genome(game, ref)
+            except ValueError as exc:
+                raise ConfigError(f"game.seed_references: {exc}") from None
+        elif ref not in allowed:
             raise ConfigError(f"game.seed_references: unknown reference {ref!r} (allowed: "
-                              f"{', '.join(allowed)})")
+                              f"{', '.join(allowed)}, or a champion file .json of the same "
+                              "genome)")
 
 
 def _validate_panel(c: Config) -> None:
