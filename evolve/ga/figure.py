@@ -35,6 +35,7 @@ def figure(df):
     """The four panels of ``fitness.png`` for a ``generations.csv`` table."""
     # the object-oriented API: no pyplot state in the driver, which draws this every generation
     from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator
 
     fig = Figure(figsize=(12, 9), layout="constrained")
     axes = fig.subplots(2, 2)
@@ -45,7 +46,8 @@ def figure(df):
     for ax in axes.flat:
         ax.set_xlabel(GENERATION_AXIS)
         ax.grid(alpha=0.3)
-        ax.xaxis.get_major_locator().set_params(integer=True)
+        # a panel left empty (no yardstick) has fixed ticks: replace, do not adjust
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     return fig
 
 

@@ -75,3 +75,15 @@ def test_an_unbounded_interval_is_marked_at_the_edge(drawn):
     labels = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
     marked = "interval unbounded (100% or 0% score): drawn at the edge" in labels
     assert marked == (case == "unbounded")
+
+
+@pytest.mark.parametrize("rows", [1, 3])
+def test_a_run_without_a_yardstick_draws_too(rows):
+    """``yardstick.enabled=false`` leaves the strength and opponents panels empty (once a
+    TypeError from their fixed ticks stopped such a run at its first generation)."""
+    df = pd.read_csv(RUN / "generations.csv").head(rows)
+    df = df.drop(columns=[c for c in df.columns if c.startswith(("yardstick", "champion_elo"))])
+    fig = figure(df)
+    FigureCanvasAgg(fig).draw()
+    ticks = fig.axes[0].get_xticks()
+    assert all(float(t).is_integer() for t in ticks)
