@@ -140,6 +140,14 @@ JOBS = [
         "web_latency_sessions.md", 180, "timing",
         "browser board: agent-move latency with 20 sessions at once",
         capture="Browser board latency: 20 sessions at once"),
+    job("learning_efficiency", f"{PY} -m experiments.learning_efficiency --seeds 0 1 "
+        "--results {results}", "learning_efficiency.md learning_efficiency.json "
+        "learning_efficiency.png", 3 * 3600, "timing",
+        "Elo against fixed anchors per CPU-second, per genome kind x optimizer (CPU budgets: "
+        "a slower machine learns less in them)"),
+    job("test_suite", f"{PY} -m pytest -q -p no:cacheprovider", "test_suite.md", 450, "timing",
+        "the README's test command: the default suite's result and wall time",
+        capture="The default test suite (python -m pytest)"),
     # --- strength: games at fixed depth from fixed seeds --------------------------------------
     job("strength_reversed_reversi", f"{PY} experiments/strength.py --game reversed_reversi "
         "--results {results}", "strength_reversed_reversi.md strength_reversed_reversi.json "
