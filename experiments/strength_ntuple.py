@@ -1,0 +1,135 @@
+"""The committed n-tuple champions against issue 21's goals (all at equal search, colour-swapped
+seeded openings, 95% Wilson intervals), each goal met or not, with how far off:
+
+    python experiments/strength_ntuple.py --games 400 --out experiments/results/strength_ntuple.md
+
+Each champion (``experiments/results/champions/<game>_ntuple.json``, its metadata names the
+command that made it) plays the goal's anchors and also anchors its training never saw
+(``unseen``), so a goal met by fitting one opponent shows. Games go through
+``python -m evolve.evaluate`` (its commands are in the result file).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from experiments.efficiency_report import elo_text  # noqa: E402
+from experiments.stamp import ROOT, Stamp, write_json, write_markdown  # noqa: E402
+
+CHAMPIONS = "experiments/results/champions"
+
+
+@dataclass(frozen=True)
+class Goal:
+    game: str
+    what: str
+    protocol: tuple[str, ...]
+    opponent: str       # the goal's opponent
+    kind: str           # score (>= target) | elo (>= target) | beats (Wilson low > 0.5)
+    target: float
+    unseen: tuple[str, ...] = ()
+
+    @property
+    def champion(self) -> str:
+        return f"{CHAMPIONS}/{self.game}_ntuple.json"
+
+
+LEAGUE = ("--game", "othello", "--depth", "1", "--epsilon", "0.1", "--endgame-empties", "0")
+RR_1PLY = ("--game", "reversed_reversi", "--depth", "1", "--endgame-empties", "3")
+GOALS = (
+    Goal("othello", "Othello League protocol vs the standard heuristic WPC", LEAGUE, "wpc1",
+         "score", 0.90, ("course", "experiments/runs/othello_1ply_cmaes/champion.json")),
+    Goal("othello", "head to head vs our best WPC champion, League protocol", LEAGUE,
+         f"{CHAMPIONS}/othello_league.json", "elo", 200.0),
+    Goal("reversed_reversi", "1 ply + exact last 3 vs the committed 1-ply WPC champion",
+         RR_1PLY, f"{CHAMPIONS}/reversed_reversi_1ply.json", "elo", 150.0,
+         ("wpc_negated", "course", "experiments/runs/reversed_reversi_1ply_cmaes/champion.json")),
+    Goal("pentago_twist", "vs its seed weights at equal search (depth 2, exact last 8)",
+         ("--game", "pentago_twist", "--depth", "2", "--endgame-empties", "8"), "reference",
+         "beats", 0.5, ("greedy",)),
+    Goal("hexifence", "N=3 vs its seed weights at equal search (depth 2, exact last 20)",
+         ("--game", "hexifence", "--depth", "2", "--endgame-empties", "20"), "reference",
+         "beats", 0.5, ("chain",)),
+)
+
+
+def evaluate(goal: Goal, games: int, out: Path) -> dict:
+    cmd = ["python", "-m", "evolve.evaluate", goal.champion, "--vs", goal.opponent,
+           *goal.unseen, *goal.protocol, "--games", str(games), "--seed", "2026", "--backend",
+           "serial", "--no-progress", "--json", str(out)]
+    done = subprocess.run([sys.executable, *cmd[1:]], cwd=ROOT, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"error: {' '.join(cmd)}: {done.stderr.strip().splitlines()[-1:]}")
+    return {"command": " ".join(cmd), **json.loads(out.read_text())}
+
+
+def verdict(goal: Goal, match: dict) -> tuple[bool, str]:
+    score, low = match["score"], match["score_ci95"][0]
+    if goal.kind == "score":
+        return score >= goal.target, f">= {goal.target:.0%} (off by {goal.target - score:+.1%})"
+    if goal.kind == "elo":
+        elo = match["elo"]
+        return elo >= goal.target, f">= +{goal.target:.0f} Elo (off by {goal.target - elo:+.0f})"
+    return low > 0.5, "beats it: the 95% interval above 50%"
+
+
+def row(goal: Goal, result: dict) -> tuple[dict, list[str]]:
+    matches = {m["opponent"]: m for m in result["matches"]}
+    main = next(m for m in result["matches"]
+                if m["opponent"] in (goal.opponent, name(goal.opponent), Path(goal.opponent).name))
+    met, target = verdict(goal, main)
+    cells = [f"{m['score']:.1%} [{m['score_ci95'][0]:.1%}, {m['score_ci95'][1]:.1%}], "
+             f"{elo_text(m['score'])} Elo" for m in result["matches"]]
+    line = (f"| {goal.game} | {goal.what} | `{name(goal.opponent)}`: {cells[0]} | {target} | "
+            f"{'**met**' if met else 'not met'} | "
+            + "; ".join(f"`{name(o)}`: {c}"
+                        for o, c in zip(list(matches)[1:], cells[1:], strict=True))
+            + " |")
+    return {"game": goal.game, "what": goal.what, "opponent": goal.opponent, "met": met,
+            "target": target, "matches": result["matches"], "command": result["command"]}, [line]
+
+
+def name(spec: str) -> str:
+    return Path(spec).stem if spec.endswith(".json") else spec
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--games", type=int, default=400, help="games per opponent")
+    p.add_argument("--only", nargs="+", help="games to measure (default: every goal's)")
+    p.add_argument("--out", type=Path, default=ROOT / "experiments/results/strength_ntuple.md")
+    args = p.parse_args(argv)
+    stamp = Stamp.begin()
+    rows, lines = [], []
+    for k, goal in enumerate(g for g in GOALS if not args.only or g.game in args.only):
+        if not (ROOT / goal.champion).is_file():
+            print(f"skipped {goal.game}: no {goal.champion}", flush=True)
+            continue
+        result = evaluate(goal, args.games, args.out.with_name(f".strength_ntuple_{k}.json"))
+        data, text = row(goal, result)
+        rows.append(data)
+        lines += text
+        print(text[0], flush=True)
+    body = ["Each committed n-tuple champion against its goal's opponent and against anchors its "
+            f"training never played (`unseen`); {args.games} games per opponent, colour-swapped "
+            "seeded openings, score with its 95% Wilson interval.", "",
+            "| game | goal | result | target | | unseen anchors |", "|---|---|---|---|---|---|",
+            *lines, "", "Commands:", "", "```",
+            *(r["command"] for r in rows), "```", "",
+            "Each champion file's `metadata.command` is the command that made it."]
+    write_markdown(args.out, "# n-tuple champions against the issue-21 goals", body, stamp)
+    write_json(args.out.with_suffix(".json"), {"goals": rows}, stamp)
+    for tmp in args.out.parent.glob(".strength_ntuple_*.json"):
+        tmp.unlink()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
