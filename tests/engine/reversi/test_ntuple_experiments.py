@@ -25,7 +25,7 @@ def composed(*overrides):
         return compose("config", overrides=list(overrides))
 
 
-@pytest.mark.parametrize("experiment, name, size", [("othello_ntuple", "othello", 288),
+@pytest.mark.parametrize("experiment, name, size", [("othello_ntuple", "othello", 816),
                                                     ("reversed_reversi_ntuple",
                                                      "reversed_reversi", 3 * 288)])
 def test_the_experiments_configure_a_network_at_one_ply(experiment, name, size):
