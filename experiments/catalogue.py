@@ -140,6 +140,9 @@ JOBS = [
         "web_latency_sessions.md", 180, "timing",
         "browser board: agent-move latency with 20 sessions at once",
         capture="Browser board latency: 20 sessions at once"),
+    job("strength_ntuple", f"{PY} experiments/strength_ntuple.py --games 400 "
+        "--out {results}/strength_ntuple.md", "strength_ntuple.md strength_ntuple.json", 600,
+        "games", "the committed n-tuple champions against issue 21's goals"),
     job("learning_efficiency", f"{PY} -m experiments.learning_efficiency --seeds 0 1 "
         "--results {results}", "learning_efficiency.md learning_efficiency.json "
         "learning_efficiency.png", 3 * 3600, "timing",
@@ -213,6 +216,15 @@ JOBS = [
         "5 6 7 8 9 10 11 12 13 14 15 --settings old mutation --games 100 "
         "--out {results}/diversity_othello.md", "diversity_othello.md diversity_othello.json", 30,
         "games", "the same for Othello"),
+    *(job(f"champion_{game}_ntuple", f"{PY} -m evolve.td --game {game} --settings "
+          "'{\"genome\": {\"kind\": \"ntuple\", \"layout\": \"square2\", \"symmetry\": "
+          "\"d4\", \"phases\": 1, \"features\": [\"mobility\", \"stability\"]}}' "
+          "--stage 1000000:0.07 --stage 300000:0.02 --stage 300000:0.005 --seed 0 --out "
+          f"{{results}}/champions/{game}_ntuple.json --no-progress",
+          f"champions/{game}_ntuple.json", 400, "exact",
+          f"the {game} n-tuple champion: TD self-play alone (2x2 squares + mobility, "
+          "stability), 1.6 million games")
+      for game in ("othello", "reversed_reversi")),
     job("champion_reversed_reversi_1ply", f"{PY} -m evolve.export "
         "experiments/runs/reversed_reversi_1ply_budget --format json "
         "--out {results}/champions/reversed_reversi_1ply.json",

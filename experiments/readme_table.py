@@ -123,6 +123,32 @@ def league(d: dict) -> str:
     return f"{m['score']:.1%}, {_elo_ci(m)}"
 
 
+def ntuple_goal(game: str, index: int = 0):
+    """The result of the ``index``-th goal of ``game`` in strength_ntuple.json."""
+    def cell(d: dict) -> str:
+        goal = [g for g in d["goals"] if g["game"] == game][index]
+        m = next(x for x in goal["matches"] if x["opponent"] in (
+            goal["opponent"], Path(goal["opponent"]).name, Path(goal["opponent"]).stem))
+        return (f"{m['score']:.1%} [{m['score_ci95'][0]:.1%}, {m['score_ci95'][1]:.1%}], "
+                f"{_elo_ci(m)}" + ("" if goal["met"] else " (goal not met)"))
+    return cell
+
+
+def efficiency(d: dict) -> str:
+    """The best method at the full budget per game, by pooled score against the anchors."""
+    from experiments.efficiency_report import elo_text, seeds_pooled
+
+    cells = []
+    for name, game in d["games"].items():
+        full: dict[str, list] = {}
+        for r in game["rows"]:
+            if r["fraction"] == 1.0:
+                full.setdefault(r["method"], []).append(r)
+        best = max(full, key=lambda m: seeds_pooled(full[m])[0])
+        cells.append(f"{name}: {best} {elo_text(seeds_pooled(full[best])[0])}")
+    return "; ".join(cells) + " Elo vs the anchors (every method in the file)"
+
+
 ROWS = [
     Row("bench_perft", "bench_perft.md", "Reversi perft from the start, one thread", ">= 100 M/s",
         perft),
@@ -156,6 +182,20 @@ ROWS = [
     Row("strength_othello", "strength_othello.md", "1-ply Othello champion "
         "(`+experiment=othello_league`), Othello League protocol, 200 games",
         "beat the literature WPC", league, source="strength_othello_league.json"),
+    Row("strength_ntuple", "strength_ntuple.md", "Othello n-tuple champion (TD, "
+        "`othello_ntuple.json`) vs the League's WPC (`wpc1`), League protocol, 400 games",
+        ">= 90%", ntuple_goal("othello", 0)),
+    Row("strength_ntuple", "strength_ntuple.md", "... head to head vs our best WPC champion "
+        "(`othello_league.json`)", ">= +200 Elo", ntuple_goal("othello", 1)),
+    Row("strength_ntuple", "strength_ntuple.md", "Reversed Reversi n-tuple champion vs the "
+        "committed 1-ply WPC champion, 1 ply + exact last 3, 400 games", ">= +150 Elo",
+        ntuple_goal("reversed_reversi")),
+    Row("strength_ntuple", "strength_ntuple.md", "Pentago Twist n-tuple champion vs its seed "
+        "weights, depth 2, 400 games", "CI above 50%", ntuple_goal("pentago_twist")),
+    Row("strength_ntuple", "strength_ntuple.md", "Hexifence n-tuple champion vs its seed "
+        "weights, N=3, depth 2, 400 games", "CI above 50%", ntuple_goal("hexifence")),
+    Row("learning_efficiency", "learning_efficiency.md", "strength per CPU-second: the best "
+        "genome kind x optimizer at the budget", "a table to choose by", efficiency),
 ]
 
 
