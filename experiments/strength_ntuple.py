@@ -32,13 +32,15 @@ class Goal:
     what: str
     protocol: tuple[str, ...]
     opponent: str       # the goal's opponent
-    kind: str           # score (>= target) | elo (>= target) | beats (Wilson low > 0.5)
+    kind: str           # score (>= target) | elo (>= target) | beats (Wilson low > 0.5) |
+                        # info (no goal: the seed weights, for comparison)
     target: float
     unseen: tuple[str, ...] = ()
+    file: str = ""      # the champion file's name (default: <game>_ntuple.json)
 
     @property
     def champion(self) -> str:
-        return f"{CHAMPIONS}/{self.game}_ntuple.json"
+        return f"{CHAMPIONS}/{self.file or self.game + '_ntuple.json'}"
 
 
 LEAGUE = ("--game", "othello", "--depth", "1", "--epsilon", "0.1", "--endgame-empties", "0")
@@ -54,9 +56,21 @@ GOALS = (
     Goal("pentago_twist", "vs its seed weights at equal search (depth 2, exact last 8)",
          ("--game", "pentago_twist", "--depth", "2", "--endgame-empties", "8"), "reference",
          "beats", 0.5, ("greedy",)),
+    Goal("pentago_twist", "the feature genome by ES against the seed: vs its seed weights",
+         ("--game", "pentago_twist", "--depth", "2", "--endgame-empties", "8"), "reference",
+         "beats", 0.5, ("greedy", "mcts:1000"), "pentago_twist_es.json"),
     Goal("hexifence", "N=3 vs its seed weights at equal search (depth 2, exact last 20)",
          ("--game", "hexifence", "--depth", "2", "--endgame-empties", "20"), "reference",
          "beats", 0.5, ("chain",)),
+    Goal("hexifence", "the feature genome by ES against the seed and chain: vs its seed "
+         "weights", ("--game", "hexifence", "--depth", "2", "--endgame-empties", "20"),
+         "reference", "beats", 0.5, ("safe",), "hexifence_es.json"),
+    Goal("pentago_twist", "the seed weights themselves, for comparison with the rows above",
+         ("--game", "pentago_twist", "--depth", "2", "--endgame-empties", "8"), "greedy",
+         "info", 0.0, ("mcts:1000",), "pentago_twist_seed.json"),
+    Goal("hexifence", "the seed weights themselves, for comparison with the rows above",
+         ("--game", "hexifence", "--depth", "2", "--endgame-empties", "20"), "chain",
+         "info", 0.0, ("safe",), "hexifence_seed.json"),
 )
 
 
@@ -70,7 +84,9 @@ def evaluate(goal: Goal, games: int, out: Path) -> dict:
     return {"command": " ".join(cmd), **json.loads(out.read_text())}
 
 
-def verdict(goal: Goal, match: dict) -> tuple[bool, str]:
+def verdict(goal: Goal, match: dict) -> tuple[bool | None, str]:
+    if goal.kind == "info":
+        return None, "(for comparison)"
     score, low = match["score"], match["score_ci95"][0]
     if goal.kind == "score":
         return score >= goal.target, f">= {goal.target:.0%} (off by {goal.target - score:+.1%})"
@@ -88,12 +104,23 @@ def row(goal: Goal, result: dict) -> tuple[dict, list[str]]:
     cells = [f"{m['score']:.1%} [{m['score_ci95'][0]:.1%}, {m['score_ci95'][1]:.1%}], "
              f"{elo_text(m['score'])} Elo" for m in result["matches"]]
     line = (f"| {goal.game} | {goal.what} | `{name(goal.opponent)}`: {cells[0]} | {target} | "
-            f"{'**met**' if met else 'not met'} | "
+            f"{'' if met is None else '**met**' if met else 'not met'} | "
             + "; ".join(f"`{name(o)}`: {c}"
                         for o, c in zip(list(matches)[1:], cells[1:], strict=True))
             + " |")
-    return {"game": goal.game, "what": goal.what, "opponent": goal.opponent, "met": met,
+    return {"game": goal.game, "file": goal.champion, "what": goal.what,
+            "opponent": goal.opponent, "met": met,
             "target": target, "matches": result["matches"], "command": result["command"]}, [line]
+
+
+def write_seed(goal: Goal) -> None:
+    """The game's seed reference as a champion file (exact: the game's own weights)."""
+    from engine.core.registry import get_game
+
+    game = get_game(goal.game)
+    game.save_champion(ROOT / goal.champion, game.reference_genome("reference"),
+                       f"{goal.game} seed weights",
+                       {"command": "python experiments/strength_ntuple.py (its write_seed)"})
 
 
 def name(spec: str) -> str:
@@ -109,6 +136,8 @@ def main(argv: list[str] | None = None) -> int:
     stamp = Stamp.begin()
     rows, lines = [], []
     for k, goal in enumerate(g for g in GOALS if not args.only or g.game in args.only):
+        if goal.file.endswith("_seed.json") and not (ROOT / goal.champion).is_file():
+            write_seed(goal)
         if not (ROOT / goal.champion).is_file():
             print(f"skipped {goal.game}: no {goal.champion}", flush=True)
             continue
@@ -120,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
     body = ["Each committed n-tuple champion against its goal's opponent and against anchors its "
             f"training never played (`unseen`); {args.games} games per opponent, colour-swapped "
             "seeded openings, score with its 95% Wilson interval.", "",
-            "| game | goal | result | target | | unseen anchors |", "|---|---|---|---|---|---|",
+            "| game | goal | result | target | | other anchors |", "|---|---|---|---|---|---|",
             *lines, "", "Commands:", "", "```",
             *(r["command"] for r in rows), "```", "",
             "Each champion file's `metadata.command` is the command that made it."]
