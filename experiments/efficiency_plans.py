@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-RUN_ONLY = ("yardstick.enabled=false", "playoff.enabled=false", "plot=false", "progress=false",
-            "backend=serial")  # the study's own panel and playoff would spend the CPU budget
+RUN_ONLY = ("playoff.enabled=false", "plot=false", "progress=false", "backend=serial")
+NO_YARDSTICK = "yardstick.enabled=false"  # the panel measures, it does not learn: unless the
+# method's fitness needs its hall of fame, the study runs without it (it would spend the budget)
 
 
 @dataclass(frozen=True)
@@ -23,6 +24,7 @@ class Method:
     overrides: tuple[str, ...]
     kind: str = "evolve"      # evolve | td_alone | texel
     td_start: str = "zero"    # td_alone: zero | reference
+    yardstick: bool = False   # evolve: keep the yardstick (its hall of fame is in the fitness)
 
 
 @dataclass(frozen=True)
@@ -35,8 +37,8 @@ class Plan:
     notes: tuple[str, ...] = field(default_factory=tuple)
 
 
-def m(name, what, *overrides, kind="evolve", td_start="zero") -> Method:
-    return Method(name, what, tuple(overrides), kind, td_start)
+def m(name, what, *overrides, kind="evolve", td_start="zero", yardstick=False) -> Method:
+    return Method(name, what, tuple(overrides), kind, td_start, yardstick)
 
 
 OTHELLO_NT = ("+experiment=othello_ntuple", "game.genome.layout=square2",
@@ -71,7 +73,7 @@ PLANS = {
         ("--game", "reversed_reversi", "--depth", "1", "--endgame-empties", "3"),
         ("wpc_negated", "course", "experiments/results/champions/reversed_reversi_1ply.json"),
         (m("ga_wpc", "GA, positional + mobility + stability per phase (the 1-ply study)",
-           "+experiment=reversed_reversi_1ply"),
+           "+experiment=reversed_reversi_1ply", yardstick=True),
          m("ctdl_ntuple", "GA + TD self-play (CTDL), 2x2 squares + mobility, stability",
            *RR_NT, *CTDL),
          m("td_ntuple", "TD self-play alone from zero weights, the same network", *RR_NT,

@@ -31,7 +31,7 @@ import time
 from dataclasses import asdict
 from pathlib import Path
 
-from experiments.efficiency_plans import PLANS, RUN_ONLY, Method, Plan
+from experiments.efficiency_plans import NO_YARDSTICK, PLANS, RUN_ONLY, Method, Plan
 from experiments.efficiency_report import figure, markdown, wilson
 from experiments.stamp import ROOT, Stamp, write_json, write_markdown
 
@@ -47,7 +47,8 @@ def cpu_seconds(pid: int) -> float:
 
 def run_evolve(method: Method, seed: int, budget: float, run_dir: Path) -> list[dict]:
     """Run the study until its CPU reaches ``budget``; [{"cpu", "champion"}] per generation."""
-    cmd = [sys.executable, "-m", "evolve", *method.overrides, *RUN_ONLY, f"seed={seed}",
+    cmd = [sys.executable, "-m", "evolve", *method.overrides, *RUN_ONLY,
+           *([] if method.yardstick else [NO_YARDSTICK]), f"seed={seed}",
            "ga.generations=100000", f"hydra.run.dir={run_dir}"]
     log = open(run_dir.parent / f"{run_dir.name}.log", "w")
     child = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
@@ -67,6 +68,9 @@ def run_evolve(method: Method, seed: int, budget: float, run_dir: Path) -> list[
             child.send_signal(signal.SIGKILL)
         child.wait()
         log.close()
+    if child.returncode not in (0, -signal.SIGKILL):
+        last = (run_dir.parent / f"{run_dir.name}.log").read_text().strip().splitlines()[-1:]
+        raise RuntimeError(f"{method.name} seed {seed} failed: {last}")
     if not seen:
         raise RuntimeError(f"{method.name}: no generation finished within {budget:.0f} CPU-s "
                            f"(see {run_dir}.log)")
