@@ -141,7 +141,8 @@ JOBS = [
         "browser board: agent-move latency with 20 sessions at once",
         capture="Browser board latency: 20 sessions at once"),
     job("strength_ntuple", f"{PY} experiments/strength_ntuple.py --games 400 "
-        "--out {results}/strength_ntuple.md", "strength_ntuple.md strength_ntuple.json", 600,
+        "--out {results}/strength_ntuple.md", "strength_ntuple.md strength_ntuple.json "
+        "champions/pentago_twist_seed.json champions/hexifence_seed.json", 600,
         "games", "the committed n-tuple champions against issue 21's goals"),
     job("learning_efficiency", f"{PY} -m experiments.learning_efficiency --seeds 0 1 "
         "--results {results}", "learning_efficiency.md learning_efficiency.json "
@@ -225,6 +226,20 @@ JOBS = [
           f"the {game} n-tuple champion: TD self-play alone (2x2 squares + mobility, "
           "stability), 1.6 million games")
       for game in ("othello", "reversed_reversi")),
+    job("champion_pentago_twist_ntuple", f"{PY} -m evolve.td --game pentago_twist --settings "
+        "'{\"genome\": {\"kind\": \"ntuple\", \"layout\": \"straight5\", \"symmetry\": "
+        "\"rot180\", \"phases\": 1, \"features\": true}}' --start reference "
+        "--stage 100000:0.1 --stage 50000:0.03 --seed 0 "
+        "--out {results}/champions/pentago_twist_ntuple.json --no-progress",
+        "champions/pentago_twist_ntuple.json", 150, "exact",
+        "the Pentago Twist n-tuple champion: TD self-play from the seed weights"),
+    job("champion_hexifence_ntuple", f"{PY} -m evolve.td --game hexifence --settings "
+        "'{\"size\": 3, \"genome\": {\"kind\": \"ntuple\", \"layout\": \"cell+pair\", "
+        "\"phases\": 1, \"features\": true}}' --start reference "
+        "--stage 50000:0.1 --stage 25000:0.03 --seed 0 "
+        "--out {results}/champions/hexifence_ntuple.json --no-progress",
+        "champions/hexifence_ntuple.json", 100, "exact",
+        "the Hexifence n-tuple champion (N=3): TD self-play from the seed weights"),
     job("champion_reversed_reversi_1ply", f"{PY} -m evolve.export "
         "experiments/runs/reversed_reversi_1ply_budget --format json "
         "--out {results}/champions/reversed_reversi_1ply.json",
@@ -234,6 +249,13 @@ JOBS = [
 
 # result files no job writes, and why
 KEPT = {
+    "champions/hexifence_es.json": "champion of an ES study against the seed (issue 21; about "
+    "10 CPU-minutes): python -m evolve +experiment=hexifence ga.algorithm=es ga.population=11 "
+    "ga.es_sigma=0.02 ga.es_learning_rate=0.01 fitness.population=0 fitness.references=1.0 "
+    "fitness.openings=8 fitness.hall_of_fame=0.5 ga.generations=20 yardstick.openings=3 "
+    "hydra.run.dir=outputs/hexifence_es, then python -m evolve.export outputs/hexifence_es "
+    "--format json --out experiments/results/champions/hexifence_es.json",
+
     "tuning_quality.md": "the analysis of the tuning_quality_* tables, written by hand",
     "champions/hexifence_depth3_study.json": "champion of an earlier Hexifence study (its run "
     "is in git history at 1d84e0a, experiments/runs/hexifence): an input of strength_hexifence",
