@@ -249,6 +249,14 @@ JOBS = [
 
 # result files no job writes, and why
 KEPT = {
+    "champions/pentago_twist_es.json": "champion of an ES study against the seed (issue 21; "
+    "about 50 CPU-minutes on the loaded machine): python -m evolve +experiment=pentago_twist "
+    "ga.algorithm=es ga.population=15 ga.es_sigma=0.02 ga.es_learning_rate=0.01 "
+    "fitness.population=0 fitness.references=1.0 fitness.openings=10 fitness.hall_of_fame=0.5 "
+    "ga.generations=50 yardstick.openings=3 hydra.run.dir=outputs/pentago_twist_es (made as 25 "
+    "generations resumed to 50: the same run), then python -m evolve.export "
+    "outputs/pentago_twist_es --format json --out experiments/results/champions/"
+    "pentago_twist_es.json",
     "champions/hexifence_es.json": "champion of an ES study against the seed (issue 21; about "
     "10 CPU-minutes): python -m evolve +experiment=hexifence ga.algorithm=es ga.population=11 "
     "ga.es_sigma=0.02 ga.es_learning_rate=0.01 fitness.population=0 fitness.references=1.0 "
