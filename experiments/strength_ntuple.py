@@ -62,8 +62,8 @@ GOALS = (
     Goal("hexifence", "N=3 vs its seed weights at equal search (depth 2, exact last 20)",
          ("--game", "hexifence", "--depth", "2", "--endgame-empties", "20"), "reference",
          "beats", 0.5, ("chain",)),
-    Goal("hexifence", "the feature genome by ES against the seed and chain: vs its seed "
-         "weights", ("--game", "hexifence", "--depth", "2", "--endgame-empties", "20"),
+    Goal("hexifence", "the feature genome by ES against the seed: vs its seed weights",
+         ("--game", "hexifence", "--depth", "2", "--endgame-empties", "20"),
          "reference", "beats", 0.5, ("safe",), "hexifence_es.json"),
     Goal("pentago_twist", "the seed weights themselves, for comparison with the rows above",
          ("--game", "pentago_twist", "--depth", "2", "--endgame-empties", "8"), "greedy",
@@ -89,10 +89,12 @@ def verdict(goal: Goal, match: dict) -> tuple[bool | None, str]:
         return None, "(for comparison)"
     score, low = match["score"], match["score_ci95"][0]
     if goal.kind == "score":
-        return score >= goal.target, f">= {goal.target:.0%} (off by {goal.target - score:+.1%})"
+        return score >= goal.target, (f">= {goal.target:.0%} ({abs(score - goal.target):.1%} "
+                                      f"{'over' if score >= goal.target else 'short'})")
     if goal.kind == "elo":
         elo = match["elo"]
-        return elo >= goal.target, f">= +{goal.target:.0f} Elo (off by {goal.target - elo:+.0f})"
+        return elo >= goal.target, (f">= +{goal.target:.0f} Elo ({abs(elo - goal.target):.0f} "
+                                    f"{'over' if elo >= goal.target else 'short'})")
     return low > 0.5, "beats it: the 95% interval above 50%"
 
 
@@ -124,7 +126,11 @@ def write_seed(goal: Goal) -> None:
 
 
 def name(spec: str) -> str:
-    return Path(spec).stem if spec.endswith(".json") else spec
+    """An anchor's short name: a spec, a champion file's stem, or a run's folder name."""
+    if not spec.endswith(".json"):
+        return spec
+    path = Path(spec)
+    return path.parent.name if path.name == "champion.json" else path.stem
 
 
 def main(argv: list[str] | None = None) -> int:
