@@ -89,8 +89,14 @@ def anchor_name(anchor: str) -> str:
 
 def figure(report: dict):
     games = list(report["games"].items())
-    fig, axes = plt.subplots(1, len(games), figsize=(5.5 * len(games), 4.2), squeeze=False)
-    for ax, (name, game) in zip(axes[0], games, strict=True):
+    methods = list(dict.fromkeys(r["method"] for _, g in games for r in g["rows"]))
+    colour = {m: plt.get_cmap("tab10")(i % 10) for i, m in enumerate(methods)}  # one per method
+    columns = min(2, len(games))
+    rows = -(-len(games) // columns)
+    fig, axes = plt.subplots(rows, columns, figsize=(6.5 * columns, 4.6 * rows), squeeze=False)
+    for ax in axes.flat[len(games):]:
+        ax.set_visible(False)
+    for ax, (name, game) in zip(axes.flat, games, strict=False):
         for method, fractions in by_method(game["rows"]).items():
             xs, ys, lows, highs = [], [], [], []
             for f in sorted(fractions):
@@ -99,7 +105,8 @@ def figure(report: dict):
                 ys.append(elo(p))
                 lows.append(elo(p) - elo(low))
                 highs.append(elo(high) - elo(p))
-            ax.errorbar(xs, ys, yerr=[lows, highs], marker="o", capsize=3, label=method)
+            ax.errorbar(xs, ys, yerr=[lows, highs], marker="o", capsize=3, label=method,
+                        color=colour[method])
         ax.axhline(0, color="grey", lw=0.8)
         ax.set_title(f"{name}: {game['budget']:.0f} CPU-s per run")
         ax.set_xlabel("CPU-seconds spent learning (mean over seeds)")
