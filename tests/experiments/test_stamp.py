@@ -12,6 +12,11 @@ from experiments import stamp as stamp_module
 from experiments.stamp import ROOT, Stamp, is_stamped, write_json, write_markdown
 
 
+@pytest.fixture(autouse=True)
+def not_under_reproduce(monkeypatch):
+    """The stamp's tests see a plain run, also when the suite runs as a reproduce job."""
+    monkeypatch.delenv("REPRODUCE_COMMAND", raising=False)
+
 def test_the_stamp_names_the_checked_out_commit_and_the_command_as_typed():
     s = Stamp.begin(["experiments/bench_perft.py", "--max-depth", "6", "--out", "a b.md"])
     head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True,
