@@ -192,6 +192,9 @@ ROWS = [
         ntuple_goal("reversed_reversi")),
     Row("strength_ntuple", "strength_ntuple.md", "Pentago Twist n-tuple champion vs its seed "
         "weights, depth 2, 400 games", "CI above 50%", ntuple_goal("pentago_twist")),
+    Row("strength_ntuple", "strength_ntuple.md", "Pentago Twist feature genome by ES against "
+        "the seed (`pentago_twist_es.json`) vs its seed weights, depth 2, 400 games",
+        "CI above 50%", ntuple_goal("pentago_twist", 1)),
     Row("strength_ntuple", "strength_ntuple.md", "Hexifence n-tuple champion vs its seed "
         "weights, N=3, depth 2, 400 games", "CI above 50%", ntuple_goal("hexifence")),
     Row("learning_efficiency", "learning_efficiency.md", "strength per CPU-second: the best "
