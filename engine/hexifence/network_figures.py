@@ -46,13 +46,8 @@ def network_figures(game, champion: Champion) -> dict:
     network = game.network
     net, feat = network.split(champion.genome)
     title = champion.name or "n-tuple genome"
-    spread = nf.lut_spreads(net, network.layout.lut_offsets)
-    out = {"tables": nf.spread_figure(
-               spread, f"{title}: how much each table tells positions apart",
-               "std of its entries (cells)", "lookup table (nodes in report.md)"),
-           "patterns": nf.patterns_figure(network.layout, net, spread, _drawer(game.size,
-                                                                               network.layout),
-                                          title, LEGEND, cell_word="nodes")}
+    out = nf.network_figures(network.layout, net, title, _drawer(game.size, network.layout),
+                             LEGEND, cell_word="nodes", spread_unit="cells")
     if network.features:
         out["genome"] = game.features_game().genome_figure(feat.ravel(),
                                                            f"{title}: feature weights")

@@ -87,6 +87,19 @@ def spread_figure(spread: np.ndarray, title: str, ylabel: str, xlabel: str,
     return fig
 
 
+def network_figures(layout: Layout, net: np.ndarray, title: str, draw: Draw, legend: str,
+                    cell_word: str = "cells", spread_unit: str = "") -> dict:
+    """A game's ``tables`` (every table's spread per phase) and ``patterns`` (the most spread
+    tables drawn by ``draw``) figures; the game adds its own (its features)."""
+    spread = lut_spreads(net, layout.lut_offsets)
+    unit = f" ({spread_unit})" if spread_unit else ""
+    return {"tables": spread_figure(spread, f"{title}: how much each table tells positions apart",
+                                    f"std of its entries{unit}",
+                                    f"lookup table ({cell_word} in report.md)"),
+            "patterns": patterns_figure(layout, net, spread, draw, title, legend,
+                                        cell_word=cell_word)}
+
+
 def patterns_figure(layout: Layout, net: np.ndarray, spread: np.ndarray, draw: Draw,
                     title: str, legend: str, top: int = 4, extremes: int = 3,
                     cell_word: str = "cells"):

@@ -33,12 +33,7 @@ def network_figures(game, champion: Champion) -> dict:
     network = game.network
     net, feat = network.split(champion.genome)
     title = champion.name or "n-tuple genome"
-    spread = nf.lut_spreads(net, network.layout.lut_offsets)
-    out = {"tables": nf.spread_figure(
-               spread, f"{title}: how much each table tells positions apart",
-               "std of its entries", "lookup table (cells in report.md)"),
-           "patterns": nf.patterns_figure(network.layout, net, spread, _drawer(network.layout),
-                                          title, LEGEND)}
+    out = nf.network_figures(network.layout, net, title, _drawer(network.layout), LEGEND)
     if network.features:
         out["genome"] = weights_figure(feat, f"{title}: feature weights")
     return out
