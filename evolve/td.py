@@ -10,6 +10,9 @@ ALPHA (the share of the TD error a step moves a value by, docs/patterns.md); a f
 settles the weights. Reproducible from ``--seed`` (stage k's games from
 ``SeedSequence([seed, k, chunk])``), whatever the machine; a progress bar with ETA on a
 terminal. ``--start``: ``zero`` weights, a seed reference of the game, or a champion file.
+``--opponents SPEC ...`` (games that support it): fixed players (agent specs: ``wpc1``, a
+reference, a champion file) that play blocks of games against the network, which learns from
+those games too; ``--self-play-share`` of the blocks stay self-play (docs/patterns.md).
 """
 
 from __future__ import annotations
@@ -49,6 +52,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                    help="GAMES:ALPHA, repeatable (in order)")
     p.add_argument("--epsilon", type=float, default=0.1, help="random-move probability")
     p.add_argument("--start", default="zero", help="zero | a seed reference | a champion file")
+    p.add_argument("--opponents", nargs="+", default=[], metavar="SPEC",
+                   help="fixed players some games are played against (e.g. wpc1 a.json)")
+    p.add_argument("--self-play-share", type=float, default=0.5,
+                   help="with --opponents: share of the games that stay self-play")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", type=Path, required=True)
     p.add_argument("--no-progress", action="store_true")
@@ -72,7 +79,8 @@ def start_genome(game, start: str) -> np.ndarray:
 
 
 def train(game, genome: np.ndarray, stages: list[tuple[int, float]], epsilon: float, seed: int,
-          progress: bool) -> np.ndarray:
+          progress: bool, against: dict | None = None) -> np.ndarray:
+    """``against``: ``opponents`` and ``self_play_share`` for ``td_learn`` (none: self-play)."""
     from tqdm import tqdm
 
     total = sum(games for games, _ in stages)
@@ -81,7 +89,7 @@ def train(game, genome: np.ndarray, stages: list[tuple[int, float]], epsilon: fl
             for chunk, done in enumerate(range(0, games, CHUNK)):
                 n = min(CHUNK, games - done)
                 genome = game.td_learn(genome, n, np.random.SeedSequence([seed, k, chunk]),
-                                       alpha, epsilon)
+                                       alpha, epsilon, **(against or {}))
                 bar.update(n)
     return genome
 
@@ -99,17 +107,26 @@ def run(args: argparse.Namespace, argv: list[str]) -> Path:
                          "genome does: --settings '{\"genome\": {\"kind\": \"ntuple\"}}')")
     if not 0.0 <= args.epsilon <= 1.0:
         raise ValueError(f"--epsilon {args.epsilon}: allowed 0 <= epsilon <= 1")
+    against = None
+    if args.opponents:
+        if not game.td_opponents():
+            raise ValueError(f"--opponents: {args.game} learns by self-play only")
+        if not 0.0 <= args.self_play_share <= 1.0:
+            raise ValueError(f"--self-play-share {args.self_play_share}: allowed 0 <= share "
+                             "<= 1")
+        against = {"opponents": tuple(args.opponents),
+                   "self_play_share": args.self_play_share}
     genome = start_genome(game, args.start)
     began = time.process_time()
     progress = not args.no_progress and sys.stderr.isatty()
-    genome = train(game, genome, args.stage, args.epsilon, args.seed, progress)
+    genome = train(game, genome, args.stage, args.epsilon, args.seed, progress, against)
     seconds = time.process_time() - began
     args.out.parent.mkdir(parents=True, exist_ok=True)
     game.save_champion(args.out, genome, f"TD {sum(g for g, _ in args.stage)} games", {
         "command": shlex.join(["python", "-m", "evolve.td", *argv]),
         "td": {"stages": [{"games": g, "alpha": a} for g, a in args.stage],
                "epsilon": args.epsilon, "seed": args.seed, "start": args.start,
-               "cpu_seconds": round(seconds, 1)}})
+               **(against or {}), "cpu_seconds": round(seconds, 1)}})
     games = sum(g for g, _ in args.stage)
     print(f"wrote {args.out}: {games:,} TD games in {seconds:.0f} CPU-s "
           f"({games / max(seconds, 1e-9):,.0f} games/s)")

@@ -2,14 +2,18 @@
 
     python experiments/strength_pentago.py --games 200 --time 0.5            # existing run
     python experiments/strength_pentago.py --train --games 200 --time 0.5    # study first
+    python experiments/strength_pentago.py --champion \
+        experiments/results/champions/pentago_twist_es.json --name pentago_twist_es \
+        --vs mcts --games 400 --time 0.5 --goal 0.85               # a committed champion file
 
 Steps: (1) with ``--train``, the default study ``python -m evolve +experiment=pentago_twist``
 into ``experiments/runs/pentago_twist``; (2) its champion exported to
-``experiments/results/champions/pentago_twist.json``; (3) ``python -m evolve.evaluate`` of the
-champion against random, greedy and MCTS (the seed's UCT) at equal time per move, colour-swapped
-pairs from seeded random openings; (4) the time each side really used per move, measured on a
-few games; (5) the first-player advantage of random vs random over ``--random-games`` games
-(the numba kernel). Writes ``experiments/results/strength_pentago_twist.md`` and ``.json``.
+``experiments/results/champions/pentago_twist.json`` (skipped with ``--champion FILE``);
+(3) ``python -m evolve.evaluate`` of the champion against random, greedy and MCTS (the seed's
+UCT) at equal time per move, colour-swapped pairs from seeded random openings; (4) the time each
+side really used per move, measured on a few games; (5) the first-player advantage of random vs
+random over ``--random-games`` games (the numba kernel). Writes
+``experiments/results/strength_<--name>.md`` and ``.json`` (default name ``pentago_twist``).
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from experiments.stamp import Stamp, write_json, write_markdown  # noqa: E402
 RESULTS = ROOT / "experiments" / "results"
 RUN_DIR = ROOT / "experiments" / "runs" / "pentago_twist"
 CHAMPION = RESULTS / "champions" / "pentago_twist.json"
+NAME = "pentago_twist"  # the report is strength_<NAME>.md / .json
 GOAL_VS_MCTS = 0.70
 
 
@@ -124,7 +129,7 @@ def table_lines(report: dict) -> list[str]:
 def write_report(args, log, evaluation, fpa, timing, provenance) -> None:
     mcts = next((m for m in evaluation["matches"] if m["opponent"].startswith("mcts")), None)
     goal = "not measured" if mcts is None else (
-        f"**{'met' if mcts['score'] >= GOAL_VS_MCTS else 'not met'}** "
+        f"**{'met' if mcts['score'] >= args.goal else 'not met'}** "
         f"({100 * mcts['score']:.1f}% over {mcts['games']} games)")
     md = [("The matches were played by `" + args.invocation + "`; this command redid the time "
            "per move and the random games. " if args.reuse_evaluation else "")
@@ -142,7 +147,7 @@ def write_report(args, log, evaluation, fpa, timing, provenance) -> None:
           f"evaluations started: {args.load[0]}, when they ended: {args.load[1]}; time per move "
           "is wall-clock time, so a busy machine gives both sides fewer nodes / play-outs.", "",
           *table_lines(evaluation), "",
-          f"Goal (>= {100 * GOAL_VS_MCTS:.0f}% against MCTS at equal time): {goal}.", "",
+          f"Goal (>= {100 * args.goal:.0f}% against MCTS at equal time): {goal}.", "",
           "## Time really used per move", "",
           f"Measured on {args.timing_games} champion-vs-MCTS games at {args.time} s:", ""]
     for who, t in timing.items():
@@ -154,13 +159,13 @@ def write_report(args, log, evaluation, fpa, timing, provenance) -> None:
            f"{fpa['draws']:,}; white's score {100 * fpa['white_score']:.2f}% (95% CI "
            f"{100 * fpa['white_score_ci95'][0]:.2f}..{100 * fpa['white_score_ci95'][1]:.2f}%),"
            f" i.e. {fpa['white_elo_advantage']:+.1f} Elo for moving first.", ""]
-    write_markdown(RESULTS / "strength_pentago_twist.md",
-                   "# Strength of the `pentago_twist` champion", md, args.stamp)
+    write_markdown(RESULTS / f"strength_{NAME}.md",
+                   f"# Strength of the `{rel(CHAMPION)}` champion", md, args.stamp)
     data = {"game": "pentago_twist", "schema_version": 1, "commands": log,
             "provenance": provenance, "evaluation": evaluation, "time_per_move": timing,
-            "first_player_advantage": fpa, "goal_vs_mcts": GOAL_VS_MCTS, "load": args.load,
+            "first_player_advantage": fpa, "goal_vs_mcts": args.goal, "load": args.load,
             "invocation": args.invocation}
-    write_json(RESULTS / "strength_pentago_twist.json", data, args.stamp)
+    write_json(RESULTS / f"strength_{NAME}.json", data, args.stamp)
 
 
 def evaluate(args, log: list[str]) -> dict:
@@ -171,7 +176,7 @@ def evaluate(args, log: list[str]) -> dict:
     while pending or running:
         while pending and len(running) < args.parallel:
             opponent = pending.pop(0)
-            out = RESULTS / f"strength_pentago_twist_vs_{opponent.replace(':', '_')}.json"
+            out = RESULTS / f"strength_{NAME}_vs_{opponent.replace(':', '_')}.json"
             cmd = ["python", "-m", "evolve.evaluate", rel(CHAMPION), "--game", "pentago_twist",
                    "--vs", opponent, "--games", str(args.games), "--time", str(args.time),
                    "--endgame-empties", str(args.endgame_empties), "--backend", args.backend,
@@ -194,11 +199,14 @@ def evaluate(args, log: list[str]) -> dict:
     return merged
 
 
-def use_results(folder: Path) -> None:
-    """Write results (and the exported champion) under ``folder``."""
-    global RESULTS, CHAMPION
+def use_results(folder: Path, champion: Path | None, name: str) -> None:
+    """Write results (and the exported champion, unless ``champion`` is given) under
+    ``folder``."""
+    global RESULTS, CHAMPION, NAME
     RESULTS = Path(folder).resolve()
-    CHAMPION = RESULTS / "champions" / "pentago_twist.json"
+    exported = RESULTS / "champions" / "pentago_twist.json"
+    CHAMPION = Path(champion).resolve() if champion else exported
+    NAME = name
 
 
 def main() -> None:
@@ -215,17 +223,23 @@ def main() -> None:
     parser.add_argument("--parallel", type=int, default=2, help="evaluations run at once")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--results", type=Path, default=RESULTS, help="output directory")
+    parser.add_argument("--champion", type=Path, default=None,
+                        help="a champion file to measure instead of exporting the study's")
+    parser.add_argument("--name", default="pentago_twist",
+                        help="report name: strength_<name>.md / .json")
+    parser.add_argument("--goal", type=float, default=GOAL_VS_MCTS,
+                        help="score against MCTS that meets the goal (0.70: issue 10, 0.85: 21)")
     parser.add_argument("--reuse-evaluation", action="store_true",
                         help="keep the matches (and their commands) of the committed JSON; "
                              "redo the timing, the random games and the report")
     args = parser.parse_args()
     args.stamp = Stamp.begin()
-    use_results(args.results)
+    use_results(args.results, args.champion, args.name)
     log: list[str] = []
     args.load = [os.getloadavg()]
     args.invocation = "python experiments/strength_pentago.py " + " ".join(sys.argv[1:])
     if args.reuse_evaluation:
-        old = json.loads((RESULTS / "strength_pentago_twist.json").read_text(encoding="utf-8"))
+        old = json.loads((RESULTS / f"strength_{NAME}.json").read_text(encoding="utf-8"))
         log, evaluation, args.load = old["commands"], old["evaluation"], old["load"]
         args.invocation = old["invocation"]
         finish(args, log, evaluation)
@@ -233,9 +247,10 @@ def main() -> None:
     if args.train:
         sh(["python", "-m", "evolve", "+experiment=pentago_twist",
             f"hydra.run.dir={rel(RUN_DIR)}"], log)
-    CHAMPION.parent.mkdir(parents=True, exist_ok=True)
-    sh(["python", "-m", "evolve.export", rel(RUN_DIR), "--format", "json", "--out",
-        rel(CHAMPION)], log)
+    if args.champion is None:
+        CHAMPION.parent.mkdir(parents=True, exist_ok=True)
+        sh(["python", "-m", "evolve.export", rel(RUN_DIR), "--format", "json", "--out",
+            rel(CHAMPION)], log)
     evaluation = evaluate(args, log)
     args.load.append(os.getloadavg())
     finish(args, log, evaluation)
@@ -247,7 +262,7 @@ def finish(args, log: list[str], evaluation: dict) -> None:
     fpa = first_player_advantage(args.random_games, args.seed)
     provenance = json.loads(CHAMPION.read_text(encoding="utf-8")).get("metadata", {})
     write_report(args, log, evaluation, fpa, timing, provenance)
-    print((RESULTS / "strength_pentago_twist.md").read_text(encoding="utf-8"))
+    print((RESULTS / f"strength_{NAME}.md").read_text(encoding="utf-8"))
 
 
 if __name__ == "__main__":

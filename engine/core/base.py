@@ -91,6 +91,11 @@ class GameBase:
         raise ValueError(f"{self.name}: this genome cannot learn by temporal differences "
                          "(learns_by_td is false for these settings)")
 
+    def td_opponents(self) -> bool:
+        """Whether ``td_learn`` also takes ``opponents`` (agent specs of fixed players that
+        play some of the games instead of the genome itself) and ``self_play_share``."""
+        return False
+
     # --- playing ------------------------------------------------------------------------------
     def random_openings(self, n: int, seed: Seed, min_plies: int = 2,
                         max_plies: int = 4) -> list[tuple[int, ...]]:

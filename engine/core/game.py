@@ -78,6 +78,8 @@ class Game(Protocol):
     def td_learn(self, genome: np.ndarray, games: int, seed: Seed, alpha: float,
                  epsilon: float) -> np.ndarray: ...  # optional: TD self-play (below)
 
+    def td_opponents(self) -> bool: ...  # optional (False): td_learn(..., opponents=specs)?
+
     # --- agents ---------------------------------------------------------------------------
     def make_agent(self, genome: np.ndarray, search: SearchSettings, seed: Seed = None,
                    name: str = "") -> Agent: ...

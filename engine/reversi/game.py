@@ -13,23 +13,22 @@ or network files (``engine.reversi.ntuple_file``); networks learn by TD self-pla
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
 import numpy as np
 
 from engine.core import JSON_EXPORT, Agent, GameBase, Seed
 from engine.core.records import (
-    DRAW,
     Champion,
     ChampionFileError,
     GameSettingsError,
     GenomeSpec,
-    Outcome,
     SearchSettings,
 )
 from engine.reversi.cs303 import CS303_EXPORT, NPZ_EXPORT
+from engine.reversi.game_states import ReversiStates
 from engine.reversi.genome import SquareTableKind, validated_genome
-from engine.reversi.position import PASS, Position, Variant, move_name, parse_move
+from engine.reversi.position import Position, Variant
 from engine.reversi.search_settings import EXACT_SOLVERS
 from engine.reversi.weights_io import save_evaluation
 
@@ -39,7 +38,7 @@ WEIGHTS_CACHE_SIZE = 256  # genomes whose Weights a game keeps (a population plu
 BOARD_SQUARES = 64
 
 
-class ReversiGame(GameBase):
+class ReversiGame(ReversiStates, GameBase):
     """One variant of Reversi with its genome settings (``with_settings`` makes a copy)."""
 
     players = ("black", "white")
@@ -142,14 +141,20 @@ class ReversiGame(GameBase):
         return self.kind == "ntuple"
 
     def td_learn(self, genome: np.ndarray, games: int, seed: Seed, alpha: float,
-                 epsilon: float) -> np.ndarray:
-        """TD(0) self-play of a network genome (``engine.reversi.ntuple_td.td_learn``)."""
+                 epsilon: float, opponents=(), self_play_share: float = 0.5) -> np.ndarray:
+        """TD(0) self-play of a network genome, some games against fixed ``opponents`` (agent
+        specs: references, ``wpc1``, weights or network files) if given
+        (``engine.reversi.ntuple_td.td_learn``)."""
         if self.kind != "ntuple":
             return super().td_learn(genome, games, seed, alpha, epsilon)
-        from engine.reversi.ntuple_td import td_learn
+        from engine.reversi.ntuple_td import opponent_networks, td_learn
 
+        fixed = opponent_networks(tuple(opponents), self.variant.is_reversed)
         return td_learn(self.weights(genome), self.variant.is_reversed, games, seed, alpha,
-                        epsilon).to_genome()
+                        epsilon, opponents=fixed, self_play_share=self_play_share).to_genome()
+
+    def td_opponents(self) -> bool:
+        return self.kind == "ntuple"
 
     def reference_genome(self, reference: str) -> np.ndarray:
         return self.model().reference(reference)
@@ -212,65 +217,6 @@ class ReversiGame(GameBase):
 
         return (*AGENT_SPECS, "mcts:<playouts>", "bfs:<nodes>", "wpc1:<weights>",
                 "eps<p>:<spec>", "<weights file .json/.npz>")
-
-    # --- playing -------------------------------------------------------------------------------
-    def random_openings(self, n: int, seed: Seed, min_plies: int = 4,
-                        max_plies: int = 8) -> list[tuple[int, ...]]:
-        from engine.reversi.match import random_openings
-
-        return [tuple(o) for o in random_openings(n, seed, min_plies=min_plies,
-                                                  max_plies=max_plies)]
-
-    def play(self, first: Agent, second: Agent, opening: Sequence[int] = (),
-             seed: Seed = None) -> Outcome:
-        from engine.core.match import play_game
-        from engine.reversi.match import only_pass
-
-        return play_game(self, first, second, opening, seed, forced=only_pass)
-
-    def _outcome(self, black: int, white: int, black_score: int, moves) -> Outcome:
-        winner = 0 if black_score > 0 else 1 if black_score < 0 else DRAW
-        return Outcome(winner, float(black_score), len(moves), tuple(int(m) for m in moves),
-                       {"black_discs": int(black), "white_discs": int(white),
-                        "black_score": int(black_score)})
-
-    # --- states --------------------------------------------------------------------------------
-    def initial_state(self) -> Position:
-        return Position.start()
-
-    def to_move(self, state: Position) -> int:
-        return 0 if state.black_to_move else 1
-
-    def legal_moves(self, state: Position) -> list[int]:
-        return state.legal_moves()
-
-    def apply(self, state: Position, move: int) -> Position:
-        return state.play(int(move))
-
-    def is_terminal(self, state: Position) -> bool:
-        return state.is_game_over()
-
-    def outcome(self, state: Position, moves: Sequence[int] = ()) -> Outcome:
-        black, white = state.disc_counts()
-        return self._outcome(black, white, state.black_score(self.variant), moves)
-
-    def state_text(self, state: Position) -> str:
-        return state.to_string()
-
-    def parse_state(self, text: str) -> Position:
-        return Position.parse(text)
-
-    def state_view(self, state: Position) -> dict:
-        text = state.to_string().split()[0]
-        return {"board": [text[8 * r: 8 * r + 8] for r in range(8)],
-                "to_move": self.to_move(state), "discs": list(state.disc_counts()),
-                "pass": PASS}
-
-    def move_text(self, move: int) -> str:
-        return move_name(int(move))
-
-    def parse_move(self, text: str, state: Position | None = None) -> int:
-        return parse_move(text)
 
     def recognizes(self, header: dict) -> bool:
         """Reversi weights files name the family (``"game": "reversi"``) and the rules in

@@ -27,21 +27,21 @@ RNG seeded from it.
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
 from numba import njit
 
-from engine.core.agent import Seed
+from engine.core.agent import Seed, make_rng
 from engine.kernels import ntuple as nt
 from engine.kernels.ntuple_td import (
     add_to_entries,
     check_td_args,
     explores,
     squared_counts,
-    td_rng,
 )
-from engine.kernels.rng import random_bit
+from engine.kernels.rng import new_state, random_bit
 from engine.reversi import bitboard as bb
 from engine.reversi.evaluation import add_features, feature_vector
 from engine.reversi.layout import CATALOGUE_INDEX
@@ -103,8 +103,13 @@ def greedy_move(P, O, moves, phase_of_discs, t, weights, features, reversed_rule
 
 @njit(cache=True)
 def self_play_game(P, O, alpha, epsilon, rng, phase_of_discs, t, weights, features, learnable,
-                   reversed_rules, indices, counts, record_P, record_O, record_mover):
+                   reversed_rules, indices, counts, record_P, record_O, record_mover,
+                   opponent_side, opp_phase_of_discs, opp_t, opp_weights, opp_features,
+                   opp_indices):
     """One game from ``(P, O)`` (player 0 to move) learning as it goes (module docstring).
+    With ``opponent_side`` 0 or 1 that player's moves are a fixed opponent's (the ``opp_*``
+    arrays, never learnt; epsilon-greedy too; ``opp_indices`` its scratch), the other's the
+    network's; -1: self-play (pass the network's own arrays as ``opp_*``).
     The positions learnt from, in order, go to the ``record_*`` arrays; returns their number,
     the sum of squared errors and the result for player 0 (1 win, 0 draw, -1 loss)."""
     mover, count, squared = 0, 0, 0.0
@@ -124,6 +129,9 @@ def self_play_game(P, O, alpha, epsilon, rng, phase_of_discs, t, weights, featur
             squared += error * error
         if explores(rng, epsilon):
             sq = random_bit(rng, moves)
+        elif mover == opponent_side:
+            sq = greedy_move(P, O, moves, opp_phase_of_discs, opp_t, opp_weights, opp_features,
+                             reversed_rules, opp_indices)
         else:
             sq = greedy_move(P, O, moves, phase_of_discs, t, weights, features, reversed_rules,
                              indices)
@@ -155,31 +163,125 @@ def self_play(games, P0, O0, alpha, epsilon, rng, phase_of_discs, t, weights, fe
     for g in range(games):
         count, squared, _ = self_play_game(P0, O0, alpha, epsilon, rng, phase_of_discs, t,
                                            weights, features, learnable, reversed_rules,
-                                           indices, counts, record_P, record_O, record_mover)
+                                           indices, counts, record_P, record_O, record_mover,
+                                           -1, phase_of_discs, t, weights, features, indices)
         curve[g] = squared / max(count, 1)
     return curve
 
 
+@njit(cache=True)
+def play_opponent(games, P0, O0, alpha, epsilon, rng, phase_of_discs, t, weights, features,
+                  learnable, reversed_rules, opp_phase_of_discs, opp_t, opp_weights,
+                  opp_features):
+    """``games`` games against a fixed opponent, the network first in even games and second
+    in odd ones; returns the mean squared TD error of each game."""
+    indices = np.empty(t.offset.shape[0], np.int64)
+    counts = np.zeros(weights.shape[1], np.int64)
+    record_P = np.empty(MAX_RECORD, np.uint64)
+    record_O = np.empty(MAX_RECORD, np.uint64)
+    record_mover = np.empty(MAX_RECORD, np.int64)
+    opp_indices = np.empty(opp_t.offset.shape[0], np.int64)
+    curve = np.zeros(games)
+    for g in range(games):
+        count, squared, _ = self_play_game(P0, O0, alpha, epsilon, rng, phase_of_discs, t,
+                                           weights, features, learnable, reversed_rules,
+                                           indices, counts, record_P, record_O, record_mover,
+                                           1 - g % 2, opp_phase_of_discs, opp_t, opp_weights,
+                                           opp_features, opp_indices)
+        curve[g] = squared / max(count, 1)
+    return curve
+
+
+OPPONENT_BLOCK = 100  # games in a row against one opponent (an even number: both colours)
+
+
+def opponent_network(spec: str, reversed_rules: bool) -> NtupleWeights:
+    """A fixed TD opponent as a network the kernel plays at 1 ply: a network file as it is; a
+    square-table reference or file (``wpc``, ``othello_league.json``, ...) as a network of 64
+    one-cell tuples without symmetry, which evaluates exactly as the table does; ``wpc1``: the
+    League's matrix (the variant's literature WPC)."""
+    from engine.reversi.agents.factory import load_spec_weights
+    from engine.reversi.ntuple_genome import network_layout
+    from engine.reversi.ntuple_weights import projected_network
+    from engine.reversi.weights_io import reference_weights
+
+    if spec == "wpc1":
+        source = reference_weights("wpc_negated" if reversed_rules else "wpc")
+    else:
+        source = load_spec_weights(spec)
+    if isinstance(source, NtupleWeights):
+        return source
+    cells = network_layout("square1", "identity")
+    return projected_network(source, cells, source.phase_bounds, source.feature_groups,
+                             "square1", "identity")
+
+
+@functools.lru_cache(maxsize=16)
+def opponent_networks(specs: tuple[str, ...], reversed_rules: bool) -> tuple:
+    """``opponent_network`` of each spec, made once per process (a TD run calls ``td_learn``
+    chunk by chunk); ``ValueError`` naming a spec that is not a square-table or network
+    player."""
+    out = []
+    for spec in specs:
+        try:
+            out.append(opponent_network(spec, reversed_rules))
+        except (ValueError, OSError) as err:
+            raise ValueError(f"TD opponent {spec!r}: {str(err).splitlines()[0]}") from None
+    return tuple(out)
+
+
+def opponent_schedule(games: int, n_opponents: int, self_play_share: float,
+                      rng: np.random.Generator) -> list[tuple[int, int]]:
+    """``(opponent, games)`` blocks of ``OPPONENT_BLOCK`` games: opponent -1 (self-play) with
+    probability ``self_play_share``, else one of the ``n_opponents`` uniformly."""
+    blocks = []
+    for done in range(0, games, OPPONENT_BLOCK):
+        who = -1 if n_opponents == 0 or rng.random() < self_play_share else \
+            int(rng.integers(n_opponents))
+        blocks.append((who, min(OPPONENT_BLOCK, games - done)))
+    return blocks
+
+
 def td_learn(weights: NtupleWeights, reversed_rules: bool, games: int, seed: Seed, alpha: float,
-             epsilon: float, curve: list | None = None) -> NtupleWeights:
+             epsilon: float, curve: list | None = None, opponents=(),
+             self_play_share: float = 0.5) -> NtupleWeights:
     """A copy of ``weights`` after ``games`` games of TD(0) self-play (module docstring),
-    reproducible from ``seed``. ``curve``: if a list, the mean squared error of every game is
+    reproducible from ``seed``. ``opponents``: fixed ``NtupleWeights`` (``opponent_network``)
+    that play some blocks of games instead of the network itself (``opponent_schedule``: a
+    share ``self_play_share`` stays self-play); the network learns from every position of
+    those games as of its own. ``curve``: if a list, the mean squared error of every game is
     appended to it. ``ValueError`` if an argument is out of range. (With tanh squashing every
     step is bounded: weights cannot run away, a too large ``alpha`` only learns worse.)"""
     check_td_args(games, alpha, epsilon)
+    if not 0.0 <= self_play_share <= 1.0:
+        raise ValueError(f"self_play_share={self_play_share!r} must satisfy 0 <= share <= 1")
     phase_of_discs, t, w, f = weights.numba_arrays()
     w, f = w.copy(), f.copy()
     columns = [CATALOGUE_INDEX[n] for n in weights.feature_names]
     learnable = np.zeros(f.shape[1], np.bool_)
     learnable[columns] = True
     start = Position.start()
-    errors = self_play(int(games), np.uint64(start.player), np.uint64(start.opponent),
-                       float(alpha), float(epsilon), td_rng(seed), phase_of_discs,
-                       t, w, f, learnable, bool(reversed_rules))
+    P0, O0 = np.uint64(start.player), np.uint64(start.opponent)
+    generator = make_rng(seed)
+    rng = new_state(generator)  # as td_rng(seed): self-play alone replays earlier runs
+    fixed = [o.numba_arrays() for o in opponents]
+    errors = []
+    for who, n in opponent_schedule(int(games), len(fixed), self_play_share, generator) \
+            if fixed else [(-1, int(games))]:
+        if who < 0:
+            errors.append(self_play(n, P0, O0, float(alpha), float(epsilon), rng,
+                                    phase_of_discs, t, w, f, learnable, bool(reversed_rules)))
+        else:
+            errors.append(play_opponent(n, P0, O0, float(alpha), float(epsilon), rng,
+                                        phase_of_discs, t, w, f, learnable,
+                                        bool(reversed_rules), *fixed[who]))
     if curve is not None:
-        curve.extend(errors.tolist())
-    meta = {**weights.metadata, "td": {"games": int(games), "alpha": float(alpha),
-                                       "epsilon": float(epsilon)}}
+        for e in errors:
+            curve.extend(e.tolist())
+    td = {"games": int(games), "alpha": float(alpha), "epsilon": float(epsilon)}
+    if fixed:
+        td.update(opponents=[o.name for o in opponents], self_play_share=self_play_share)
+    meta = {**weights.metadata, "td": td}
     return NtupleWeights(weights.layout, weights.phase_bounds, w, f[:, columns],
                          weights.feature_groups, weights.name, meta, weights.spec,
                          weights.symmetry)

@@ -46,11 +46,12 @@ def play_one(w, epsilon: float, seed: int, alpha: float = 0.5):
     records = (np.empty(MAX_RECORD, np.uint64), np.empty(MAX_RECORD, np.uint64),
                np.empty(MAX_RECORD, np.int64))
     start = Position.start()
+    indices = np.empty(len(t.offset), np.int64)
     count, _, result = self_play_game(
         np.uint64(start.player), np.uint64(start.opponent), alpha, epsilon,
         new_state(np.random.default_rng(seed)), phase_of_discs, t, weights, features, learnable,
-        False, np.empty(len(t.offset), np.int64), np.zeros(weights.shape[1], np.int64),
-        *records)
+        False, indices, np.zeros(weights.shape[1], np.int64), *records,
+        -1, phase_of_discs, t, weights, features, indices)  # -1: no fixed opponent
     return weights, features, [r[:count] for r in records], result
 
 
