@@ -26,14 +26,16 @@ from engine.hexifence import network as nw
 from engine.hexifence import weights as W
 from engine.hexifence.board import MAX_SIZE, board
 from engine.hexifence.state import PLAYER_NAMES, State, edge_of_move, from_text, initial_state
+from engine.kernels.ntuple_game import NetworkGenomeFigures
 from engine.kernels.ntuple_settings import merged_genome
 
 SIMPLE_SPECS = ("random", "greedy", "safe", "chain")
 SEARCH_SPECS = ("alphabeta", "reference", "margin", "perfect")
 
 
-class HexifenceGame(GameBase):
+class HexifenceGame(NetworkGenomeFigures, GameBase):
     name = "hexifence"
+    network_package = "engine.hexifence"  # its network_figures module (NetworkGenomeFigures)
     description = "Hexifence: hexagonal dots-and-boxes (Melbourne COMP30024), most cells wins"
     players = PLAYER_NAMES
     margin_unit = "cells"
@@ -94,9 +96,6 @@ class HexifenceGame(GameBase):
 
     def phase_of(self, state: State) -> int:
         return state.drawn * self.phases // (self.board.n_edges + 1)
-
-    def learns_by_td(self) -> bool:
-        return self.network is not None
 
     def td_learn(self, genome: np.ndarray, games: int, seed: Seed, alpha: float,
                  epsilon: float) -> np.ndarray:
@@ -241,19 +240,6 @@ class HexifenceGame(GameBase):
         parsed once per process while its bytes are the same."""
         return parsed_once(path, _read_champion)
 
-    def genome_figures(self, champion: Champion, history=()) -> dict:
-        if self.network is None:
-            return super().genome_figures(champion, history)
-        from engine.hexifence.network_figures import network_figures
-
-        return network_figures(self, champion)
-
-    def genome_markdown(self, genome: np.ndarray) -> str:
-        if self.network is None:
-            return super().genome_markdown(genome)
-        from engine.hexifence.network_figures import network_markdown
-
-        return network_markdown(self, genome)
 
     def genome_figure(self, genome: np.ndarray, title: str = ""):
         if self.network is not None:

@@ -21,6 +21,7 @@ from engine.core.agent import Agent, Seed
 from engine.core.base import GameBase
 from engine.core.file_cache import parsed_once
 from engine.core.files import read_json_object
+from engine.kernels.ntuple_game import NetworkGenomeFigures
 from engine.kernels.ntuple_settings import merged_genome
 from engine.pentago import genome as genes
 from engine.pentago import network as nw
@@ -29,10 +30,11 @@ from engine.pentago import state as st
 from engine.pentago.evaluation import phase_table
 
 
-class PentagoTwistGame(GameBase):
+class PentagoTwistGame(NetworkGenomeFigures, GameBase):
     """Pentago Twist with its genome settings (``with_settings`` makes a copy)."""
 
     name = "pentago_twist"
+    network_package = "engine.pentago"  # its network_figures module (NetworkGenomeFigures)
     description = ("Pentago Twist (McGill COMP 424): 6x6, place a stone then rotate a quadrant "
                    "clockwise or flip it; five in a row wins")
     players = ("white", "black")
@@ -98,9 +100,6 @@ class PentagoTwistGame(GameBase):
         if self.network is None:
             return None
         return self.network.tables, self.network.split(genome)[0], self.network.mode
-
-    def learns_by_td(self) -> bool:
-        return self.network is not None
 
     def td_learn(self, genome: np.ndarray, games: int, seed: Seed, alpha: float,
                  epsilon: float) -> np.ndarray:
@@ -201,19 +200,6 @@ class PentagoTwistGame(GameBase):
 
         return weights_figure(genes.weights_matrix(genome, self.phases), title)
 
-    def genome_figures(self, champion: Champion, history=()) -> dict:
-        if self.network is None:
-            return super().genome_figures(champion, history)
-        from engine.pentago.network_figures import network_figures
-
-        return network_figures(self, champion)
-
-    def genome_markdown(self, genome: np.ndarray) -> str:
-        if self.network is None:
-            return super().genome_markdown(genome)
-        from engine.pentago.network_figures import network_markdown
-
-        return network_markdown(self, genome)
 
 
 def _read_champion(path: str | Path) -> Champion:
