@@ -170,6 +170,11 @@ JOBS = [
         "--results {results}", "strength_pentago_twist.md strength_pentago_twist.json "
         "champions/pentago_twist.json", 4000, "timing",
         "Pentago Twist champion vs MCTS at 0.5 s per move (time-limited: a machine figure)"),
+    job("strength_pentago_twist_es", f"{PY} experiments/strength_pentago.py --champion "
+        "{results}/champions/pentago_twist_es.json --name pentago_twist_es --vs mcts "
+        "--games 400 --time 0.5 --goal 0.85 --results {results}",
+        "strength_pentago_twist_es.md strength_pentago_twist_es.json", 2400, "timing",
+        "the ES feature-genome champion vs MCTS at 0.5 s per move (issue 21: >= 85%)"),
     job("progress_reversed_reversi", f"{PY} experiments/progress_evidence.py "
         "experiments/runs/reversed_reversi --generations 0 10 20 29 --depth 4 "
         "--endgame-empties 10 --games 40 --out {results}/progress_reversed_reversi.md",
@@ -220,11 +225,11 @@ JOBS = [
     *(job(f"champion_{game}_ntuple", f"{PY} -m evolve.td --game {game} --settings "
           "'{\"genome\": {\"kind\": \"ntuple\", \"layout\": \"square2\", \"symmetry\": "
           "\"d4\", \"phases\": 1, \"features\": [\"mobility\", \"stability\"]}}' "
-          "--stage 1000000:0.07 --stage 300000:0.02 --stage 300000:0.005 --seed 0 --out "
-          f"{{results}}/champions/{game}_ntuple.json --no-progress",
-          f"champions/{game}_ntuple.json", 400, "exact",
+          "--stage 1000000:0.07 --stage 1000000:0.02 --stage 1000000:0.01 --stage 1000000:0.005 "
+          f"--seed 0 --out {{results}}/champions/{game}_ntuple.json --no-progress",
+          f"champions/{game}_ntuple.json", 960, "exact",
           f"the {game} n-tuple champion: TD self-play alone (2x2 squares + mobility, "
-          "stability), 1.6 million games")
+          "stability), 4 million games")
       for game in ("othello", "reversed_reversi")),
     job("champion_pentago_twist_ntuple", f"{PY} -m evolve.td --game pentago_twist --settings "
         "'{\"genome\": {\"kind\": \"ntuple\", \"layout\": \"straight5\", \"symmetry\": "

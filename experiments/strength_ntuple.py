@@ -125,6 +125,31 @@ def write_seed(goal: Goal) -> None:
                        {"command": "python experiments/strength_ntuple.py (its write_seed)"})
 
 
+TIMED = "experiments/results/strength_pentago_twist_es.json"
+
+
+def timed_lines() -> list[str]:
+    """The goal at equal *time* per move (Pentago Twist vs the seed's MCTS), read from its own
+    result file: an hour of games on a quiet machine, made by ``strength_pentago.py``."""
+    path = ROOT / TIMED
+    if not path.is_file():
+        return [f"Pentago Twist at equal time per move vs the seed's MCTS: not measured "
+                f"(no `{TIMED}`).", ""]
+    data = json.loads(path.read_text())
+    m = data["evaluation"]["matches"][0]
+    low, high = m["score_ci95"]
+    met = m["score"] >= data["goal_vs_mcts"]
+    used = data["time_per_move"]
+    return [f"Pentago Twist, the ES champion at equal *time* per move vs the seed's MCTS "
+            f"(`{data['invocation']}`, `{TIMED.replace('.json', '.md')}`): {m['score']:.1%} "
+            f"[{low:.1%}, {high:.1%}] over {m['games']} games, goal >= "
+            f"{data['goal_vs_mcts']:.0%}: {'**met**' if met else 'not met'} "
+            f"({abs(m['score'] - data['goal_vs_mcts']):.1%} {'over' if met else 'short'}). "
+            "Its alpha-beta stops deepening when the next depth would not fit: it used "
+            f"{used['champion']['mean_seconds']:.2f} s per move on average, MCTS "
+            f"{used['mcts']['mean_seconds']:.2f} s (measured on a few games).", ""]
+
+
 def name(spec: str) -> str:
     """An anchor's short name: a spec, a champion file's stem, or a run's folder name."""
     if not spec.endswith(".json"):
@@ -156,7 +181,7 @@ def main(argv: list[str] | None = None) -> int:
             f"training never played (`unseen`); {args.games} games per opponent, colour-swapped "
             "seeded openings, score with its 95% Wilson interval.", "",
             "| game | goal | result | target | | other anchors |", "|---|---|---|---|---|---|",
-            *lines, "", "Commands:", "", "```",
+            *lines, "", *timed_lines(), "Commands:", "", "```",
             *(r["command"] for r in rows), "```", "",
             "Each champion file's `metadata.command` is the command that made it."]
     write_markdown(args.out, "# n-tuple champions against the issue-21 goals", body, stamp)
