@@ -183,7 +183,9 @@ def main(argv: list[str] | None = None) -> int:
             "| game | goal | result | target | | other anchors |", "|---|---|---|---|---|---|",
             *lines, "", *timed_lines(), "Commands:", "", "```",
             *(r["command"] for r in rows), "```", "",
-            "Each champion file's `metadata.command` is the command that made it."]
+            "Each champion file's `metadata.command` is the command that made it. What was "
+            "tried for the goals not met, with its results: `docs/reversi.md` (Strength of "
+            "networks) and `docs/tuning.md` (the goals)."]
     write_markdown(args.out, "# n-tuple champions against the issue-21 goals", body, stamp)
     write_json(args.out.with_suffix(".json"), {"goals": rows}, stamp)
     for tmp in args.out.parent.glob(".strength_ntuple_*.json"):

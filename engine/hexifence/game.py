@@ -162,7 +162,10 @@ class HexifenceGame(NetworkGenomeFigures, GameBase):
         return inner.strip() not in SIMPLE_SPECS
 
     def agent_specs(self) -> tuple[str, ...]:
-        return (*SIMPLE_SPECS, *SEARCH_SPECS, "<champion.json>")
+        """``perfect`` (the exact solver) only where it plays: N=2."""
+        search = SEARCH_SPECS if self.size == 2 else tuple(s for s in SEARCH_SPECS
+                                                            if s != "perfect")
+        return (*SIMPLE_SPECS, *search, "<champion.json>")
 
     # --- states ---------------------------------------------------------------------------
     def initial_state(self) -> State:

@@ -93,6 +93,7 @@ def test_perfect_agent_is_n2_only_and_always_gets_at_least_the_solved_value():
     with pytest.raises(ValueError, match="N=2"):
         GAME.check_spec("perfect")
     game = GAME.with_settings({"size": 2})
+    assert "perfect" not in GAME.agent_specs() and "perfect" in game.agent_specs()
     solver = Searcher(np.zeros((1, N_FEATURES)), 2, tt_bits=16, shared=False)
     perfect = game.make_panel_agent("perfect", FAST)
     openings = game.random_openings(3, 1, 10, 12)
