@@ -41,14 +41,11 @@ weights whose heuristic could reach ``WIN_SCORE`` (``engine.reversi.weights.chec
 every array that reaches this function comes from a ``Weights``. The weights carry the
 heuristic's sign; the variant matters only there.
 
-Stability (Edax's method, a sound lower bound of true stability): a disc is stable if, in each of
-the 4 line directions, its line is full (no empty square: nothing can ever be played on it) or a
-neighbour along that direction is a stable disc of the same colour (a flip along the line would
-have to flip that neighbour too). Edge discs are exact under a one-line model: a 256x256 table,
-built at import by exploring every sequence of placements of either colour on the edge, gives
-the edge discs that no sequence flips. Starting from edge stability and discs whose 4 lines are
-full, stability spreads inwards until nothing changes. Discs this misses (e.g. protected by a
-more complex configuration) are counted unstable; a disc it reports stable is truly stable.
+Stability (Edax's method, a sound lower bound of true stability) is ``engine.reversi.stability``'s,
+the one the exact solver uses: a disc is stable if, in each of the 4 line directions, its line is
+full or a neighbour along that direction is a stable disc of the same colour; edge discs are exact
+under a one-line model (a 256x256 table). Discs this misses are counted unstable; a disc it
+reports stable is truly stable.
 """
 
 from __future__ import annotations
@@ -57,6 +54,13 @@ import numpy as np
 from numba import njit
 
 from engine.reversi import bitboard as bb
+from engine.reversi.stability import (  # noqa: F401  (EDGE_STABLE: for the CS303 export's test)
+    EDGE_STABLE,
+    full_lines,
+    stable_discs,
+    stable_with_lines,
+)
+from engine.reversi.stability import stable_edges as edge_stable  # noqa: F401  (its callers' name)
 
 U64 = np.uint64
 WIN_SCORE = 1e6
@@ -78,116 +82,6 @@ ALL_FEATURE_NAMES: tuple[str, ...] = (
 N_ALL_FEATURES = len(ALL_FEATURE_NAMES)
 N_LEGACY_FEATURES = 6  # the catalogue before the optional groups: mobility and stability
 A1, H1, A8, H8 = U64(1) << U64(0), U64(1) << U64(7), U64(1) << U64(56), U64(1) << U64(63)
-RANK_1 = U64(0xFF)
-INNER = U64(0x007E7E7E7E7E7E00)
-FILE_A = bb.FILE_A
-PACK_FILE = U64(0x0102040810204080)  # (x & FILE_A) * PACK_FILE >> 56 = the file as a byte
-
-
-def _edge_stability_table() -> np.ndarray:
-    """uint8[65536]: ``P * 256 + O`` (one edge) -> discs of ``P`` no placement sequence flips."""
-    memo: dict[tuple[int, int], int] = {}
-
-    def place(mover: int, other: int, x: int) -> tuple[int, int]:
-        """Line after ``mover`` puts a disc on empty ``x``, flipping bracketed runs both ways."""
-        mover |= 1 << x
-        for step in (-1, 1):
-            run, y = 0, x + step
-            while 0 <= y < 8 and other >> y & 1:
-                run |= 1 << y
-                y += step
-            if 0 <= y < 8 and mover >> y & 1:
-                mover, other = mover | run, other & ~run
-        return mover, other
-
-    def never_change(P: int, O: int) -> int:
-        """Occupied squares whose colour no continuation changes."""
-        key = (P, O)
-        if key not in memo:
-            keep = P | O
-            for x in range(8):
-                if not (P | O) >> x & 1:
-                    for p2, o2 in (place(P, O, x), place(O, P, x)[::-1]):
-                        keep &= never_change(p2, o2) & ~((p2 ^ P) | (o2 ^ O))
-            memo[key] = keep
-        return memo[key]
-
-    table = np.zeros(65536, np.uint8)
-    for P in range(256):
-        for O in range(256):
-            if not P & O:
-                table[P * 256 + O] = never_change(P, O) & P
-    return table
-
-
-EDGE_STABLE = _edge_stability_table()
-# byte -> the same 8 bits spread down file a (bit i -> square a(i+1))
-UNPACK_FILE_A = np.array(
-    [sum(1 << (8 * i) for i in range(8) if b >> i & 1) for b in range(256)], dtype=np.uint64
-)
-
-
-@njit(cache=True, inline="always")
-def _spread(x, s, mask_up, mask_down):
-    """Squares on a line (direction ``s``) through any square of ``x``."""
-    for _ in range(7):
-        x |= ((x << s) & mask_up) | ((x >> s) & mask_down)
-    return x
-
-
-@njit(cache=True)
-def full_lines(occupied):
-    """(horizontal, vertical, diagonal a1-h8, diagonal h1-a8): squares whose line has no empty."""
-    empty = ~occupied
-    h = ~_spread(empty, bb.S1, bb.NOT_FILE_A, bb.NOT_FILE_H)
-    v = ~_spread(empty, bb.S8, bb.FULL, bb.FULL)
-    d9 = ~_spread(empty, bb.S9, bb.NOT_FILE_A, bb.NOT_FILE_H)
-    d7 = ~_spread(empty, bb.S7, bb.NOT_FILE_H, bb.NOT_FILE_A)
-    return h, v, d9, d7
-
-
-@njit(cache=True, inline="always")
-def _file_byte(x):
-    return ((x & FILE_A) * PACK_FILE) >> U64(56)
-
-
-@njit(cache=True)
-def edge_stable(P, O):
-    """Discs of ``P`` on the four edges that no sequence of moves on their edge can flip."""
-    s56, s7 = U64(56), U64(7)
-    stable = U64(EDGE_STABLE[np.int64(P & RANK_1) * 256 + np.int64(O & RANK_1)])
-    stable |= U64(EDGE_STABLE[np.int64(P >> s56) * 256 + np.int64(O >> s56)]) << s56
-    fa = EDGE_STABLE[np.int64(_file_byte(P)) * 256 + np.int64(_file_byte(O))]
-    stable |= UNPACK_FILE_A[fa]
-    fh = EDGE_STABLE[np.int64(_file_byte(P >> s7)) * 256 + np.int64(_file_byte(O >> s7))]
-    stable |= UNPACK_FILE_A[fh] << s7
-    return stable
-
-
-@njit(cache=True)
-def _stable_with_lines(P, O, h, v, d9, d7):
-    stable = edge_stable(P, O) | (P & h & v & d9 & d7)
-    if stable == bb.ZERO:
-        return stable
-    central = P & INNER  # inner squares: shifting by 1, 7, 8, 9 never wraps a board edge
-    while True:
-        old = stable
-        sh = (stable >> bb.S1) | (stable << bb.S1) | h
-        sv = (stable >> bb.S8) | (stable << bb.S8) | v
-        s9 = (stable >> bb.S9) | (stable << bb.S9) | d9
-        s7 = (stable >> bb.S7) | (stable << bb.S7) | d7
-        stable |= sh & sv & s9 & s7 & central
-        if stable == old:
-            return stable
-
-
-@njit(cache=True)
-def stable_discs(P, O):
-    """Discs of ``P`` that can never be flipped (sound lower bound; see the module docstring)."""
-    h, v, d9, d7 = full_lines(P | O)
-    return _stable_with_lines(P, O, h, v, d9, d7)
-
-
 @njit(cache=True)
 def terminal_score(P, O, reversed_rules):
     """Value of a finished game: the win/loss bonus plus the final disc difference."""
@@ -269,8 +163,8 @@ def add_features(value, P, O, f, mob_own, mob_opp):
         value += f[2] * bb.popcount(bb.frontier(O, P)) + f[3] * bb.popcount(bb.frontier(P, O))
     if f[4] != 0.0 or f[5] != 0.0:  # the costly feature: skipped when it weighs nothing
         h, v, d9, d7 = full_lines(P | O)
-        value += f[4] * bb.popcount(_stable_with_lines(P, O, h, v, d9, d7))
-        value += f[5] * bb.popcount(_stable_with_lines(O, P, h, v, d9, d7))
+        value += f[4] * bb.popcount(stable_with_lines(P, O, h, v, d9, d7))
+        value += f[5] * bb.popcount(stable_with_lines(O, P, h, v, d9, d7))
     if f.shape[0] == N_LEGACY_FEATURES:
         return value
     if f[6] != 0.0 or f[7] != 0.0 or f[8] != 0.0 or f[9] != 0.0:

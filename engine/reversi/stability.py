@@ -139,6 +139,12 @@ def full_lines(discs):
 def stable_discs(P, O):
     """A set of stable discs of ``P`` (see the module docstring)."""
     fh, fv, f9, f7 = full_lines(P | O)
+    return stable_with_lines(P, O, fh, fv, f9, f7)
+
+
+@njit(cache=True)
+def stable_with_lines(P, O, fh, fv, f9, f7):
+    """``stable_discs`` given ``full_lines(P | O)``, which both sides' counts can share."""
     central = P & INTERIOR
     stable = stable_edges(P, O) | (fh & fv & f9 & f7 & central)
     while True:
