@@ -100,6 +100,9 @@ LATER_KEYS = {"ga": ("mutation_genes", "mutation_blocks", "cma_diagonal", "es_si
                      "es_learning_rate", "es_optimizer", "es_shaping", "local_search", "td_games",
                      "td_alpha", "td_epsilon", "td_learners"),
               "games": ("epsilon",)}
+# the same for the game's settings (``conf/game/<name>.yaml``), which have no dataclass defaults:
+# each with the value every run made before it existed had
+LATER_GAME_KEYS = {"genome": {"kind": "weights", "layout": None, "symmetry": None}}
 
 
 def config_hash(c: Config) -> str:
@@ -115,6 +118,11 @@ def config_hash(c: Config) -> str:
         for key in keys:
             if d[section][key] == defaults[section][key]:
                 del d[section][key]
+    for group, before in LATER_GAME_KEYS.items():
+        node = d["game"].get(group) or {}
+        for key, value in before.items():
+            if key in node and node[key] == value:
+                del node[key]
     return hashlib.sha256(json.dumps(d, sort_keys=True).encode()).hexdigest()[:16]
 
 

@@ -170,7 +170,7 @@ def hash_before_the_later_keys(config) -> str:
     import hashlib
     import json
 
-    from evolve.ga.config import LATER_KEYS, RUNTIME_KEYS, to_dict
+    from evolve.ga.config import LATER_GAME_KEYS, LATER_KEYS, RUNTIME_KEYS, to_dict
 
     d = to_dict(config)
     for key in RUNTIME_KEYS:
@@ -179,6 +179,9 @@ def hash_before_the_later_keys(config) -> str:
     for section, keys in LATER_KEYS.items():
         for key in keys:
             d[section].pop(key)
+    for group, keys in LATER_GAME_KEYS.items():
+        for key in keys:
+            d["game"].get(group, {}).pop(key, None)
     return hashlib.sha256(json.dumps(d, sort_keys=True).encode()).hexdigest()[:16]
 
 
@@ -192,14 +195,27 @@ def test_settings_added_later_leave_the_hash_of_configs_that_do_not_use_them(exp
         assert config_hash(changed) != config_hash(c), override
 
 
+def test_the_default_study_hashes_as_its_committed_run_recorded():
+    """``experiments/runs/reversed_reversi`` was made before ``game.genome.kind``, ``layout``
+    and ``symmetry`` existed; its champion names this hash. A network genome still counts."""
+    c = to_config(composed("+experiment=reversed_reversi"))
+    assert config_hash(c) == "3390f14991192a79"
+    ntuple = ("+experiment=reversed_reversi", "game.genome.kind=ntuple")
+    hashes = {config_hash(to_config(composed(*ntuple, *more)))
+              for more in ((), ("game.genome.symmetry=c4",), ("game.genome.layout=straight2",))}
+    assert len(hashes) == 3 and config_hash(c) not in hashes
+
+
 def test_a_checkpoint_saved_before_the_later_keys_resumes_with_their_defaults():
-    from evolve.ga.config import LATER_KEYS, to_dict
+    from evolve.ga.config import LATER_GAME_KEYS, LATER_KEYS, to_dict
     from evolve.ga.resume import merged_config
 
     saved = to_dict(to_config(composed("+experiment=smoke", "ga.generations=3")))
     for section, keys in LATER_KEYS.items():
         for key in keys:
             del saved[section][key]
+    for key in LATER_GAME_KEYS["genome"]:
+        del saved["game"]["genome"][key]
     current = to_config(composed("+experiment=smoke", "resume=x", "ga.generations=3"))
     c = merged_config(saved, current, None)
     assert (c.ga.algorithm, c.ga.local_search, c.ga.mutation_genes, c.games.epsilon) == \
