@@ -39,7 +39,7 @@ sys.path.insert(0, str(ROOT))
 from engine.core.registry import get_game  # noqa: E402
 from engine.reversi import bitboard as bb  # noqa: E402
 from engine.reversi.evaluation import evaluate  # noqa: E402
-from engine.reversi.ntuple_value import (  # noqa: E402
+from engine.reversi.network_eval import (  # noqa: E402
     children_indices,
     move_value,
     network_value,

@@ -5,7 +5,8 @@ genome itself is the game's job (``Game.load_champion``).
 Conventions every game's files follow: a JSON object with ``game`` and ``schema_version`` at the
 top (a game may name a family there and tell its variants apart by other keys: it decides with
 ``Game.recognizes``); an ``.npz`` champion carries that header as the JSON string array
-``metadata_json`` (loaded with ``allow_pickle=False``).
+``header_json`` (the shared network files, ``engine.kernels.ntuple_files``) or ``metadata_json``
+(loaded with ``allow_pickle=False``).
 """
 
 from __future__ import annotations
@@ -50,6 +51,9 @@ def file_header(path: Path) -> dict:
 
         try:
             with np.load(path, allow_pickle=False) as z:
+                if "header_json" in z.files:  # the npz twin of a shared network file
+                    header = json.loads(str(z["header_json"]))
+                    return header if isinstance(header, dict) else {}
                 meta = json.loads(str(z["metadata_json"])) if "metadata_json" in z.files else {}
         except (OSError, ValueError, KeyError) as exc:
             raise ChampionFileError(f"{path}: not a readable champion file ({exc})") from None

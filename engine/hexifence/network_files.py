@@ -28,7 +28,6 @@ import numpy as np
 from engine.core import Champion
 from engine.hexifence.board import board
 from engine.hexifence.network import nodes
-from engine.hexifence.structure import FEATURES
 from engine.kernels.ntuple_files import NetworkFile
 
 MAX_WEIGHT = 1000.0  # far beyond any cell count: a larger weight is a broken file
@@ -40,7 +39,7 @@ VALUE = ("for the side to move: its cells minus the opponent's (without feature_
          "index], index = the nodes' states read as a number, first node most significant, "
          "digit j in base layout.states[node j]; with feature_weights, the features of "
          "engine.hexifence.structure weighted by that phase's row instead of the margin")
-FILE = NetworkFile("hexifence", VALUE, tuple(FEATURES), MAX_WEIGHT)
+FILE = NetworkFile("hexifence", VALUE, MAX_WEIGHT)
 
 
 def save(path: str | Path, game, genome: np.ndarray, name: str = "",

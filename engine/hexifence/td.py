@@ -172,7 +172,7 @@ def learn(game, genome: np.ndarray, games: int, seed: Seed, alpha: float, epsilo
     for e in range(b.n_edges):
         words0[e >> 6] |= np.uint64(1) << np.uint64(e & 63)
 
-    def play(games, alpha, epsilon, rng, net, feat):
+    def play(games, alpha, epsilon, rng, net, feat, _generator):
         return self_play(games, alpha, epsilon, rng, network.tables, net, feat,
                          node_set.node_of_edge, node_set.count, b.edge_cells, b.cell_edges,
                          words0, network.features)

@@ -14,6 +14,11 @@ our code, one line per top-level field::
 
 Schema version 2 tells these files apart from a game's feature-genome files (version 1). Every
 problem is one ``ChampionFileError`` line naming the file and the field.
+
+The ``.npz`` twin (``save_npz``; read with ``allow_pickle=False``): arrays ``schema_version``
+(2), ``weights`` ``[phases, n_weights]``, ``feature_weights`` ``[phases, F]`` (only with
+features) and ``header_json``, the JSON document without those two arrays; it reads back into
+the same document and is validated as the JSON file (``document_of_arrays``).
 """
 
 from __future__ import annotations
@@ -41,20 +46,24 @@ def one_line_per_field(doc: Mapping) -> str:
         "\n}\n"
 
 
+NPZ_ARRAYS = {"schema_version": ("iu", 0), "header_json": ("U", 0), "weights": ("iuf", 2),
+              "feature_weights": ("iuf", 2)}  # name -> (dtype kinds, dimensions)
+
+
 @dataclass(frozen=True)
 class NetworkFile:
     """A game's network champion files: its name in them, ``value`` (how its weights make a
-    value, in words), the names of its feature weights in the file, and the largest weight a
-    sound file holds (a larger one is a broken file)."""
+    value, in words) and the largest weight a sound file holds (a larger one is a broken
+    file). The feature weights are named as the genome names them (``NetworkGenome.
+    feature_names``)."""
 
     game: str
     value: str
-    feature_names: tuple[str, ...]
     max_weight: float
 
-    def save(self, path: str | Path, game, genome, header: Mapping, phase_rule: str,
-             name: str = "", metadata: Mapping | None = None) -> None:
-        """Write ``genome`` of ``game`` (its ``name``, ``settings()`` and ``network``, a
+    def document(self, game, genome, header: Mapping, phase_rule: str, name: str = "",
+                 metadata: Mapping | None = None) -> dict:
+        """The file's data for ``genome`` of ``game`` (its ``settings()`` and ``network``, a
         ``NetworkGenome``); ``header``: the game's own fields, after the layout."""
         network = game.network
         net, feat = network.split(genome)
@@ -64,10 +73,57 @@ class NetworkFile:
                "phases": {"count": network.phases, "rule": phase_rule},
                "value": self.value, "weights": net.tolist()}
         if network.features:
-            doc["feature_weights"] = {"names": list(self.feature_names),
+            doc["feature_weights"] = {"names": list(network.feature_names),
                                       "weights": feat.tolist()}
         doc["metadata"] = dict(metadata or {})
+        return doc
+
+    def save(self, path: str | Path, game, genome, header: Mapping, phase_rule: str,
+             name: str = "", metadata: Mapping | None = None) -> None:
+        """Write the JSON file of ``genome`` (``document``)."""
+        doc = self.document(game, genome, header, phase_rule, name, metadata)
         Path(path).write_text(one_line_per_field(doc), encoding="utf-8")
+
+    def save_npz(self, path: str | Path, game, genome, header: Mapping, phase_rule: str,
+                 name: str = "", metadata: Mapping | None = None) -> None:
+        """Write the ``.npz`` twin of the JSON file (module docstring)."""
+        doc = self.document(game, genome, header, phase_rule, name, metadata)
+        arrays = {"weights": np.array(doc.pop("weights"), dtype=np.float64)}
+        if "feature_weights" in doc:
+            block = doc["feature_weights"] = dict(doc["feature_weights"])
+            arrays["feature_weights"] = np.array(block.pop("weights"), dtype=np.float64)
+        np.savez(path, schema_version=np.int64(SCHEMA_VERSION),
+                 header_json=np.str_(json.dumps(doc, allow_nan=False)), **arrays)
+
+    def document_of_arrays(self, path, arrays: Mapping[str, np.ndarray]) -> dict:
+        """The JSON document an ``.npz`` file's arrays hold, for ``load`` to validate;
+        ``ChampionFileError`` naming the array when they are not what ``save_npz`` writes."""
+        unknown = sorted(set(arrays) - set(NPZ_ARRAYS))
+        missing = [k for k in ("schema_version", "header_json", "weights") if k not in arrays]
+        if unknown or missing:
+            raise ChampionFileError(f"{path}: arrays must be {', '.join(NPZ_ARRAYS)} "
+                                    f"(missing {missing}, unknown {unknown})")
+        for key, (kinds, ndim) in NPZ_ARRAYS.items():
+            if key in arrays and (arrays[key].dtype.kind not in kinds or arrays[key].ndim != ndim):
+                raise ChampionFileError(f"{path}: {key}: an array of {ndim} dimension(s) and "
+                                        f"kind {kinds} expected, got shape "
+                                        f"{arrays[key].shape} of {arrays[key].dtype}")
+        try:
+            doc = json.loads(str(arrays["header_json"]))
+        except (json.JSONDecodeError, RecursionError):
+            raise ChampionFileError(f"{path}: header_json: not valid JSON") from None
+        if not isinstance(doc, dict) or int(arrays["schema_version"]) != doc.get(
+                "schema_version"):
+            raise ChampionFileError(f"{path}: header_json must be an object whose "
+                                    "schema_version is the schema_version array")
+        doc["weights"] = arrays["weights"].tolist()
+        block = doc.get("feature_weights")
+        if ("feature_weights" in arrays) != isinstance(block, dict):
+            raise ChampionFileError(f"{path}: feature_weights: the array and the header's "
+                                    "feature_weights come together")
+        if isinstance(block, dict):
+            doc["feature_weights"] = {**block, "weights": arrays["feature_weights"].tolist()}
+        return doc
 
     def load(self, path: str | Path, data: dict, make_game: Callable[[dict, Layout], object]
              ) -> Champion:
@@ -109,11 +165,12 @@ class NetworkFile:
                                         "features: false")
             return None
         block = data.get("feature_weights")
-        if not isinstance(block, dict) or block.get("names") != list(self.feature_names):
-            raise ChampionFileError(f"{path}: feature_weights.names must be "
-                                    f"{list(self.feature_names)} (settings say features: true)")
+        names = list(network.feature_names)
+        if not isinstance(block, dict) or block.get("names") != names:
+            raise ChampionFileError(f"{path}: feature_weights.names must be {names} "
+                                    "(settings say features: true)")
         return self.matrix(path, block.get("weights"), "feature_weights.weights",
-                           network.phases, len(self.feature_names))
+                           network.phases, len(names))
 
     def matrix(self, path, rows, field: str, phases: int, width: int) -> np.ndarray:
         """``rows`` as a ``[phases, width]`` float array of finite weights within

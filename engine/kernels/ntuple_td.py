@@ -179,9 +179,13 @@ def td_rng(seed: Seed) -> np.ndarray:
 def learn_genome(network, genome, games, seed: Seed, alpha, epsilon, play) -> tuple:
     """What every game's ``td_learn`` does around its jitted self-play: check the arguments,
     split the genome of ``network`` (a ``NetworkGenome``) into fresh arrays, and run
-    ``play(games, alpha, epsilon, rng, net, feat)`` on them (it learns in place and returns its
-    per-game squared errors and results). Returns ``(net, feat, errors, results)``."""
+    ``play(games, alpha, epsilon, rng, net, feat, generator)`` on them (it learns in place and
+    returns its per-game squared errors and results; ``rng`` is the kernel RNG state, drawn from
+    the numpy ``generator``, which is there for any draws the caller makes in Python, such as
+    a schedule of opponents). Returns ``(net, feat, errors, results)``."""
     check_td_args(games, alpha, epsilon)
     net, feat = network.split(genome)
-    errors, results = play(int(games), float(alpha), float(epsilon), td_rng(seed), net, feat)
+    generator = make_rng(seed)
+    rng = new_state(generator)  # what td_rng(seed) gives
+    errors, results = play(int(games), float(alpha), float(epsilon), rng, net, feat, generator)
     return net, feat, errors, results

@@ -28,7 +28,7 @@ from engine.kernels import ntuple as nt
 from engine.kernels.ntuple_files import NetworkFile
 from engine.kernels.ntuple_settings import is_layout_file
 from engine.pentago import genome as genes
-from engine.pentago.network import FEATURE_NAMES, build_layout, symmetry_of
+from engine.pentago.network import build_layout, symmetry_of
 
 CELLS = "cell 6x + y: row x (0 = top), column y (0 = left); bit 6x + y of a 36-bit board"
 STATES = {"0": "empty", "1": "a stone of the side to move", "2": "an opponent's stone"}
@@ -36,7 +36,7 @@ VALUE = ("for the side to move: sum over layout.instances [lut, cells] of "
          "weights[phase][layout.lut_offsets[lut] + index], index = the cells' states read as a "
          "base-3 number, first cell most significant; plus, with feature_weights, the features "
          "of engine.pentago.evaluation weighted by that phase's row (own then opp)")
-FILE = NetworkFile("pentago_twist", VALUE, FEATURE_NAMES, genes.MAX_WEIGHT)
+FILE = NetworkFile("pentago_twist", VALUE, genes.MAX_WEIGHT)
 
 
 def save(path: str | Path, game, genome: np.ndarray, name: str = "",

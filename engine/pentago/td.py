@@ -150,7 +150,7 @@ def td_learn(network, genome: np.ndarray, games: int, seed: Seed, alpha: float,
 
 def learn(network, genome: np.ndarray, games: int, seed: Seed, alpha: float, epsilon: float):
     """(network weights, feature weights, squared errors per game, white's result per game)."""
-    def play(games, alpha, epsilon, rng, net, feat):
+    def play(games, alpha, epsilon, rng, net, feat, _generator):
         return self_play(games, alpha, epsilon, rng, network.tables, net, feat,
                          phase_table(network.phases), network.features)
 

@@ -15,7 +15,7 @@ import textwrap
 from pathlib import Path
 
 from engine.reversi.cs303 import BEGIN, DEFAULT_ENDGAME_EMPTIES, END, TEMPLATE, _wrapped
-from engine.reversi.ntuple_weights import NtupleWeights
+from engine.reversi.network import NtupleWeights
 
 NETWORK_TEMPLATE = Path(__file__).with_name("cs303_ntuple_template.py")
 REPLACED = ("evaluate", "evaluate_in_engine_order")  # the square-table agent's evaluation

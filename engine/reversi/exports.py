@@ -10,9 +10,8 @@ import numpy as np
 
 from engine.reversi.cs303 import render_cs303
 from engine.reversi.cs303_ntuple import render_cs303_network
-from engine.reversi.ntuple_npz import save_network_npz
-from engine.reversi.ntuple_weights import NtupleWeights
-from engine.reversi.weights_io import load_evaluation, save_evaluation, save_npz
+from engine.reversi.network import NtupleWeights
+from engine.reversi.weights_io import load_evaluation, save_evaluation, save_npz_evaluation
 
 
 def export_weights(source, fmt: str, out, depth: int | None = None,
@@ -26,7 +25,7 @@ def export_weights(source, fmt: str, out, depth: int | None = None,
     if fmt == "json":
         save_evaluation(weights, out)
     elif fmt == "npz":
-        (save_network_npz if network else save_npz)(weights, out)
+        save_npz_evaluation(weights, out)
         np.load(out, allow_pickle=False).close()  # what we promise a user: no pickle needed
     elif fmt == "cs303":
         render = render_cs303_network if network else render_cs303

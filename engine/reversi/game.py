@@ -4,11 +4,12 @@ The genome is of one of two kinds (``game.genome.kind``): ``weights`` (the defau
 ``Weights`` layout (per-phase positional matrix + the feature weights of the chosen feature
 groups; ``phases``, ``phase_bounds`` in discs, ``symmetric``, ``features``: the groups, by
 default ``[mobility, stability]``), or ``ntuple``, an ``NtupleWeights`` network per phase
-(``layout``, ``symmetry``) plus the same feature groups (``engine.reversi.ntuple_game``).
+(``layout``, ``symmetry``) plus the same feature groups (``engine.reversi.network``; both kinds
+as the game uses them: ``engine.reversi.genome``).
 A state is a ``Position``; move ids are squares 0..63 (a1 = 0, b1 = 1, ..., h8 = 63) and
 ``PASS`` (64). Champion files are the Reversi weights files (``engine.reversi.weights_io``)
-or network files (``engine.reversi.ntuple_file``); networks learn by TD self-play
-(``engine.reversi.ntuple_td``).
+or network files (``engine.reversi.network_files``); networks learn by TD self-play
+(``engine.reversi.td``).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from engine.core.records import (
 )
 from engine.reversi.cs303 import CS303_EXPORT, NPZ_EXPORT
 from engine.reversi.game_states import ReversiStates
-from engine.reversi.genome import SquareTableKind, validated_genome
+from engine.reversi.genome import NetworkKind, SquareTableKind, validated_genome
 from engine.reversi.position import Position, Variant
 from engine.reversi.search_settings import EXACT_SOLVERS
 from engine.reversi.weights_io import save_evaluation
@@ -99,6 +100,11 @@ class ReversiGame(ReversiStates, GameBase):
         return self.genome.get("kind", "weights")
 
     @property
+    def network(self):
+        """The ``NetworkGenome`` of an ``ntuple`` genome (``None`` for square tables)."""
+        return self.layout() if self.kind == "ntuple" else None
+
+    @property
     def symmetric(self) -> bool:
         return self.genome.get("symmetric", True)
 
@@ -110,8 +116,6 @@ class ReversiGame(ReversiStates, GameBase):
         """What this genome kind does: ``SquareTableKind`` or (``ntuple``) ``NetworkKind``."""
         if self._kind_model is None:
             if self.kind == "ntuple":
-                from engine.reversi.ntuple_game import NetworkKind
-
                 self._kind_model = NetworkKind(self.genome, self.phase_bounds)
             else:
                 self._kind_model = SquareTableKind(self.genome, self.phase_bounds)
@@ -144,14 +148,16 @@ class ReversiGame(ReversiStates, GameBase):
                  epsilon: float, opponents=(), self_play_share: float = 0.5) -> np.ndarray:
         """TD(0) self-play of a network genome, some games against fixed ``opponents`` (agent
         specs: references, ``wpc1``, weights or network files) if given
-        (``engine.reversi.ntuple_td.td_learn``)."""
+        (``engine.reversi.td.td_learn``)."""
         if self.kind != "ntuple":
             return super().td_learn(genome, games, seed, alpha, epsilon)
-        from engine.reversi.ntuple_td import opponent_networks, td_learn
+        from engine.reversi.td import opponent_networks, td_learn
 
         fixed = opponent_networks(tuple(opponents), self.variant.is_reversed)
-        return td_learn(self.weights(genome), self.variant.is_reversed, games, seed, alpha,
-                        epsilon, opponents=fixed, self_play_share=self_play_share).to_genome()
+        learnt = td_learn(self.network, genome, games, seed, alpha, epsilon, self.phase_bounds,
+                          self.variant.is_reversed, fixed, self_play_share)
+        self.weights(learnt)  # the same checks as any genome: finite, below the win score
+        return learnt
 
     def td_opponents(self) -> bool:
         return self.kind == "ntuple"
@@ -236,7 +242,7 @@ class ReversiGame(ReversiStates, GameBase):
         save_evaluation(self.weights(genome, name, meta), path)
 
     def load_champion(self, path) -> Champion:
-        from engine.reversi.ntuple_game import file_settings
+        from engine.reversi.network_files import file_settings
         from engine.reversi.weights_io import WeightsFileError, load_evaluation
 
         try:
@@ -255,7 +261,7 @@ class ReversiGame(ReversiStates, GameBase):
 
     def genome_figures(self, champion: Champion, history=()) -> dict:
         """Heatmaps, feature weights and (given the champions' history) weight history; for a
-        network its patterns instead (``engine.reversi.ntuple_figures``)."""
+        network its patterns instead (``engine.reversi.network_figures``)."""
         weights = self.weights(champion.genome, champion.name, champion.metadata)
         past = [(g, self.weights(c.genome, c.name)) for g, c in history]
         return self.model().figures(weights, past)

@@ -6,26 +6,33 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.core import Agent, Seed
+from engine.core import Agent, Seed, match
 from engine.core.records import DRAW, Outcome
 from engine.reversi.position import PASS, Position, move_name, parse_move
 
 
+def only_pass(legal: Sequence[int]) -> bool:
+    """Reversi's one forced move: a pass (the match runner plays it without asking the agent;
+    a single legal square is still the agent's to play). Openings never hold one."""
+    return len(legal) == 1 and legal[0] == PASS
+
+
 class ReversiStates:
     # --- playing -------------------------------------------------------------------------------
-    def random_openings(self, n: int, seed: Seed, min_plies: int = 4,
-                        max_plies: int = 8) -> list[tuple[int, ...]]:
-        from engine.reversi.match import random_openings
-
-        return [tuple(o) for o in random_openings(n, seed, min_plies=min_plies,
-                                                  max_plies=max_plies)]
+    def random_openings(self, n: int, seed: Seed, min_plies: int = 4, max_plies: int = 8,
+                        max_tries: int | None = None) -> list[tuple[int, ...]]:
+        """``n`` random openings of ``min_plies..max_plies`` uniformly random legal moves,
+        ending in ``n`` distinct unfinished positions (the same for both variants: their moves
+        are the same). ``ValueError`` if there are not enough distinct ones (e.g. n > 244 with
+        4 plies only)."""
+        if not 1 <= min_plies <= max_plies:
+            raise ValueError(f"need 1 <= min_plies <= max_plies, got {min_plies}, {max_plies}")
+        return match.random_openings(self, n, seed, min_plies, max_plies, max_tries,
+                                     forced=only_pass)
 
     def play(self, first: Agent, second: Agent, opening: Sequence[int] = (),
              seed: Seed = None) -> Outcome:
-        from engine.core.match import play_game
-        from engine.reversi.match import only_pass
-
-        return play_game(self, first, second, opening, seed, forced=only_pass)
+        return match.play_game(self, first, second, opening, seed, forced=only_pass)
 
     def _outcome(self, black: int, white: int, black_score: int, moves) -> Outcome:
         winner = 0 if black_score > 0 else 1 if black_score < 0 else DRAW

@@ -1,7 +1,8 @@
 """Reversi's genome settings (``game.genome``): the kind (``weights``: square tables, the
 default; ``ntuple``: an n-tuple network), phases and their disc-count bounds, symmetric
 positional matrices or the network's layout and symmetry, feature groups; validated with
-one-line messages naming the key."""
+one-line messages naming the key. And each kind as the game uses it: ``SquareTableKind``,
+``NetworkKind`` (the genome map, reference genomes, weights of a genome, figures)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,15 @@ import numpy as np
 
 from engine.core.records import GameSettingsError
 from engine.core.settings import int_in, one_of, with_defaults
+from engine.kernels.ntuple_genome import NetworkGenome
+from engine.kernels.ntuple_layout import Layout
+from engine.kernels.ntuple_settings import is_layout_file
+from engine.reversi.network import (
+    NtupleWeights,
+    network_genome,
+    network_layout,
+    projected_network,
+)
 
 GENOME_DEFAULTS = {"phases": 3, "phase_bounds": None, "symmetric": True,
                    "features": ["mobility", "stability"], "kind": "weights", "layout": None,
@@ -63,7 +73,7 @@ def _validated_ntuple(g: dict, layout, symmetry) -> dict:
     from engine.kernels.ntuple_builders import GROUPS
     from engine.kernels.ntuple_layout import LayoutError
     from engine.kernels.ntuple_settings import is_layout_file
-    from engine.reversi.ntuple_genome import DEFAULT_LAYOUT, network_layout
+    from engine.reversi.network import DEFAULT_LAYOUT
 
     if g.pop("symmetric") is not True:
         raise GameSettingsError("game.genome.symmetric=false applies to game.genome.kind="
@@ -127,8 +137,7 @@ def projected_reference(reference: str, phase_bounds, symmetric: bool, groups) -
 
 class SquareTableKind:
     """The ``weights`` kind as the game uses it: the genome map, reference genomes, ``Weights``
-    of a genome, figures and Markdown (``engine.reversi.ntuple_game.NetworkKind`` is the other
-    kind's)."""
+    of a genome, figures and Markdown (``NetworkKind`` is the other kind's)."""
 
     def __init__(self, genome: Mapping, phase_bounds):
         self.phase_bounds = tuple(phase_bounds)
@@ -164,3 +173,55 @@ class SquareTableKind:
 
         return plot_positional(weights)
 
+
+class NetworkKind:
+    """The ``ntuple`` kind as the game uses it (``SquareTableKind`` is the other kind's,
+    with the same methods)."""
+
+    def __init__(self, genome: Mapping, phase_bounds):
+        self.genome, self.phase_bounds = genome, tuple(phase_bounds)
+        self.network, self.family, self.symmetry = layout_of(genome)
+        self._layout = None
+
+    def layout(self) -> NetworkGenome:
+        if self._layout is None:  # built once: its index tables serve every TD chunk
+            self._layout = network_genome(self.network, len(self.phase_bounds) + 1,
+                                          self.genome["features"])
+        return self._layout
+
+    def reference(self, name: str) -> np.ndarray:
+        """A reference weight set (``course``, ``wpc``, ...) as a genome of this network: its
+        square tables spread over the tuples (``projected_network``)."""
+        from engine.reversi.weights_io import reference_weights
+
+        return projected_network(reference_weights(name), self.network, self.phase_bounds,
+                                 self.genome["features"], self.family,
+                                 self.symmetry).to_genome()
+
+    def weights(self, genome, name: str = "", metadata: Mapping | None = None) -> NtupleWeights:
+        return NtupleWeights.from_genome(np.asarray(genome, dtype=np.float64), self.network,
+                                         self.phase_bounds, self.genome["features"], name,
+                                         dict(metadata or {}), self.family, self.symmetry)
+
+    def figures(self, weights, past) -> dict:
+        from engine.reversi.network_figures import network_figures
+
+        return network_figures(weights, past)
+
+    def markdown(self, weights) -> str:
+        from engine.reversi.network_figures import network_markdown
+
+        return network_markdown(weights)
+
+    def figure(self, weights):
+        from engine.reversi.network_figures import plot_strongest_patterns
+
+        return plot_strongest_patterns(weights)
+
+
+def layout_of(genome: Mapping) -> tuple[Layout, str | None, str | None]:
+    """The layout of validated settings, and the (family spec, symmetry) it was built from
+    (``None, None`` for a file's or data's own layout)."""
+    layout, symmetry = genome["layout"], genome["symmetry"]
+    family = layout if isinstance(layout, str) and not is_layout_file(layout) else None
+    return network_layout(layout, symmetry), family, symmetry if family else None

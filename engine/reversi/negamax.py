@@ -3,7 +3,9 @@ ordering, and the entry point ``negamax``.
 
 Two modes:
 
-- heuristic: fixed depth; a node at depth 0 is scored by ``engine.reversi.evaluation.evaluate``;
+- heuristic: fixed depth; a node at depth 0 is scored by its static value: the square tables
+  and features (``engine.reversi.evaluation.evaluate``) or an n-tuple network and features
+  (``engine.reversi.network_eval``), whichever the evaluation ``mode`` says;
 - exact: no depth limit; only finished games are scored, by the final disc difference under
   the variant (``bb.final_score``), so the root value is the exact result of perfect play.
   ``Searcher.solve`` uses the much faster dedicated solver of ``engine.reversi.endgame``; this
@@ -18,9 +20,18 @@ horizon the children are evaluated in place without pushing frames. In exact mod
 opponent replies first while more than ``SHALLOW_EXACT`` squares are empty. The table is used
 2+ plies from the horizon (exact mode: with more than ``SHALLOW_EXACT`` empties).
 
+With a network, where a node scores all its children statically (one ply from the horizon,
+and the ordering 3+ plies from it) the children are evaluated incrementally in mode
+``NETWORK_INCREMENTAL``: the node's indices once, then each move's stone and flips on top
+(``move_value``). The values, the moves and the node counts are the same as in mode
+``NETWORK`` (the tests compare them); only the speed differs.
+
 ``ctx`` = (sP, sO, moves, m_key, m_sq, m_P, m_O, reversed_rules, phase_of_discs, positional,
-features): the boards and legal moves of each ply, each ply's ordered children, the rules and
-the evaluation weights.
+features, tables, net, mode, indices): the boards and legal moves of each ply, each ply's
+ordered children, the rules, the evaluation (square tables, feature weights over the whole
+catalogue, the network's index tables and weights, the mode) and a scratch array for the
+network's indices (nothing below a callback may allocate). The square-table search has no
+network (``None``); a network search's square tables are a placeholder (``NO_SQUARE_TABLES``).
 """
 
 from __future__ import annotations
@@ -33,6 +44,7 @@ from engine.kernels.tt import slot_of_pair
 from engine.reversi import bitboard as bb
 from engine.reversi.bitboard import NO_MOVE, PASS
 from engine.reversi.evaluation import evaluate, terminal_score
+from engine.reversi.network_eval import children_indices, move_value, network_value
 
 U64 = np.uint64
 INF = np.inf
@@ -40,8 +52,48 @@ MAX_PLY = 130  # 60 moves + passes (never two in a row)
 MAX_MOVES = 40  # the most legal moves in any Othello position is 33
 EXACT_DEPTH = 100  # the depth given in exact mode (never decremented)
 SHALLOW_EXACT = 6  # exact mode: no table and no ordering with this few empties
+# the evaluation modes: square tables, a network (children recomputed or incremental)
+SQUARE_TABLES, NETWORK, NETWORK_INCREMENTAL = 0, 1, 2
 
 
+NO_SQUARE_TABLES = np.zeros((1, 64))  # the positional argument of a network search
+
+
+# The square-table search passes ``tables = net = None``: each helper below is compiled for
+# that type with its network branch pruned, so that search pays nothing for the network mode
+# (``inline="always"`` would inline before the pruning, hence plain calls).
+@njit(cache=True)
+def _static(ctx, P, O, tables):
+    """The heuristic value of an unfinished or finished position for its side to move."""
+    if tables is None:
+        return evaluate(P, O, ctx[8], ctx[9], ctx[10], ctx[7])
+    return network_value(P, O, ctx[8], tables, ctx[12], ctx[10], ctx[7])
+
+
+@njit(cache=True)
+def _prepare_children(ctx, P, O, tables):
+    """Before a node scores its children: their common indices (incremental network only)."""
+    if tables is None:
+        return
+    if ctx[13] == NETWORK_INCREMENTAL:
+        children_indices(P, O, tables, ctx[14])
+
+
+@njit(cache=True)
+def _child(ctx, sq, f, nP, nO, tables):
+    """The static value of the child that ``sq`` (flipping ``f``) makes, for the node's side to
+    move (after ``_prepare_children``)."""
+    if tables is None:
+        return -evaluate(nP, nO, ctx[8], ctx[9], ctx[10], ctx[7])
+    return -move_value(ctx[14], sq, f, nP, nO, ctx[8], tables, ctx[12], ctx[10], ctx[7],
+                       ctx[13] == NETWORK_INCREMENTAL)
+
+
+@njit(cache=True)
+def _scratch_indices(tables):
+    if tables is None:
+        return np.empty(0, np.int64)
+    return np.empty(tables.offset.shape[0], np.int64)
 
 
 @njit(cache=True, _nrt=False)
@@ -51,7 +103,7 @@ def _enter(ctx, ply, d, exact):
     ctx[2][ply] = moves
     rev = ctx[7]
     if not exact and d == 0:
-        return True, evaluate(P, O, ctx[8], ctx[9], ctx[10], rev)
+        return True, _static(ctx, P, O, ctx[11])
     if moves == bb.ZERO and bb.legal_moves(O, P) == bb.ZERO:
         return True, (bb.final_score(P, O, rev) * 1.0 if exact else terminal_score(P, O, rev))
     return False, 0.0
@@ -73,14 +125,15 @@ def _horizon(ctx, ply, alpha, beta):
     if x == bb.ZERO:
         return False, 0.0, NO_MOVE, 0
     P, O = ctx[0][ply], ctx[1][ply]
-    rev, phase_of_discs, positional, features = ctx[7], ctx[8], ctx[9], ctx[10]
+    _prepare_children(ctx, P, O, ctx[11])
     best, best_move, n = -INF, NO_MOVE, 0
     while x:
         sq = bb.lowest_bit_index(x)
         x &= x - bb.ONE
-        nP, nO = bb.make_move(P, O, sq, bb.flips(P, O, sq))
+        f = bb.flips(P, O, sq)
+        nP, nO = bb.make_move(P, O, sq, f)
         n += 1
-        v = -evaluate(nP, nO, phase_of_discs, positional, features, rev)
+        v = _child(ctx, sq, f, nP, nO, ctx[11])
         if v > best:
             best, best_move = v, sq
             if v > alpha:
@@ -111,17 +164,20 @@ def _expand(ctx, ply, d, exact, hint):
         return 1
     n = 0
     empties = 64 - bb.popcount(P | O)
-    rev, phase_of_discs, positional, features = ctx[7], ctx[8], ctx[9], ctx[10]
+    static = not exact and d >= 3
+    if static:
+        _prepare_children(ctx, P, O, ctx[11])
     while x:
         sq = bb.lowest_bit_index(x)
         x &= x - bb.ONE
-        nP, nO = bb.make_move(P, O, sq, bb.flips(P, O, sq))
+        f = bb.flips(P, O, sq)
+        nP, nO = bb.make_move(P, O, sq, f)
         if sq == hint:
             key = INF
         elif exact:
             key = 0.0 if empties <= SHALLOW_EXACT else -1.0 * bb.popcount(bb.legal_moves(nP, nO))
-        elif d >= 3:
-            key = -evaluate(nP, nO, phase_of_discs, positional, features, rev)
+        elif static:
+            key = _child(ctx, sq, f, nP, nO, ctx[11])
         else:
             key = -1.0 * bb.popcount(bb.legal_moves(nP, nO))
         _insert_sorted(keys, moves, cP, cO, n, key, sq, nP, nO)
@@ -137,10 +193,15 @@ def _push(ctx, ply, i, exact):
 
 
 @njit(cache=True)
-def negamax(P0, O0, depth, exact, reversed_rules, phase_of_discs, positional, features, table,
-            gen, max_nodes):
+def negamax(P0, O0, depth, exact, reversed_rules, phase_of_discs, positional, features, tables,
+            net, mode, table, gen, max_nodes):
     """Search ``(P0, O0)``; returns (best move, value, nodes, aborted).
 
+    The evaluation: ``mode`` ``SQUARE_TABLES`` (``positional`` and ``features`` per phase;
+    ``tables`` and ``net`` None), or ``NETWORK`` / ``NETWORK_INCREMENTAL`` (the network's index
+    ``tables`` and weights ``net`` per phase, ``features`` as for square tables;
+    ``positional`` unused: ``NO_SQUARE_TABLES``). ``Weights.search_arrays()`` / ``NtupleWeights.
+    search_arrays()`` give ``phase_of_discs .. mode``.
     Best move is ``PASS`` when the root must pass and ``NO_MOVE`` when the game is over.
     ``aborted`` is True when ``max_nodes`` was exceeded (the other outputs are then unusable).
     Exact mode: give ``depth`` = ``EXACT_DEPTH``."""
@@ -150,7 +211,8 @@ def negamax(P0, O0, depth, exact, reversed_rules, phase_of_discs, positional, fe
     ctx = (np.empty(cap, np.uint64), np.empty(cap, np.uint64), np.empty(cap, np.uint64),
            np.empty((cap, MAX_MOVES)), np.empty((cap, MAX_MOVES), np.int64),
            np.empty((cap, MAX_MOVES), np.uint64), np.empty((cap, MAX_MOVES), np.uint64),
-           reversed_rules, phase_of_discs, positional, features)
+           reversed_rules, phase_of_discs, positional, features, tables, net, mode,
+           _scratch_indices(tables))
     ctx[0][0], ctx[1][0] = P0, O0
     return ab.negamax(_enter, _tt_key, ab.same_move, ab.same_move, _horizon, _expand, _push,
                       ctx, cap, depth, exact, True, table, gen, max_nodes, -INF, INF)

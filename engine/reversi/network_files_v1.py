@@ -1,5 +1,7 @@
-"""The n-tuple network file (``game.genome.kind: ntuple``): JSON that says what it holds, so
-another program can evaluate positions without our code, and its ``.npz`` twin.
+"""Reading the network files of schema version 1: every n-tuple network file written before
+schema 2 (``engine.reversi.network_files``), committed champions and exported files alike.
+Nothing writes this form any more; ``python -m evolve.export old.json --format json --out
+new.json`` rewrites a file in schema 2 (the same weights).
 
 JSON, keys in this order::
 
@@ -31,13 +33,12 @@ finished game is scored by its result instead.
 ``.npz``: arrays ``schema_version``, ``kind``, ``layout_json`` and ``layout_spec_json``
 (strings), ``phase_bounds``, ``weights`` (n, W), ``features`` (n, F), ``feature_names``,
 ``name``, ``metadata_json`` (the metadata plus game and variant); loaded with
-``allow_pickle=False`` and validated as the JSON form.
+``allow_pickle=False`` and validated as the JSON form (``network_from_arrays``).
 """
 
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 import numpy as np
@@ -46,10 +47,10 @@ from engine.kernels import ntuple as nt
 from engine.kernels.ntuple_layout import LayoutError
 from engine.reversi.evaluation import ALL_FEATURE_NAMES
 from engine.reversi.layout import FEATURE_GROUPS, groups_of_features
-from engine.reversi.ntuple_genome import family_layout
-from engine.reversi.ntuple_weights import NtupleWeights
+from engine.reversi.network import NtupleWeights, family_layout
 from engine.reversi.weights import GAME, WeightsFileError
 from engine.reversi.weights_json import VARIANTS, _fail, _number, _short, read_json
+from engine.reversi.weights_npz import _check_npz_arrays, _npz_metadata
 
 SCHEMA_VERSION = 1
 KIND = "ntuple"
@@ -62,36 +63,6 @@ VALUE = ("side to move's view, in the phase of the number of discs: sum over lay
 TOP_KEYS = ("schema_version", "game", "kind", "variant", "name", "cells", "states", "value",
             "layout_spec", "layout", "phase_bounds", "feature_names", "phases", "metadata")
 DESCRIPTIVE = ("cells", "states", "value")  # for readers; checked only for presence
-
-
-def network_to_dict(w: NtupleWeights) -> dict:
-    meta = {k: v for k, v in w.metadata.items() if k not in ("game", "variant")}
-    spec = None if w.spec is None else {"family": w.spec, "symmetry": w.symmetry}
-    phases = [{"discs": list(w.phase_discs(p)), "weights": w.weights[p].tolist(),
-               "features": {n: float(v) for n, v in zip(w.feature_names, w.features[p],
-                                                        strict=True)}}
-              for p in range(w.n_phases)]
-    return {"schema_version": SCHEMA_VERSION, "game": GAME, "kind": KIND,
-            "variant": w.metadata.get("variant"), "name": w.name, "cells": CELLS,
-            "states": STATES, "value": VALUE, "layout_spec": spec,
-            "layout": nt.layout_to_json(w.layout), "phase_bounds": list(w.phase_bounds),
-            "feature_names": list(w.feature_names), "phases": phases, "metadata": meta}
-
-
-_NUMBERS = re.compile(r"\[(\s*[^\[\]{}\"]*?)\]")  # a list of numbers
-_INSTANCE = re.compile(r"\[\s*(\d+),\s*(\[[^\[\]]*\])\s*\]")  # [lut, [cells]]
-
-
-def dumps(w: NtupleWeights) -> str:
-    """Indented JSON with every list of numbers (a LUT row, a tuple, a symmetry) and every
-    instance on one line."""
-    text = json.dumps(network_to_dict(w), indent=1, allow_nan=False)
-    text = _NUMBERS.sub(lambda m: "[" + " ".join(m.group(1).split()) + "]", text)
-    return _INSTANCE.sub(r"[\1, \2]", text) + "\n"
-
-
-def save_network(w: NtupleWeights, path) -> None:
-    Path(path).write_text(dumps(w), encoding="utf-8")
 
 
 def _layout(d: dict):
@@ -205,5 +176,62 @@ def load_network_json(path: Path) -> NtupleWeights:
     data = read_json(path)
     try:
         return network_from_dict(data)
+    except WeightsFileError as e:
+        raise WeightsFileError(f"{path}: {e}") from None
+
+
+# name -> (numpy dtype kinds allowed, number of dimensions, what the message says is expected)
+NPZ_ARRAYS = {
+    "schema_version": ("iu", 0, "an integer scalar"),
+    "kind": ("U", 0, "a string scalar"),
+    "layout_json": ("U", 0, "a string scalar"),
+    "layout_spec_json": ("U", 0, "a string scalar"),
+    "phase_bounds": ("iu", 1, "a 1-d integer array"),
+    "weights": ("iuf", 2, "a float array (phases, weights)"),
+    "features": ("iuf", 2, "a float array (phases, features)"),
+    "feature_names": ("U", 1, "a 1-d string array"),
+    "name": ("U", 0, "a string scalar"),
+    "metadata_json": ("U", 0, "a string scalar"),
+}
+
+
+def is_network_npz(arrays: dict) -> bool:
+    return "kind" in arrays and arrays["kind"].dtype.kind == "U" and str(arrays["kind"]) == KIND
+
+
+def _json_array(arrays, key: str):
+    try:
+        return json.loads(str(arrays[key]))
+    except (json.JSONDecodeError, RecursionError) as e:
+        _fail(key, f"invalid JSON ({getattr(e, 'msg', 'nested too deeply')})")
+
+
+def _npz_to_dict(arrays: dict) -> dict:
+    _check_npz_arrays(arrays, NPZ_ARRAYS)
+    meta = _npz_metadata(str(arrays["metadata_json"]))
+    weights, features = arrays["weights"], arrays["features"]
+    names = [str(x) for x in arrays["feature_names"]]
+    if features.shape != (weights.shape[0], len(names)):
+        _fail("features", f"expected ({weights.shape[0]}, {len(names)}) for the weights' phases "
+              f"and feature_names, got {features.shape}")
+    return {
+        "schema_version": int(arrays["schema_version"]), "game": meta.pop("game", GAME),
+        "kind": str(arrays["kind"]), "variant": meta.pop("variant", None),
+        "name": str(arrays["name"]), "cells": CELLS, "states": STATES, "value": VALUE,
+        "layout_spec": _json_array(arrays, "layout_spec_json"),
+        "layout": _json_array(arrays, "layout_json"),
+        "phase_bounds": [int(b) for b in arrays["phase_bounds"]], "feature_names": names,
+        "phases": [{"weights": weights[p].tolist(),
+                    "features": dict(zip(names, features[p].tolist(), strict=True))}
+                   for p in range(weights.shape[0])],
+        "metadata": meta,
+    }
+
+
+def network_from_arrays(path: Path, arrays: dict) -> NtupleWeights:
+    """The network of an npz file's arrays (``_read_npz``); ``WeightsFileError`` naming the
+    file and the field."""
+    try:
+        return network_from_dict(_npz_to_dict(arrays))
     except WeightsFileError as e:
         raise WeightsFileError(f"{path}: {e}") from None

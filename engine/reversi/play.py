@@ -19,7 +19,7 @@ from typing import TextIO
 
 from engine.core.play import View, add_options, check_options, run
 from engine.reversi.agents.factory import allowed_specs, load_spec_weights, make_agent, parse_spec
-from engine.reversi.match import only_pass
+from engine.reversi.game_states import only_pass
 from engine.reversi.position import Position, Variant
 
 SIDES = ("X (black)", "O (white)")

@@ -14,10 +14,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.kernels.driver import UNLIMITED, SearchDriver
-from engine.reversi import endgame, endgame_table, negamax_ntuple
+from engine.reversi import endgame, endgame_table
 from engine.reversi.bitboard import NO_MOVE, PASS  # noqa: F401 - re-exported for callers
 from engine.reversi.negamax import EXACT_DEPTH, negamax
-from engine.reversi.ntuple_weights import NtupleWeights
 from engine.reversi.position import Position, Variant
 from engine.reversi.search_settings import EXACT_SOLVERS
 
@@ -44,7 +43,7 @@ class Searcher(SearchDriver):
     ``endgame_empties`` empty squares are solved exactly instead.
 
     ``weights``: a ``Weights`` (square tables + features) or an ``NtupleWeights`` (a network
-    + features, ``engine.reversi.negamax_ntuple``); ``incremental`` says how the network
+    + features); ``incremental`` says how the network
     evaluates a node's children (the same values and moves either way, only the speed differs).
     """
 
@@ -66,17 +65,13 @@ class Searcher(SearchDriver):
         self.weights = weights
         self.variant = Variant.parse(variant)
         self.endgame_empties = int(endgame_empties)
-        if isinstance(weights, NtupleWeights):
-            self._negamax = negamax_ntuple.negamax
-            self.arrays = (*weights.numba_arrays(), bool(incremental))
-        else:
-            self._negamax, self.arrays = negamax, weights.numba_arrays()
+        self.arrays = weights.search_arrays(bool(incremental))
         self._endgame_table = None  # made on the first exact solve (GA agents may never solve)
         self.solve_rate = START_SOLVE_RATE
 
     def _run(self, position: Position, depth: int, exact: bool, max_nodes: int):
         P, O = position.boards
-        return self.measured(self._negamax, P, O, depth, exact, self.variant.is_reversed,
+        return self.measured(negamax, P, O, depth, exact, self.variant.is_reversed,
                              *self.arrays, self.table, np.uint32(self.generation), max_nodes)
 
     def solve(self, position: Position, time_limit: float | None = None) -> SearchResult | None:

@@ -33,20 +33,16 @@ import math
 import numpy as np
 from numba import njit
 
-from engine.core.agent import Seed, make_rng
+from engine.core.agent import Seed
 from engine.kernels import ntuple as nt
-from engine.kernels.ntuple_td import (
-    add_to_entries,
-    check_td_args,
-    explores,
-    squared_counts,
-)
-from engine.kernels.rng import new_state, random_bit
+from engine.kernels.ntuple_genome import NetworkGenome
+from engine.kernels.ntuple_td import add_to_entries, explores, learn_genome, squared_counts
+from engine.kernels.rng import random_bit
 from engine.reversi import bitboard as bb
-from engine.reversi.evaluation import add_features, feature_vector
-from engine.reversi.layout import CATALOGUE_INDEX
-from engine.reversi.ntuple_value import children_indices, move_value, network_value
-from engine.reversi.ntuple_weights import NtupleWeights
+from engine.reversi.evaluation import N_ALL_FEATURES, add_features, feature_vector
+from engine.reversi.layout import CATALOGUE_INDEX, phase_of_discs_table
+from engine.reversi.network import NtupleWeights
+from engine.reversi.network_eval import children_indices, move_value, network_value
 from engine.reversi.position import Position
 
 FEATURE_SCALE = 8.0
@@ -150,46 +146,28 @@ def self_play_game(P, O, alpha, epsilon, rng, phase_of_discs, t, weights, featur
 
 
 @njit(cache=True)
-def self_play(games, P0, O0, alpha, epsilon, rng, phase_of_discs, t, weights, features,
-              learnable, reversed_rules):
-    """``games`` games of ``self_play_game`` from ``(P0, O0)``; returns the mean squared TD
-    error of each game (a learning curve)."""
+def play_games(games, P0, O0, alpha, epsilon, rng, phase_of_discs, t, weights, features,
+               learnable, reversed_rules, against, opp_phase_of_discs, opp_t, opp_weights,
+               opp_features):
+    """``games`` games of ``self_play_game`` from ``(P0, O0)``: self-play (``against`` False;
+    pass the network's own arrays as ``opp_*``) or against a fixed opponent, the network first
+    in even games and second in odd ones. Returns each game's mean squared TD error (a learning
+    curve) and its result for the first player."""
     indices = np.empty(t.offset.shape[0], np.int64)
     counts = np.zeros(weights.shape[1], np.int64)
     record_P = np.empty(MAX_RECORD, np.uint64)
     record_O = np.empty(MAX_RECORD, np.uint64)
     record_mover = np.empty(MAX_RECORD, np.int64)
-    curve = np.zeros(games)
+    opp_indices = np.empty(opp_t.offset.shape[0], np.int64) if against else indices
+    curve, results = np.zeros(games), np.zeros(games)
     for g in range(games):
-        count, squared, _ = self_play_game(P0, O0, alpha, epsilon, rng, phase_of_discs, t,
-                                           weights, features, learnable, reversed_rules,
-                                           indices, counts, record_P, record_O, record_mover,
-                                           -1, phase_of_discs, t, weights, features, indices)
+        count, squared, results[g] = self_play_game(
+            P0, O0, alpha, epsilon, rng, phase_of_discs, t, weights, features, learnable,
+            reversed_rules, indices, counts, record_P, record_O, record_mover,
+            1 - g % 2 if against else -1, opp_phase_of_discs, opp_t, opp_weights, opp_features,
+            opp_indices)
         curve[g] = squared / max(count, 1)
-    return curve
-
-
-@njit(cache=True)
-def play_opponent(games, P0, O0, alpha, epsilon, rng, phase_of_discs, t, weights, features,
-                  learnable, reversed_rules, opp_phase_of_discs, opp_t, opp_weights,
-                  opp_features):
-    """``games`` games against a fixed opponent, the network first in even games and second
-    in odd ones; returns the mean squared TD error of each game."""
-    indices = np.empty(t.offset.shape[0], np.int64)
-    counts = np.zeros(weights.shape[1], np.int64)
-    record_P = np.empty(MAX_RECORD, np.uint64)
-    record_O = np.empty(MAX_RECORD, np.uint64)
-    record_mover = np.empty(MAX_RECORD, np.int64)
-    opp_indices = np.empty(opp_t.offset.shape[0], np.int64)
-    curve = np.zeros(games)
-    for g in range(games):
-        count, squared, _ = self_play_game(P0, O0, alpha, epsilon, rng, phase_of_discs, t,
-                                           weights, features, learnable, reversed_rules,
-                                           indices, counts, record_P, record_O, record_mover,
-                                           1 - g % 2, opp_phase_of_discs, opp_t, opp_weights,
-                                           opp_features, opp_indices)
-        curve[g] = squared / max(count, 1)
-    return curve
+    return curve, results
 
 
 OPPONENT_BLOCK = 100  # games in a row against one opponent (an even number: both colours)
@@ -201,8 +179,7 @@ def opponent_network(spec: str, reversed_rules: bool) -> NtupleWeights:
     one-cell tuples without symmetry, which evaluates exactly as the table does; ``wpc1``: the
     League's matrix (the variant's literature WPC)."""
     from engine.reversi.agents.factory import load_spec_weights
-    from engine.reversi.ntuple_genome import network_layout
-    from engine.reversi.ntuple_weights import projected_network
+    from engine.reversi.network import network_layout, projected_network
     from engine.reversi.weights_io import reference_weights
 
     if spec == "wpc1":
@@ -242,46 +219,50 @@ def opponent_schedule(games: int, n_opponents: int, self_play_share: float,
     return blocks
 
 
-def td_learn(weights: NtupleWeights, reversed_rules: bool, games: int, seed: Seed, alpha: float,
-             epsilon: float, curve: list | None = None, opponents=(),
-             self_play_share: float = 0.5) -> NtupleWeights:
-    """A copy of ``weights`` after ``games`` games of TD(0) self-play (module docstring),
-    reproducible from ``seed``. ``opponents``: fixed ``NtupleWeights`` (``opponent_network``)
-    that play some blocks of games instead of the network itself (``opponent_schedule``: a
-    share ``self_play_share`` stays self-play); the network learns from every position of
-    those games as of its own. ``curve``: if a list, the mean squared error of every game is
-    appended to it. ``ValueError`` if an argument is out of range. (With tanh squashing every
-    step is bounded: weights cannot run away, a too large ``alpha`` only learns worse.)"""
-    check_td_args(games, alpha, epsilon)
+def td_learn(network: NetworkGenome, genome: np.ndarray, games: int, seed: Seed, alpha: float,
+             epsilon: float, phase_bounds, reversed_rules: bool, opponents=(),
+             self_play_share: float = 0.5) -> np.ndarray:
+    """A copy of ``genome`` (of the n-tuple ``network``, phases by ``phase_bounds``) after
+    ``games`` games of TD(0) self-play (module docstring)."""
+    net, feat = learn(network, genome, games, seed, alpha, epsilon, phase_bounds,
+                      reversed_rules, opponents, self_play_share)[:2]
+    return network.join(net, feat)
+
+
+def learn(network: NetworkGenome, genome: np.ndarray, games: int, seed: Seed, alpha: float,
+          epsilon: float, phase_bounds, reversed_rules: bool, opponents=(),
+          self_play_share: float = 0.5) -> tuple:
+    """(network weights, feature weights, mean squared error per game, result per game for the
+    first player), reproducible from ``seed``. ``opponents``: fixed ``NtupleWeights``
+    (``opponent_network``) that play some blocks of games instead of the network itself
+    (``opponent_schedule``: a share ``self_play_share`` stays self-play); the network learns
+    from every position of those games as of its own. ``ValueError`` if an argument is out of
+    range. (With tanh squashing every step is bounded: weights cannot run away, a too large
+    ``alpha`` only learns worse.)"""
     if not 0.0 <= self_play_share <= 1.0:
         raise ValueError(f"self_play_share={self_play_share!r} must satisfy 0 <= share <= 1")
-    phase_of_discs, t, w, f = weights.numba_arrays()
-    w, f = w.copy(), f.copy()
-    columns = [CATALOGUE_INDEX[n] for n in weights.feature_names]
-    learnable = np.zeros(f.shape[1], np.bool_)
-    learnable[columns] = True
+    phase_of_discs = phase_of_discs_table(tuple(phase_bounds))
+    columns = [CATALOGUE_INDEX[n] for n in network.feature_names]
     start = Position.start()
     P0, O0 = np.uint64(start.player), np.uint64(start.opponent)
-    generator = make_rng(seed)
-    rng = new_state(generator)  # as td_rng(seed): self-play alone replays earlier runs
     fixed = [o.numba_arrays() for o in opponents]
-    errors = []
-    for who, n in opponent_schedule(int(games), len(fixed), self_play_share, generator) \
-            if fixed else [(-1, int(games))]:
-        if who < 0:
-            errors.append(self_play(n, P0, O0, float(alpha), float(epsilon), rng,
-                                    phase_of_discs, t, w, f, learnable, bool(reversed_rules)))
-        else:
-            errors.append(play_opponent(n, P0, O0, float(alpha), float(epsilon), rng,
-                                        phase_of_discs, t, w, f, learnable,
-                                        bool(reversed_rules), *fixed[who]))
-    if curve is not None:
-        for e in errors:
-            curve.extend(e.tolist())
-    td = {"games": int(games), "alpha": float(alpha), "epsilon": float(epsilon)}
-    if fixed:
-        td.update(opponents=[o.name for o in opponents], self_play_share=self_play_share)
-    meta = {**weights.metadata, "td": td}
-    return NtupleWeights(weights.layout, weights.phase_bounds, w, f[:, columns],
-                         weights.feature_groups, weights.name, meta, weights.spec,
-                         weights.symmetry)
+
+    def play(games, alpha, epsilon, rng, net, feat, generator):
+        catalogue = np.zeros((network.phases, N_ALL_FEATURES))  # learnt in place
+        catalogue[:, columns] = feat[:, :len(columns)]
+        learnable = np.zeros(N_ALL_FEATURES, np.bool_)
+        learnable[columns] = True
+        curves, results = [], []
+        blocks = opponent_schedule(games, len(fixed), self_play_share, generator) if fixed \
+            else [(-1, games)]
+        for who, n in blocks:
+            opponent = (phase_of_discs, network.tables, net, catalogue) if who < 0 else fixed[who]
+            curve, result = play_games(n, P0, O0, alpha, epsilon, rng, phase_of_discs,
+                                       network.tables, net, catalogue, learnable,
+                                       bool(reversed_rules), who >= 0, *opponent)
+            curves.append(curve)
+            results.append(result)
+        feat[:, :len(columns)] = catalogue[:, columns]
+        return np.concatenate([np.zeros(0), *curves]), np.concatenate([np.zeros(0), *results])
+
+    return learn_genome(network, genome, games, seed, alpha, epsilon, play)

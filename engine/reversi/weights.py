@@ -191,6 +191,13 @@ class Weights:
             features,
         )
 
+    def search_arrays(self, incremental: bool = True) -> tuple:
+        """The evaluation arguments of ``engine.reversi.negamax.negamax`` (``phase_of_discs``
+        to ``mode``); ``incremental`` is for networks (as ``NtupleWeights.search_arrays``)."""
+        from engine.reversi.negamax import SQUARE_TABLES
+
+        return (*self.numba_arrays(), None, None, SQUARE_TABLES)
+
 
 class WeightsFileError(ValueError):
     """A weights file (or dict) that cannot be used; the message says what is wrong and where."""

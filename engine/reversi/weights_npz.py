@@ -58,15 +58,17 @@ def _read_npz(path: Path) -> dict[str, np.ndarray]:
         _fail(str(path), f"not a readable .npz weights file ({type(e).__name__}: {e})")
 
 
-def _check_npz_arrays(arrays: dict[str, np.ndarray]) -> None:
-    """Every array of ``NPZ_ARRAYS`` present, with its dtype kind and dimensions."""
-    missing = [k for k in NPZ_ARRAYS if k not in arrays]
+def _check_npz_arrays(arrays: dict[str, np.ndarray], expected: dict | None = None) -> None:
+    """Every array of ``expected`` (default ``NPZ_ARRAYS``) present and no other, each with its
+    dtype kind and dimensions."""
+    expected = NPZ_ARRAYS if expected is None else expected
+    missing = [k for k in expected if k not in arrays]
     if missing:
         _fail("", f"missing array(s) {missing}")
-    unknown = sorted(set(arrays) - set(NPZ_ARRAYS))
+    unknown = sorted(set(arrays) - set(expected))
     if unknown:
         _fail("", f"unknown array(s) {unknown}")
-    for key, (kinds, ndim, what) in NPZ_ARRAYS.items():
+    for key, (kinds, ndim, what) in expected.items():
         a = arrays[key]
         if a.dtype.kind not in kinds or a.ndim != ndim:
             _fail(key, f"expected {what}, got an array of shape {a.shape} and dtype {a.dtype}")

@@ -1,9 +1,7 @@
 """Reversi games as records (disc counts, the winner by colour, the players' names): a view of
-the core's match runner (``engine.core.match``), which plays every game of every game family.
-
-Reversi's one rule for the runner: only a pass is forced (played without asking the agent,
-recorded as ``PASS``); a single legal square is still the agent's to play. Openings never hold
-a pass. A game is reproducible from ``seed``: both agents are reset with seeds derived from it.
+the core's match runner (``engine.core.match``) for the tests that compare Reversi games with
+recorded baselines. A game is reproducible from ``seed``: both agents are reset with seeds
+derived from it.
 """
 
 from __future__ import annotations
@@ -15,14 +13,9 @@ from engine.core import match
 from engine.core.agent import Agent, Seed
 from engine.core.game import DRAW, Outcome
 from engine.core.registry import get_game
-from engine.reversi.position import PASS, Variant, move_name
+from engine.reversi.position import Variant, move_name
 
 WINNERS = {0: "black", 1: "white", DRAW: "draw"}
-
-
-def only_pass(legal: Sequence[int]) -> bool:
-    """Reversi's forced move: a pass (the runner plays it without asking the agent)."""
-    return len(legal) == 1 and legal[0] == PASS
 
 
 @dataclass
@@ -78,16 +71,10 @@ def play_pairs(agent_a: Agent, agent_b: Agent, openings: Sequence[Sequence[int]]
 
 def random_openings(n: int, seed: Seed, min_plies: int = 4, max_plies: int = 8,
                     max_tries: int | None = None) -> list[tuple[int, ...]]:
-    """``n`` random openings of ``min_plies..max_plies`` uniformly random legal moves, ending in
-    ``n`` distinct positions that are not finished games. Raises ``ValueError`` if there are not
-    enough distinct ones (e.g. n > 244 with 4 plies only)."""
-    if not 1 <= min_plies <= max_plies:
-        raise ValueError(f"need 1 <= min_plies <= max_plies, got {min_plies}, {max_plies}")
-    return match.random_openings(_game(Variant.OTHELLO), n, seed, min_plies, max_plies,
-                                 max_tries, forced=only_pass)
+    """``ReversiStates.random_openings`` of Othello."""
+    return _game(Variant.OTHELLO).random_openings(n, seed, min_plies, max_plies, max_tries)
 
 
 def _game(variant: Variant):
-    """The registered game of ``variant`` (through the registry: engine.reversi.game imports
-    this module)."""
+    """The registered game of ``variant``."""
     return get_game("reversed_reversi" if variant.is_reversed else "othello")

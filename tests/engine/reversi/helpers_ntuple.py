@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from engine.core.registry import get_game
-from engine.reversi.ntuple_weights import NtupleWeights
+from engine.reversi.network import NtupleWeights
 
 
 def network_game(name: str = "othello", **genome):
@@ -36,15 +36,15 @@ def cells_of(P: int, O: int) -> list[int]:
 
 def file_network_value(data: dict, P: int, O: int) -> float:
     """The network part of a position's value, read from a network file's JSON data alone as
-    its ``value`` field says: the phase whose ``discs`` range holds the disc count, then the sum
-    over ``layout.instances`` of ``weights[lut_offsets[lut] + index]``."""
+    its ``value`` field says: the phase whose ``phase_discs`` range holds the disc count, then
+    the sum over ``layout.instances`` of ``weights[phase][lut_offsets[lut] + index]``."""
     cells = cells_of(P, O)
     discs = sum(1 for c in cells if c)
-    phase = next(p for p in data["phases"] if p["discs"][0] <= discs <= p["discs"][1])
+    phase = next(p for p, (lo, hi) in enumerate(data["phase_discs"]) if lo <= discs <= hi)
     total = 0.0
     for lut, members in data["layout"]["instances"]:
         index = 0
         for c in members:
             index = 3 * index + cells[c]
-        total += phase["weights"][data["layout"]["lut_offsets"][lut] + index]
+        total += data["weights"][phase][data["layout"]["lut_offsets"][lut] + index]
     return total

@@ -5,8 +5,9 @@
 
 The checkout given first is put at the front of ``sys.path``: its ``engine`` is imported
 (``tests/engine/baseline_checkout.py``). Run it on the code from before ``engine.reversi.match``
-became a view of ``engine.core.match``: ``tests/engine/reversi/test_match.py`` proves the one
-runner plays the same games (same moves, counts, scores) and draws the same openings.
+(now ``tests/engine/reversi/helpers_match.py``) became a view of ``engine.core.match``:
+``tests/engine/reversi/test_match.py`` proves the one runner plays the same games (same moves,
+counts, scores) and draws the same openings.
 
 Recorded: seeded openings (two lengths) and colour-swapped pairs between agents that draw random
 numbers at every move they are asked for (so asking an agent one move more or less than before
@@ -36,8 +37,9 @@ def main(code: str, out: str) -> None:
     data = {"recorded_from": use_checkout(code),
             "command": f"python tests/engine/reversi/record_match_baseline.py {code} {out}",
             "openings": [], "pairs": []}
+    from engine.reversi.match import play_pairs, random_openings  # the checkout's, not ours
+
     from engine.reversi.agents.factory import make_agent
-    from engine.reversi.match import play_pairs, random_openings
 
     for n, seed, low, high in OPENINGS:
         data["openings"].append({"n": n, "seed": seed, "min_plies": low, "max_plies": high,

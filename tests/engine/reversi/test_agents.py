@@ -309,7 +309,7 @@ def test_factory_alphabeta_specs(tmp_path):
 
 @pytest.mark.parametrize("variant", ["othello", "reversed"])
 def test_mcts_beats_random_in_both_variants(variant):
-    from engine.reversi.match import play_pairs, random_openings
+    from tests.engine.reversi.helpers_match import play_pairs, random_openings
 
     records = play_pairs(MCTSAgent(variant, playouts=200), RandomAgent(), random_openings(5, 1),
                          variant, seed=2)

@@ -145,7 +145,7 @@ def test_solver_equals_the_plain_negamax_solver_at_12_to_16_empties(variant):
     from engine.reversi.negamax import EXACT_DEPTH, negamax
     from engine.reversi.weights import reference_weights
 
-    arrays = reference_weights("wpc").numba_arrays()
+    arrays = reference_weights("wpc").search_arrays()
     rev = variant == "reversed"
     for gen, p in enumerate(
         [p for e in (12, 14, 16) for p in positions_with_empties(3, e, seed=90 + e)], start=1

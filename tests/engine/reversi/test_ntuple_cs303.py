@@ -11,7 +11,7 @@ import json
 import pytest
 
 from engine.reversi.cs303_ntuple import render_cs303_network
-from engine.reversi.ntuple_value import network_value
+from engine.reversi.network_eval import network_value
 from evolve.export import main as export_main
 from tests.engine.reversi.conftest import random_reachable
 from tests.engine.reversi.helpers_ntuple import network_game, random_network
@@ -101,4 +101,4 @@ def test_export_writes_the_network_agent_and_refuses_othello_networks(tmp_path, 
     othello.save_champion(other, random_network(othello, 4).to_genome(), "o")
     assert export_main([str(other), "--format", "cs303", "--out", str(out)]) == 1
     assert "the CS303 platform plays Reversed Reversi" in capsys.readouterr().err
-    assert json.loads(other.read_text())["variant"] == "othello"
+    assert json.loads(other.read_text())["game"] == "othello"

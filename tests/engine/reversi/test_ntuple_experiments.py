@@ -52,7 +52,8 @@ def test_a_tiny_study_evolves_a_network_champion(tmp_path):
 
     run(composed("+experiment=reversed_reversi_ntuple", *TINY), run_dir=tmp_path)
     champion = json.loads((tmp_path / "champion.json").read_text())
-    assert champion["kind"] == "ntuple" and champion["layout_spec"]["family"] == "straight2"
+    assert champion["kind"] == "ntuple" and champion["schema_version"] == 2
+    assert champion["settings"]["genome"]["layout"] == "straight2"
     loaded = get_game("reversed_reversi").load_champion(tmp_path / "champion.json")
     assert loaded.settings["genome"]["kind"] == "ntuple"
     individuals = pd.read_csv(tmp_path / "individuals.csv")

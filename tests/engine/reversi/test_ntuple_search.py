@@ -16,7 +16,7 @@ import pytest
 from engine.core.records import SearchSettings
 from engine.reversi.evaluation import feature_vector, terminal_score
 from engine.reversi.layout import CATALOGUE_INDEX
-from engine.reversi.ntuple_value import network_value
+from engine.reversi.network_eval import network_value
 from engine.reversi.position import PASS
 from engine.reversi.search import Searcher
 from tests.engine.kernels.reference_ntuple import ReferenceNetwork

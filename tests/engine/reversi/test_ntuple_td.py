@@ -16,8 +16,8 @@ from engine.kernels import ntuple as nt
 from engine.kernels.rng import new_state
 from engine.reversi.evaluation import feature_vector
 from engine.reversi.layout import CATALOGUE_INDEX
-from engine.reversi.ntuple_td import FEATURE_SCALE, MAX_RECORD, self_play_game, td_step
 from engine.reversi.position import Position
+from engine.reversi.td import FEATURE_SCALE, MAX_RECORD, self_play_game, td_step
 from tests.engine.reversi.conftest import random_reachable
 from tests.engine.reversi.helpers_ntuple import network_game, random_network
 

@@ -15,15 +15,15 @@ from engine.kernels.rng import new_state
 from engine.reversi import bitboard as bb
 from engine.reversi.evaluation import evaluate
 from engine.reversi.layout import CATALOGUE_INDEX
-from engine.reversi.ntuple_td import (
+from engine.reversi.network_eval import network_value
+from engine.reversi.position import Position
+from engine.reversi.td import (
     MAX_RECORD,
     OPPONENT_BLOCK,
     opponent_network,
     opponent_schedule,
     self_play_game,
 )
-from engine.reversi.ntuple_value import network_value
-from engine.reversi.position import Position
 from engine.reversi.weights_io import reference_weights
 from evolve import td
 from tests.engine.reversi.conftest import random_reachable
