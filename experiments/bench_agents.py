@@ -1,6 +1,6 @@
 """Time per move of the Reversi agents (``engine/reversi/agents``), after compilation.
 
-    python experiments/bench_agents.py --positions 80 --out experiments/results/bench_agents.md
+    python -m experiments.bench_agents --positions 80 --out experiments/results/bench_agents.md
 
 Positions: ``--positions`` of them from seeded random games (every position of each game until
 there are enough, finished games left out), the same for every agent. Each agent is asked for a
@@ -11,19 +11,15 @@ agent: median and mean milliseconds per move, and the slowest move. Single threa
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from engine.core import SearchSettings, get_game  # noqa: E402
-from experiments.stamp import Stamp, write_json, write_markdown  # noqa: E402
+from engine.core import SearchSettings, get_game
+from experiments.common import arguments
+from experiments.stamp import Stamp, write_result
 
 SPECS = ["random", "greedy", "wpc1", "eps0.1:wpc1", "bfs", "mcts:200", "mcts:1000", "course"]
 
@@ -53,13 +49,12 @@ def time_agent(game, spec: str, sample: list, depth: int) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p = arguments(__doc__)
     p.add_argument("--game", default="reversed_reversi")
     p.add_argument("--positions", type=int, default=80)
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--depth", type=int, default=4, help="for agents that search (course)")
     p.add_argument("--specs", nargs="+", default=SPECS)
-    p.add_argument("--out", type=Path, help="write the Markdown here (+ .json)")
     args = p.parse_args(argv)
     stamp = Stamp.begin(None if argv is None else [__file__, *argv])
     game = get_game(args.game)
@@ -73,12 +68,8 @@ def main(argv: list[str] | None = None) -> int:
              "| agent spec | median ms/move | mean ms/move | slowest ms |", "|---|---|---|---|"]
     lines += [f"| `{r['spec']}` | {r['median_ms']:.3f} | {r['mean_ms']:.3f} | {r['max_ms']:.1f} |"
               for r in rows]
-    if args.out:
-        write_markdown(args.out, "# Reversi agents: time per move", lines, stamp)
-        write_json(args.out.with_suffix(".json"), {"game": args.game, "depth": args.depth,
-                                                    "rows": rows}, stamp)
-    else:
-        print("\n".join(lines))
+    write_result(args.out, "# Reversi agents: time per move", lines, stamp,
+                 {"game": args.game, "depth": args.depth, "rows": rows})
     return 0
 
 

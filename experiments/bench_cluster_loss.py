@@ -8,30 +8,26 @@ A local multi-node cluster (``ray.cluster_utils.Cluster``: a head without CPUs a
 worker nodes, all on this machine) runs a tiny study; once its first generation is
 checkpointed, every worker node is removed.
 
-    python experiments/bench_cluster_loss.py --timeout 3 --repeats 3 \
+    python -m experiments.bench_cluster_loss --timeout 3 --repeats 3 \
         --out experiments/results/bench_cluster_loss.md
 """
 
 from __future__ import annotations
 
-import argparse
 import functools
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from hydra import compose, initialize_config_dir
 
-from hydra import compose, initialize_config_dir  # noqa: E402
-
-from evolve.execution.cluster import ClusterLostError  # noqa: E402
-from evolve.execution.ray_backend import RayBackend  # noqa: E402
-from evolve.ga.config import to_config  # noqa: E402
-from evolve.ga.loop import run  # noqa: E402
-from evolve.ga.tournament import warm_up  # noqa: E402
-from experiments.stamp import Stamp, write_json, write_markdown  # noqa: E402
+from evolve.execution.cluster import ClusterLostError
+from evolve.execution.ray_backend import RayBackend
+from evolve.ga.config import to_config
+from evolve.ga.loop import run
+from evolve.ga.tournament import warm_up
+from experiments.common import arguments
+from experiments.stamp import ROOT, Stamp, write_json, write_markdown
 
 TINY = ["+experiment=smoke", "search.depth=2", "search.endgame_empties=6", "ga.population=5",
         "ga.generations=4", "ga.elites=1", "games.openings=2", "plot=false", "progress=false",
@@ -73,10 +69,9 @@ def one_stop(cluster, timeout: float) -> float:
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p = arguments(__doc__)
     p.add_argument("--timeout", type=float, default=3.0, help="ray.no_worker_timeout, seconds")
     p.add_argument("--repeats", type=int, default=3)
-    p.add_argument("--out", type=Path, help="write the Markdown here (+ .json)")
     args = p.parse_args()
     stamp = Stamp.begin()
     import ray

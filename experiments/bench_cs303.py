@@ -1,7 +1,7 @@
 """Speed of the exported CS303 agent (one pure-Python file, no numba): nodes per second of its
 alpha-beta and how deep its iterative deepening gets within the platform's time limit.
 
-    python experiments/bench_cs303.py --out experiments/results/bench_cs303.md
+    python -m experiments.bench_cs303 --out experiments/results/bench_cs303.md
 
 The agent is ``experiments/results/champions/reversed_reversi_cs303.py`` (``--agent``), loaded
 as a module the way the platform loads it. Positions: ``--positions`` midgame positions from
@@ -12,7 +12,6 @@ seeded random games (20-40 plies; black to move or passed to). Per position: the
 
 from __future__ import annotations
 
-import argparse
 import importlib.util
 import statistics
 import sys
@@ -21,10 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from experiments.stamp import Stamp, write_json, write_markdown  # noqa: E402
+from experiments.common import arguments
+from experiments.stamp import ROOT, Stamp, write_result
 
 AGENT = ROOT / "experiments" / "results" / "champions" / "reversed_reversi_cs303.py"
 BLACK, WHITE = -1, 1
@@ -81,13 +78,12 @@ def depth_in_time(ai, board, time_out: float) -> tuple[int, float]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p = arguments(__doc__)
     p.add_argument("--agent", type=Path, default=AGENT)
     p.add_argument("--positions", type=int, default=20)
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--depth", type=int, default=4)
     p.add_argument("--time-out", type=float, default=5.0, help="the platform's seconds per move")
-    p.add_argument("--out", type=Path, help="write the Markdown here (+ .json)")
     args = p.parse_args(argv)
     stamp = Stamp.begin(None if argv is None else [__file__, *argv])
     ai = load(args.agent)
@@ -108,10 +104,7 @@ def main(argv: list[str] | None = None) -> int:
              f"- `AI.go` with time_out = {args.time_out:g} s (it stops at 80% of it): depths "
              f"completed median {statistics.median(depths):.0f}, range {min(depths)}-"
              f"{max(depths)}; longest call {max(data['go_seconds']):.2f} s"]
-    print("\n".join(lines))
-    if args.out:
-        write_markdown(args.out, "# The exported CS303 agent: speed", lines, stamp)
-        write_json(args.out.with_suffix(".json"), data, stamp)
+    write_result(args.out, "# The exported CS303 agent: speed", lines, stamp, data)
     return 0
 
 

@@ -1,6 +1,6 @@
 """Cost of the optional evaluation feature groups (``game.genome.features``).
 
-    python experiments/bench_features.py --out experiments/results/bench_features.md
+    python -m experiments.bench_features --out experiments/results/bench_features.md
 
 Measures, single-threaded, after compilation:
 - ``evaluate()`` calls per second with each group on or off, inside one numba loop over a fixed
@@ -14,22 +14,17 @@ Measures, single-threaded, after compilation:
 
 from __future__ import annotations
 
-import argparse
-import sys
 import time
-from pathlib import Path
 
 import numpy as np
 from numba import njit
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from engine.reversi.evaluation import evaluate  # noqa: E402
-from engine.reversi.position import PASS, Position  # noqa: E402
-from engine.reversi.search import Searcher  # noqa: E402
-from engine.reversi.weights import GenomeLayout, Weights, default_phase_bounds  # noqa: E402
-from experiments.stamp import Stamp, write_json, write_markdown  # noqa: E402
+from engine.reversi.evaluation import evaluate
+from engine.reversi.position import PASS, Position
+from engine.reversi.search import Searcher
+from engine.reversi.weights import GenomeLayout, Weights, default_phase_bounds
+from experiments.common import arguments
+from experiments.stamp import Stamp, write_result
 
 SETTINGS = [  # (label, feature groups)
     ("positional only", ()),
@@ -105,14 +100,13 @@ def search_row(sample: list[Position], groups, depth: int, rounds: int) -> tuple
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = arguments(__doc__)
     ap.add_argument("--positions", type=int, default=2000)
     ap.add_argument("--repeats", type=int, default=20)
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--search-positions", type=int, default=30)
     ap.add_argument("--depth", type=int, default=5)
     ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("--out", type=Path)
     args = ap.parse_args(argv)
     stamp = Stamp.begin(None if argv is None else [__file__, *argv])
     data = {"evaluate": [], "search": []}
@@ -138,11 +132,7 @@ def main(argv=None) -> int:
         data["search"].append({"groups": label, "median_ms": ms, "nodes_per_second": rate})
         lines.append(f"| {label} | {ms:.2f} | {rate / 1e6:.2f} M |")
         print(lines[-1], flush=True)
-    if args.out:
-        write_markdown(args.out, "# Feature groups benchmark", lines, stamp)
-        write_json(args.out.with_suffix(".json"), data, stamp)
-    else:
-        print("\n".join(lines))
+    write_result(args.out, "# Feature groups benchmark", lines, stamp, data)
     return 0
 
 

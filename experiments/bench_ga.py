@@ -1,7 +1,7 @@
 """GA speed: one generation's wall time serial vs Ray with 1 and 2 workers (population 10, one
 opening per pair played with both colours: 90 games, depths 1..5), and whole studies end to end.
 
-    python experiments/bench_ga.py --generations 5 --studies depth5 defaults \
+    python -m experiments.bench_ga --generations 5 --studies depth5 defaults \
         --out experiments/results/bench_ga.md
 
 Generations: each backend is warmed up first (actors started, numba kernels loaded), then
@@ -17,24 +17,21 @@ agents x 10 generations at depth 5 (the course project's setting), ``defaults`` 
 
 from __future__ import annotations
 
-import argparse
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+import ray
+from hydra import compose, initialize_config_dir
 
-import ray  # noqa: E402
-from hydra import compose, initialize_config_dir  # noqa: E402
-
-from evolve.execution.backends import SerialBackend  # noqa: E402
-from evolve.ga.config import to_config  # noqa: E402
-from evolve.ga.loop import Study, study_backend  # noqa: E402
-from evolve.ga.tournament import warm_up  # noqa: E402
-from experiments.stamp import Stamp, write_json, write_markdown  # noqa: E402
+from evolve.execution.backends import SerialBackend
+from evolve.ga.config import to_config
+from evolve.ga.loop import Study, study_backend
+from evolve.ga.tournament import warm_up
+from experiments.common import arguments
+from experiments.stamp import ROOT, Stamp, write_result
 
 CONF = str(ROOT / "conf")
 BACKENDS = ("serial", "ray-1", "ray-2")
@@ -132,23 +129,19 @@ def render(rows: list[dict], studies: list[dict], args) -> list[str]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = arguments(__doc__)
     parser.add_argument("--depths", type=int, nargs="+", default=[1, 2, 3, 4, 5])
     parser.add_argument("--generations", type=int, default=2)
     parser.add_argument("--game", default="reversed_reversi")
     parser.add_argument("--studies", nargs="*", default=[], choices=list(STUDIES))
-    parser.add_argument("--out", type=Path, default=None, help="the Markdown (+ .json)")
     args = parser.parse_args()
     stamp = Stamp.begin()
     rows = generation_rows(args)
     studies = [time_study(o) for name in args.studies for o in STUDIES[name]]
     lines = render(rows, studies, args)
-    print("\n".join(lines))
-    if args.out:
-        write_markdown(args.out, "# GA speed: serial vs Ray, and whole studies", lines, stamp)
-        write_json(args.out.with_suffix(".json"), {
-            "game": args.game, "generations": args.generations, "rows": rows,
-            "studies": studies}, stamp)
+    write_result(args.out, "# GA speed: serial vs Ray, and whole studies", lines, stamp,
+                 {"game": args.game, "generations": args.generations, "rows": rows,
+                  "studies": studies})
 
 
 if __name__ == "__main__":

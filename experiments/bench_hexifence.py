@@ -1,8 +1,8 @@
 """Hexifence speed: numba's first call, play-outs, agents' time per move, the exact solver.
 
-    python experiments/bench_hexifence.py                 # prints markdown
-    python experiments/bench_hexifence.py --out experiments/results/bench_hexifence.md
-    python experiments/bench_hexifence.py --write   # the same as that --out
+    python -m experiments.bench_hexifence                 # prints markdown
+    python -m experiments.bench_hexifence --out experiments/results/bench_hexifence.md
+    python -m experiments.bench_hexifence --write   # the same as that --out
 
 The exact solves: the empty N=2 board (the issue's goal: a few minutes on one core), and N=3
 positions with 20 and 26 undrawn edges reached by two chain-aware agents (seeded games).
@@ -10,23 +10,19 @@ positions with 20 and 26 undrawn edges reached by two chain-aware agents (seeded
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from engine.core import SearchSettings  # noqa: E402
-from engine.hexifence.chain_agent import ChainAgent  # noqa: E402
-from engine.hexifence.game import GAME  # noqa: E402
-from engine.hexifence.searcher import Searcher  # noqa: E402
-from engine.hexifence.state import initial_state  # noqa: E402
-from engine.hexifence.structure import N_FEATURES  # noqa: E402
-from experiments.stamp import Stamp, write_json, write_markdown  # noqa: E402
+from engine.core import SearchSettings
+from engine.hexifence.chain_agent import ChainAgent
+from engine.hexifence.game import GAME
+from engine.hexifence.searcher import Searcher
+from engine.hexifence.state import initial_state
+from engine.hexifence.structure import N_FEATURES
+from experiments.common import arguments
+from experiments.stamp import ROOT, Stamp, write_json, write_markdown
 
 RESULT = ROOT / "experiments" / "results" / "bench_hexifence.md"
 
@@ -89,8 +85,7 @@ def solve_time(state, tt_bits: int = 22) -> tuple[float, int, float]:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--out", type=Path, help="write the Markdown here (+ .json)")
+    parser = arguments(__doc__)
     parser.add_argument("--write", action="store_true", help=f"--out {RESULT.relative_to(ROOT)}")
     args = parser.parse_args(argv)
     stamp = Stamp.begin(None if argv is None else [__file__, *argv])

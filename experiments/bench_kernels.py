@@ -1,6 +1,6 @@
 """Before/after: this tree's engines against an older checkout's, measured in one process.
 
-    python experiments/bench_kernels.py --baseline /path/to/old/checkout [--repeats 7]
+    python -m experiments.bench_kernels --baseline a214400a0c57 [--repeats 7]
         [--out experiments/results/bench_kernels.md]
 
 The old checkout's ``engine`` package is copied to a temporary folder as ``baseline_engine``
@@ -11,18 +11,17 @@ fixed positions for each game, Reversi perft and the Reversi exact solver. Both 
 same moves, values and node counts (the shared kernels must not change a result); the script
 exits 1 if they do not.
 
-The baseline is any checkout of this repository, e.g. ``git worktree add /tmp/old <commit>``.
+The baseline is any checkout of this repository (its folder), or a git revision whose
+``engine`` is extracted with ``git archive`` (``a214400a0c57``: the last commit before the shared
+kernels, ``engine/kernels``).
 """
 
 from __future__ import annotations
 
-import argparse
 import importlib
-import os
-import platform
+import importlib.util
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -30,8 +29,9 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from experiments.bench_search import midgame_positions
+from experiments.common import arguments, baseline_tree, random_walk
+from experiments.stamp import Stamp, write_result
 
 CASES = {"reversi": "Reversi alpha-beta, depth 6, 24 midgame positions",
          "reversi_solve": "Reversi exact solver, 8 positions of 16 empties",
@@ -40,35 +40,33 @@ CASES = {"reversi": "Reversi alpha-beta, depth 6, 24 midgame positions",
          "hexifence": "Hexifence N=3 alpha-beta, depth 4, 12 positions"}
 
 
-def copy_baseline(checkout: Path, into: Path) -> str:
-    """The old ``engine`` as the package ``baseline_engine`` under ``into``."""
+def load_baseline(engine: Path, into: Path) -> str:
+    """The old ``engine`` as the package ``baseline_engine`` (a copy under ``into``, imports
+    rewritten), imported from its folder."""
     target = into / "baseline_engine"
-    shutil.copytree(checkout / "engine", target, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(engine, target, ignore=shutil.ignore_patterns("__pycache__"))
     for py in target.rglob("*.py"):
         text = py.read_text()
         text = re.sub(r"\bengine\.(core|kernels|reversi|pentago|hexifence|web)",
                       r"baseline_engine.\1", text)
         py.write_text(text.replace("from engine import", "from baseline_engine import"))
-    sys.path.insert(0, str(into))
+    spec = importlib.util.spec_from_file_location("baseline_engine", target / "__init__.py",
+                                                  submodule_search_locations=[str(target)])
+    sys.modules["baseline_engine"] = module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
     return "baseline_engine"
 
 
-def reversi_positions(rng, n, lo, hi, empties=None):
+def endgame_positions(rng, n: int, empties: int) -> list[str]:
+    """``n`` positions of random play down to ``empties`` empty squares, each with a move."""
     from engine.reversi.position import PASS, Position
 
     out = []
     while len(out) < n:
         p = Position.start()
-        if empties is None:
-            for _ in range(int(rng.integers(lo, hi))):
-                if not p.legal_moves():
-                    break
-                moves = p.legal_moves()
-                p = p.play(moves[rng.integers(len(moves))])
-        else:
-            while p.empties > empties and p.legal_moves():
-                moves = p.legal_moves()
-                p = p.play(moves[rng.integers(len(moves))])
+        while p.empties > empties and p.legal_moves():
+            moves = p.legal_moves()
+            p = p.play(moves[rng.integers(len(moves))])
         if p.legal_moves() and p.legal_moves() != [PASS]:
             out.append(p.to_string())
     return out
@@ -79,14 +77,9 @@ def game_states(name, rng, n, lo, hi):
 
     game, out = get_game(name), []
     while len(out) < n:
-        s = game.initial_state()
-        for _ in range(int(rng.integers(lo, hi))):
-            if game.is_terminal(s):
-                break
-            legal = game.legal_moves(s)
-            s = game.apply(s, legal[int(rng.integers(len(legal)))])
-        if not game.is_terminal(s):
-            out.append(game.state_text(s))
+        state = random_walk(game, rng, int(rng.integers(lo, hi)))
+        if state is not None:
+            out.append(game.state_text(state))
     return out
 
 
@@ -143,21 +136,22 @@ def case(pkg: str, name: str, inputs):
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--baseline", type=Path, required=True, help="an older checkout")
+    parser = arguments(__doc__)
+    parser.add_argument("--baseline", required=True,
+                        help="an older checkout's folder, or a git revision of this repository")
     parser.add_argument("--repeats", type=int, default=7)
     parser.add_argument("--cases", nargs="+", default=list(CASES), choices=list(CASES))
-    parser.add_argument("--out", type=Path, default=None, help="also write Markdown here")
     args = parser.parse_args(argv)
-    load_before = os.getloadavg()
+    stamp = Stamp.begin(None if argv is None else [__file__, *argv])
     rng = np.random.default_rng(7)
-    inputs = {"reversi": reversi_positions(rng, 24, 18, 36),
-              "reversi_solve": reversi_positions(rng, 8, 0, 0, empties=16), "perft": None,
+    inputs = {"reversi": [p.to_string() for p in midgame_positions(rng, 24, 18, 36)],
+              "reversi_solve": endgame_positions(rng, 8, 16), "perft": None,
               "pentago": game_states("pentago_twist", rng, 16, 4, 12),
               "hexifence": game_states("hexifence", rng, 12, 10, 30)}
-    rows, same_everywhere = [], True
+    rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        old_pkg = copy_baseline(args.baseline.resolve(), Path(tmp))
+        tree, commit = baseline_tree(args.baseline, Path(tmp) / "tree")
+        old_pkg = load_baseline(tree / "engine", Path(tmp))
         for name in args.cases:
             runs = {"old": case(old_pkg, name, inputs[name]), "new": case("engine", name,
                                                                          inputs[name])}
@@ -169,34 +163,22 @@ def main(argv=None) -> int:
                     f()
                     times[k].append(time.perf_counter() - t0)
             old, new = min(times["old"]), min(times["new"])
-            same = results["old"] == results["new"]
-            same_everywhere &= same
-            rows.append(f"| {CASES[name]} | {old:.4f} | {new:.4f} | {new / old:.3f} | "
-                        f"{'yes' if same else '**NO**'} |")
+            rows.append({"case": name, "old": old, "new": new,
+                         "same": results["old"] == results["new"]})
             print(rows[-1], file=sys.stderr)
-    text = "\n".join([
-        "# Shared kernels: before/after, measured in one process\n",
-        f"command: `python experiments/bench_kernels.py --baseline <checkout of "
-        f"{_commit(args.baseline)}> --repeats {args.repeats}`  ",
-        f"this tree: commit {_commit(ROOT)}; {os.cpu_count()} cores "
-        f"({platform.machine()}); load average before "
-        f"{' '.join(f'{x:.2f}' for x in load_before)}, after "
-        f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}; {time.strftime('%Y-%m-%d')}\n",
-        "| case | old best s | new best s | new / old | same results |", "|---|---|---|---|---|",
-        *rows,
-        "\nBest of the repeats, old and new interleaved in one process after a warm-up call. Same "
-        "results = identical moves, values and node counts on every position (the solver: "
-        "moves and exact scores)."]) + "\n"
-    print(text)
-    if args.out:
-        args.out.write_text(text)
-    return 0 if same_everywhere else 1
-
-
-def _commit(tree: Path) -> str:
-    out = subprocess.run(["git", "-C", str(tree), "rev-parse", "--short", "HEAD"],
-                         capture_output=True, text=True)
-    return out.stdout.strip() or "?"
+    lines = [f"Baseline: commit {commit} (`--baseline {args.baseline}`); this tree: the stamp's "
+             "commit.", "",
+             "| case | old best s | new best s | new / old | same results |",
+             "|---|---|---|---|---|",
+             *(f"| {CASES[r['case']]} | {r['old']:.4f} | {r['new']:.4f} | "
+               f"{r['new'] / r['old']:.3f} | {'yes' if r['same'] else '**NO**'} |" for r in rows),
+             "",
+             "Best of the repeats, old and new interleaved in one process after a warm-up call. "
+             "Same results = identical moves, values and node counts on every position (the "
+             "solver: moves and exact scores)."]
+    write_result(args.out, "# Shared kernels: before/after, measured in one process", lines,
+                 stamp, {"baseline": commit, "cases": args.cases, "rows": rows})
+    return 0 if all(r["same"] for r in rows) else 1
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """Evaluations per second of n-tuple networks on Reversi positions: full vs incremental.
 
-    python experiments/bench_ntuple.py --games 300 --out experiments/results/bench_ntuple.md
+    python -m experiments.bench_ntuple --games 300 --out experiments/results/bench_ntuple.md
 
 The positions are every position of ``--games`` uniformly random Othello games (seeded), so
 fill levels and flips are those of real play. Per layout (8x8, 8 symmetries, random weights):
@@ -20,25 +20,16 @@ first-call cost (numba compiling, or loading its cache) is measured apart, in fr
 
 from __future__ import annotations
 
-import argparse
 import os
-import platform
-import subprocess
-import sys
-import tempfile
-import time
-from pathlib import Path
 
-import numba
 import numpy as np
 from numba import njit
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from engine.kernels import ntuple as nt  # noqa: E402
-from engine.kernels.bits import lowest_bit_index  # noqa: E402
-from engine.reversi.position import PASS, Position  # noqa: E402
+from engine.kernels import ntuple as nt
+from engine.kernels.bits import lowest_bit_index
+from engine.reversi.position import PASS, Position
+from experiments.common import arguments, best_of, first_call_seconds
+from experiments.stamp import Stamp, write_result
 
 LAYOUTS = [  # (label, families, group)
     ("square table (64 1-tuples)", "straight1", "identity"),
@@ -47,20 +38,15 @@ LAYOUTS = [  # (label, families, group)
     ("3x3 corners + edge+2X", "corner3+edge2x", "d4"),
     ("full lines (>= 4 cells)", "lines", "d4"),
 ]
-FIRST_CALL = """
-import time, numpy as np
-t0 = time.perf_counter()
+SETUP = """import numpy as np
 from engine.kernels import ntuple as nt
 layout = nt.board_layout(8, 8, nt.family_tuples(8, 8, "corner3+edge2x"), "d4")
 t = nt.index_tables(layout)
-w = np.zeros(layout.n_weights); idx = np.zeros(len(t.offset), dtype=np.int64)
-t1 = time.perf_counter()
-nt.evaluate_bits(np.uint64(1), np.uint64(2), t, w)
+w = np.zeros(layout.n_weights); idx = np.zeros(len(t.offset), dtype=np.int64)"""
+CALL = """nt.evaluate_bits(np.uint64(1), np.uint64(2), t, w)
 nt.indices_bits(np.uint64(1), np.uint64(2), t, idx)
 nt.play_bits(idx, t, 5, np.uint64(1), 1); nt.evaluate_indices(idx, t, w)
-nt.td_step_bits(np.uint64(1), np.uint64(2), 0.0, 0.1, True, t, w)
-print(time.perf_counter() - t1, t1 - t0)
-"""
+nt.td_step_bits(np.uint64(1), np.uint64(2), 0.0, 0.1, True, t, w)"""
 
 
 def random_games(count: int, seed: int):
@@ -145,12 +131,7 @@ def square_table_pass(black, white, colour, table):
 
 
 def best_rate(run, count: int, repeats: int) -> float:
-    best = float("inf")
-    for _ in range(repeats):
-        start = time.perf_counter()
-        run()
-        best = min(best, time.perf_counter() - start)
-    return count / best
+    return count / best_of(run, repeats)[0]
 
 
 def measure(games, families: str, group: str, repeats: int) -> dict:
@@ -178,33 +159,16 @@ def measure(games, families: str, group: str, repeats: int) -> dict:
     }
 
 
-def first_call_seconds(cache_dir: str) -> tuple[float, float]:
-    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
-    out = subprocess.run([sys.executable, "-c", FIRST_CALL], env=env, cwd=ROOT, check=True,
-                         capture_output=True, text=True).stdout.split()
-    return float(out[0]), float(out[1])
-
-
-def commit() -> str:
-    def git(*args):
-        return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True).stdout
-    dirty = " (with uncommitted changes)" if git("status", "--porcelain").strip() else ""
-    return (git("rev-parse", "--short", "HEAD").strip() or "unknown") + dirty
-
-
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = arguments(__doc__)
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--repeats", type=int, default=5)
-    parser.add_argument("--out", type=Path, help="write the markdown report here too")
     args = parser.parse_args()
     if args.games < 1 or args.repeats < 1:
         parser.error("--games and --repeats must be >= 1")
-    args.load_before = os.getloadavg()
-    with tempfile.TemporaryDirectory() as cache:
-        args.cold, args.import_s = first_call_seconds(cache)
-        args.cached, _ = first_call_seconds(cache)
+    stamp = Stamp.begin()
+    first = first_call_seconds(SETUP, CALL)
     games = random_games(args.games, args.seed)
     rows = [(label, measure(games, families, group, args.repeats))
             for label, families, group in LAYOUTS]
@@ -212,29 +176,23 @@ def main() -> None:
     square_table_pass(games[0], games[1], games[2], table)  # compile before timing
     hand = best_rate(lambda: square_table_pass(games[0], games[1], games[2], table),
                      len(games[0]), args.repeats)
-    text = report(args, len(games[0]), rows, hand)
-    print(text)
-    if args.out:
-        args.out.write_text(text)
+    lines = report(args, len(games[0]), first, rows, hand)
+    write_result(args.out, "# N-tuple evaluation benchmark", lines, stamp, {
+        "positions": len(games[0]), "first_call": first, "hand_written_square_table": hand,
+        "rows": [{"layout": label, **r} for label, r in rows]})
 
 
-def report(args, n: int, rows, hand: float) -> str:
-    lines = [
-        "# N-tuple evaluation benchmark", "",
-        f"Command: `python {' '.join(sys.argv)}`", "",
-        f"Commit {commit()}; {platform.processor() or platform.machine()}, "
-        f"{os.cpu_count()} cores ({len(os.sched_getaffinity(0))} usable), one thread; "
-        f"load average {' / '.join(f'{x:.2f}' for x in args.load_before)} before, "
-        f"{' / '.join(f'{x:.2f}' for x in os.getloadavg())} after; Python "
-        f"{platform.python_version()}, numba {numba.__version__}; "
-        f"{time.strftime('%Y-%m-%d %H:%M')}.", "",
+def report(args, n: int, first: dict, rows, hand: float) -> list[str]:
+    (import_s, cold), (_, cached) = first["compile"], first["cached"]
+    return [
+        f"One thread ({os.cpu_count()} cores, {len(os.sched_getaffinity(0))} usable). "
         f"{n:,} positions from {args.games} random games (seed {args.seed}); rates are the best "
         f"of {args.repeats} passes, in millions of evaluations per second.", "",
-        f"- import of the n-tuple modules: {args.import_s:.2f} s",
+        f"- import of the n-tuple modules: {import_s:.2f} s",
         f"- first calls (evaluate, indices, play, evaluate_indices, td_step), empty numba "
-        f"cache (compile): {args.cold:.2f} s",
+        f"cache (compile): {cold:.2f} s",
         f"- the same, numba cache filled (every later process; includes numba's own start): "
-        f"{args.cached:.3f} s", "",
+        f"{cached:.3f} s", "",
         "| layout | tables | weights | instances | full M/s | incremental M/s "
         "| indices only M/s |",
         "|---|---:|---:|---:|---:|---:|---:|",
@@ -243,7 +201,6 @@ def report(args, n: int, rows, hand: float) -> str:
           f"{r['indices_only'] / 1e6:.2f} |" for label, r in rows],
         f"| square table, hand-written bit loop | | 64 | | {hand / 1e6:.2f} | | |",
     ]
-    return "\n".join(lines) + "\n"
 
 
 if __name__ == "__main__":

@@ -1,14 +1,14 @@
 """What an n-tuple network costs Reversi's search: recomputed vs incremental children, against
 the square-table (WPC) evaluation.
 
-    python experiments/bench_ntuple_search.py --games 200 --positions 40 --depth 5 \
+    python -m experiments.bench_ntuple_search --games 200 --positions 40 --depth 5 \
         --out experiments/results/bench_ntuple_search.md
 
 1. Child evaluations per second, the unit of work of a search node one ply from the horizon
    (and of the move ordering 3+ plies from it): every child of every position of ``--games``
    random Othello games (seeded), evaluated by
    - ``wpc``: ``evaluation.evaluate`` with the literature WPC (one phase, no features);
-   - ``full``: ``ntuple_value.network_value`` (every index from the bitboards);
+   - ``full``: ``network_eval.network_value`` (every index from the bitboards);
    - ``incremental``: the node's indices once (``children_indices``), then each child by its
      move (``move_value``: play, sum, undo), the search's ``incremental=True``.
 2. A fixed-depth search (``--depth``, exact endgame off) from ``--positions`` midgame positions
@@ -21,32 +21,18 @@ jitted loop. The lead publishes numbers from a quiet machine only.
 
 from __future__ import annotations
 
-import argparse
-import os
-import platform
-import subprocess
-import sys
-import time
-from pathlib import Path
-
-import numba
 import numpy as np
 from numba import njit
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from engine.core.registry import get_game  # noqa: E402
-from engine.reversi import bitboard as bb  # noqa: E402
-from engine.reversi.evaluation import evaluate  # noqa: E402
-from engine.reversi.network_eval import (  # noqa: E402
-    children_indices,
-    move_value,
-    network_value,
-)
-from engine.reversi.position import PASS, Position  # noqa: E402
-from engine.reversi.search import Searcher  # noqa: E402
-from engine.reversi.weights_io import reference_weights  # noqa: E402
+from engine.core.registry import get_game
+from engine.reversi import bitboard as bb
+from engine.reversi.evaluation import evaluate
+from engine.reversi.network_eval import children_indices, move_value, network_value
+from engine.reversi.position import PASS, Position
+from engine.reversi.search import Searcher
+from engine.reversi.weights_io import reference_weights
+from experiments.common import arguments, best_of
+from experiments.stamp import Stamp, write_result
 
 LAYOUTS = ("straight2", "straight3", "corner3+edge2x")
 
@@ -117,13 +103,8 @@ def network_children(Ps, Os, phase_of_discs, t, weights, features, incremental):
 def best_rate(run, repeats: int) -> tuple[float, float]:
     """(children per second of the fastest pass, the pass's checksum), after one untimed
     pass (numba compiles or loads its cache)."""
-    run()
-    best, checksum = float("inf"), 0.0
-    for _ in range(repeats):
-        start = time.perf_counter()
-        checksum, count = run()
-        best = min(best, time.perf_counter() - start)
-    return count / best, checksum
+    seconds, (checksum, count) = best_of(run, repeats, warm_up=True)
+    return count / seconds, checksum
 
 
 def network(layout: str, seed: int):
@@ -180,21 +161,8 @@ def search_rows(args) -> list[tuple[str, float, float]]:
     return rows
 
 
-def commit() -> str:
-    def git(*a):
-        return subprocess.run(["git", *a], cwd=ROOT, capture_output=True, text=True).stdout
-    dirty = " (with uncommitted changes)" if git("status", "--porcelain").strip() else ""
-    return (git("rev-parse", "--short", "HEAD").strip() or "unknown") + dirty
-
-
-def report(args, n_positions: int, rates, searches, load_before) -> str:
-    load = " / ".join(f"{x:.2f}" for x in load_before)
-    lines = [
-        "# N-tuple networks in Reversi's search", "",
-        f"Command: `python {' '.join(sys.argv)}`", "",
-        f"Commit {commit()}; {platform.processor() or platform.machine()}, {os.cpu_count()} "
-        f"cores, one thread; load average {load} before; Python {platform.python_version()}, "
-        f"numba {numba.__version__}; {time.strftime('%Y-%m-%d %H:%M')}.", "",
+def report(args, n_positions: int, rates, searches) -> list[str]:
+    return [
         f"Child evaluations over {n_positions:,} positions of {args.games} random games "
         f"(best of {args.repeats}), millions per second:", "",
         "| evaluation | recomputed (or WPC) M/s | incremental M/s |", "|---|---:|---:|",
@@ -205,28 +173,28 @@ def report(args, n_positions: int, rates, searches, load_before) -> str:
         "| evaluation | median ms per search | M nodes/s |", "|---|---:|---:|",
         *[f"| {label} | {ms:.2f} | {rate / 1e6:.2f} |" for label, ms, rate in searches],
     ]
-    return "\n".join(lines) + "\n"
 
 
 def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = arguments(__doc__)
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--positions", type=int, default=40)
     parser.add_argument("--depth", type=int, default=5)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--layouts", nargs="+", default=list(LAYOUTS))
-    parser.add_argument("--out", type=Path, help="write the markdown report here too")
     args = parser.parse_args(argv)
     if min(args.games, args.positions, args.depth, args.repeats) < 1:
         parser.error("--games, --positions, --depth and --repeats must be >= 1")
-    load_before = os.getloadavg()
+    stamp = Stamp.begin()
     positions = game_positions(args.games, args.seed)
-    text = report(args, len(positions[0]), evaluation_rates(args, positions), search_rows(args),
-                  load_before)
-    print(text)
-    if args.out:
-        args.out.write_text(text)
+    rates, searches = evaluation_rates(args, positions), search_rows(args)
+    write_result(args.out, "# N-tuple networks in Reversi's search",
+                 report(args, len(positions[0]), rates, searches), stamp.finish(), {
+                     "children_per_second": {label: {"recomputed": full, "incremental": inc}
+                                             for label, full, inc in rates},
+                     "searches": {label: {"median_ms": ms, "nodes_per_second": rate}
+                                  for label, ms, rate in searches}})
 
 
 if __name__ == "__main__":

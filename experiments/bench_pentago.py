@@ -1,7 +1,7 @@
 """Pentago Twist speed on one core: random games/s, alpha-beta nodes/s, MCTS play-outs/s,
 with numba's first-call cost made visible.
 
-    python experiments/bench_pentago.py --out experiments/results/bench_pentago.md
+    python -m experiments.bench_pentago --out experiments/results/bench_pentago.md
 
 First-call times are measured in fresh subprocesses: once with an empty numba cache (a real
 compile of every kernel the random-game loop needs) and once with the cache filled (what every
@@ -10,43 +10,16 @@ later run pays). Warm timings are the best of ``--repeats`` runs in this process
 
 from __future__ import annotations
 
-import argparse
-import os
-import subprocess
-import sys
-import tempfile
 import time
-from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from experiments.common import arguments, best_of, first_call_seconds, random_walk
+from experiments.stamp import Stamp, write_result
 
-from experiments.stamp import Stamp, write_json, write_markdown  # noqa: E402
-
-FIRST_CALL = (
-    "import time; t=time.perf_counter(); import numpy as np; "
-    "from engine.pentago import bitboard as bb; from engine.kernels.rng import new_state; "
-    "t1=time.perf_counter(); bb.random_games(1, new_state(np.random.default_rng(0))); "
-    "print(time.perf_counter()-t1, t1-t)"
-)
-
-
-def first_call_seconds(cache_dir: str) -> tuple[float, float]:
-    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
-    out = subprocess.run([sys.executable, "-c", FIRST_CALL], env=env, cwd=ROOT, check=True,
-                         capture_output=True, text=True).stdout.split()
-    return float(out[0]), float(out[1])
-
-
-def best_of(repeats: int, fn) -> tuple[float, object]:
-    best, value = float("inf"), None
-    for _ in range(repeats):
-        t = time.perf_counter()
-        value = fn()
-        best = min(best, time.perf_counter() - t)
-    return best, value
+SETUP = ("import numpy as np; from engine.pentago import bitboard as bb; "
+         "from engine.kernels.rng import new_state")
+CALL = "bb.random_games(1, new_state(np.random.default_rng(0)))"
 
 
 def random_game_rows(games: int, repeats: int, data: dict) -> list[str]:
@@ -55,7 +28,7 @@ def random_game_rows(games: int, repeats: int, data: dict) -> list[str]:
 
     state = new_rng_state(np.random.default_rng(0))
     bb.random_games(1, state)
-    seconds, counts = best_of(repeats, lambda: bb.random_games(games, state))
+    seconds, counts = best_of(lambda: bb.random_games(games, state), repeats)
     data["random_games"] = {"games": games, "seconds": seconds,
                             "games_per_second": games / seconds}
     return [f"- random games (numba kernel, whole games from the empty board): {games:,} in "
@@ -80,6 +53,7 @@ def contract_rows(games: int, data: dict) -> list[str]:
 
 def search_rows(repeats: int, data: dict) -> list[str]:
     from engine.pentago.evaluation import phase_table
+    from engine.pentago.game import GAME
     from engine.pentago.genome import reference_genome, weights_matrix
     from engine.pentago.search import Searcher
     from engine.pentago.state import State
@@ -89,12 +63,7 @@ def search_rows(repeats: int, data: dict) -> list[str]:
             "|---|---:|---:|---:|---:|---:|"]
     rng = np.random.default_rng(1)
     positions = [("empty board", State())]
-    for plies in (8, 16):
-        state = State()
-        while state.stones < plies:
-            moves = state.legal_moves()
-            state = state.apply(moves[int(rng.integers(len(moves)))])
-        positions.append((f"random, {plies} plies", state))
+    positions += [(f"random, {plies} plies", random_walk(GAME, rng, plies)) for plies in (8, 16)]
     for label, state in positions:
         for depth in (2, 3, 4):
             searcher = Searcher(weights, phase_table(3), endgame_empties=0, shared=False)
@@ -103,7 +72,7 @@ def search_rows(repeats: int, data: dict) -> list[str]:
                 searcher.clear()
                 return searcher.search(*state.boards(), depth=depth)
 
-            seconds, result = best_of(repeats, run)
+            seconds, result = best_of(run, repeats)
             data["search"].append({"position": label, "stones": state.stones, "depth": depth,
                                    "nodes": result.nodes, "seconds": seconds})
             rows.append(f"| {label} | {state.stones} | {depth} | {result.nodes:,} | "
@@ -124,16 +93,14 @@ def mcts_rows(data: dict) -> list[str]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = arguments(__doc__)
     parser.add_argument("--games", type=int, default=1_000_000)
     parser.add_argument("--contract-games", type=int, default=200)
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--out", type=Path, help="write the markdown here too")
     args = parser.parse_args()
     stamp = Stamp.begin()
-    with tempfile.TemporaryDirectory() as cache:
-        cold, import_s = first_call_seconds(cache)
-        cached, _ = first_call_seconds(cache)
+    first = first_call_seconds(SETUP, CALL)
+    (import_s, cold), (_, cached) = first["compile"], first["cached"]
     data = {"first_call": {"import": import_s, "compile": cold, "cached": cached},
             "search": []}
     lines = ["Single thread; every number scales with the share of a core the job gets (see "
@@ -145,10 +112,7 @@ def main() -> None:
     lines += contract_rows(args.contract_games, data)
     lines += mcts_rows(data)
     lines += search_rows(args.repeats, data)
-    print("\n".join(lines))
-    if args.out:
-        write_markdown(args.out, "# Pentago Twist benchmark", lines, stamp)
-        write_json(args.out.with_suffix(".json"), data, stamp)
+    write_result(args.out, "# Pentago Twist benchmark", lines, stamp, data)
 
 
 if __name__ == "__main__":

@@ -2,9 +2,9 @@
 opening (every pair, both colours), measured at populations 16..128, plus the execution layer's
 fixed cost per generation and a projection for a 64-node cluster.
 
-    python experiments/bench_scale.py --depths 2 3 --out experiments/results/bench_scale.md
+    python -m experiments.bench_scale --depths 2 3 --out experiments/results/bench_scale.md
     # the same tables again from the raw measurements, e.g. projected with one chunk per worker:
-    python experiments/bench_scale.py --render experiments/results/bench_scale.json \
+    python -m experiments.bench_scale --render experiments/results/bench_scale.json \
         --chunks-per-worker 1
 
 1. Per-game cost: every round-robin game of generation 0 (the GA's real initial population,
@@ -23,28 +23,25 @@ import argparse
 import functools
 import json
 import pickle
-import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import numpy as np
+import ray
+from hydra import compose, initialize_config_dir
 
-import numpy as np  # noqa: E402
-import ray  # noqa: E402
-from hydra import compose, initialize_config_dir  # noqa: E402
-
-from evolve.execution.backends import RayConfig, chunks, make_backend  # noqa: E402
-from evolve.ga.config import to_config  # noqa: E402
-from evolve.ga.loop import Study  # noqa: E402
-from evolve.ga.sampled import sampled_pairs  # noqa: E402
-from evolve.ga.tournament import (  # noqa: E402
+from evolve.execution.backends import RayConfig, chunks, make_backend
+from evolve.ga.config import to_config
+from evolve.ga.loop import Study
+from evolve.ga.sampled import sampled_pairs
+from evolve.ga.tournament import (
     Context,
     round_robin_tasks,
     score_round_robin,
     warm_up,
 )
-from experiments.stamp import Stamp, write_json, write_markdown  # noqa: E402
+from experiments.stamp import Stamp, write_json, write_markdown
 
 CONF = str(Path(__file__).resolve().parent.parent / "conf")
 

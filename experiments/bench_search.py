@@ -1,6 +1,6 @@
 """Speed of the alpha-beta search and the exact solver.
 
-    python experiments/bench_search.py --out experiments/results/bench_search.md
+    python -m experiments.bench_search --out experiments/results/bench_search.md
 
 Measures, single-threaded:
 - first-call cost in a fresh process: with an empty numba cache (compile) and a filled one;
@@ -13,54 +13,33 @@ Measures, single-threaded:
 
 from __future__ import annotations
 
-import argparse
-import os
-import subprocess
 import sys
-import tempfile
 import time
-from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from engine.reversi.position import PASS, Position, move_name, parse_move  # noqa: E402
-from engine.reversi.search import Searcher  # noqa: E402
-from engine.reversi.weights import FEATURE_NAMES, Weights, default_phase_bounds  # noqa: E402
-from engine.reversi.weights_io import reference_weights  # noqa: E402
-from experiments.stamp import Stamp, write_json, write_markdown  # noqa: E402
+from engine.reversi.position import PASS, Position, move_name
+from engine.reversi.search import Searcher
+from engine.reversi.solve import read_obf
+from engine.reversi.weights import FEATURE_NAMES, Weights, default_phase_bounds
+from engine.reversi.weights_io import reference_weights
+from experiments.common import ROOT, arguments, first_call_seconds, first_call_table
+from experiments.stamp import Stamp, write_result
 
 FFO = ROOT / "tests" / "data" / "ffo_1_19.obf"
-FIRST_CALL = (
-    "import time; t=time.perf_counter(); from engine.reversi.search import Searcher; "
-    "from engine.reversi.weights_io import reference_weights; "
-    "from engine.reversi.position import Position; "
-    "t1=time.perf_counter(); Searcher(reference_weights('wpc'), tt_bits=16).search("
-    "Position.start(), depth=3); print(time.perf_counter()-t1, t1-t)"
-)
+SETUP = ("from engine.reversi.search import Searcher; "
+         "from engine.reversi.weights_io import reference_weights; "
+         "from engine.reversi.position import Position")
+CALL = "Searcher(reference_weights('wpc'), tt_bits=16).search(Position.start(), depth=3)"
 
 
-def first_call_seconds(cache_dir: str) -> tuple[float, float]:
-    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
-    out = subprocess.run(
-        [sys.executable, "-c", FIRST_CALL],
-        env=env,
-        cwd=ROOT,
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout.split()
-    return float(out[0]), float(out[1])
-
-
-def midgame_positions(n: int, seed: int) -> list[Position]:
-    rng = np.random.default_rng(seed)
+def midgame_positions(rng, n: int, low: int = 20, high: int = 41) -> list[Position]:
+    """``n`` positions after ``low`` to ``high - 1`` random plies (a pass is a move), each with
+    a move to make (``bench_kernels`` samples its positions here too)."""
     out = []
     while len(out) < n:
         p = Position.start()
-        for _ in range(int(rng.integers(20, 41))):
+        for _ in range(int(rng.integers(low, high))):
             moves = p.legal_moves()
             if not moves:
                 break
@@ -111,17 +90,14 @@ def time_budget(searcher: Searcher, positions, limit: float) -> tuple[float, flo
 
 def ffo_rows(searcher: Searcher) -> list[dict]:
     rows = []
-    lines = FFO.read_text().splitlines()
-    searcher.solve(Position.parse(lines[0].split(";")[0].strip()))  # compile / load, untimed
-    for number, line in enumerate(lines, start=1):
-        fields = [f.strip() for f in line.split(";") if f.strip()]
-        p = Position.parse(fields[0])
-        scores = {parse_move(m): int(s) for m, s in (f.split(":") for f in fields[1:])}
+    problems = read_obf(FFO)
+    searcher.solve(problems[0][0])  # compile / load, untimed
+    for number, (p, scores) in enumerate(problems, start=1):
         searcher.clear()
         t = time.perf_counter()
         r = searcher.solve(p)
         seconds = time.perf_counter() - t
-        ok = r.score == max(scores.values()) and scores.get(r.move) == r.score
+        ok = r.score == max(scores.values()) and scores.get(move_name(r.move)) == r.score
         rows.append({"number": number, "empties": p.empties, "move": move_name(r.move),
                      "score": int(r.score), "ok": bool(ok), "nodes": int(r.nodes),
                      "seconds": seconds})
@@ -135,29 +111,22 @@ def ffo_lines(rows: list[dict]) -> list[str]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = arguments(__doc__)
     parser.add_argument("--positions", type=int, default=50)
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--out", type=Path)
     args = parser.parse_args()
     stamp = Stamp.begin()
 
-    with tempfile.TemporaryDirectory() as cache:
-        cold = first_call_seconds(cache)
-        warm = first_call_seconds(cache)
-    positions = midgame_positions(args.positions, args.seed)
-    data = {"first_call": {"compile": {"import": cold[1], "search": cold[0]},
-                           "cached": {"import": warm[1], "search": warm[0]}},
+    first = first_call_seconds(SETUP, CALL)
+    positions = midgame_positions(np.random.default_rng(args.seed), args.positions)
+    data = {"first_call": {k: {"import": i, "search": c} for k, (i, c) in first.items()},
             "fixed_depth": [], "time_budget": [], "ffo": []}
     lines = [
         "Single thread.",
         "",
         "## First call (fresh process)",
         "",
-        "| numba cache | import (s) | first search (s) |",
-        "|---|---|---|",
-        f"| empty (compile) | {cold[1]:.2f} | {cold[0]:.2f} |",
-        f"| filled | {warm[1]:.2f} | {warm[0]:.2f} |",
+        *first_call_table(first, "first search"),
         "",
         f"## Fixed depth, {len(positions)} midgame positions "
         f"(seed {args.seed}, 20-40 random plies)",
@@ -208,10 +177,7 @@ def main() -> int:
         lines += ffo_lines(data["ffo"])
     else:
         lines += ["", f"(FFO file not found at {FFO}: exact-solve timings skipped)"]
-    print("\n".join(lines))
-    if args.out:
-        write_markdown(args.out, "# Search benchmark", lines, stamp)
-        write_json(args.out.with_suffix(".json"), data, stamp)
+    write_result(args.out, "# Search benchmark", lines, stamp, data)
     return 0 if all(r["ok"] for r in data["ffo"]) else 1
 
 

@@ -1,6 +1,6 @@
 """Speed of the exact endgame solver on FFO #20-#39 (one thread), against Edax's figures.
 
-    python experiments/bench_solve.py --out experiments/results/bench_solve.md
+    python -m experiments.bench_solve --out experiments/results/bench_solve.md
 
 Measures:
 - the first call in a fresh process: numba compiling everything (empty cache) and loading it
@@ -16,39 +16,23 @@ all-zero evaluation solves #20-#39 in 24.5 s and 792 M nodes; the goal is <= 75 
 
 from __future__ import annotations
 
-import argparse
-import os
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from engine.reversi.endgame import solve_exact  # noqa: E402
-from engine.reversi.endgame_table import new_table  # noqa: E402
-from engine.reversi.position import move_name  # noqa: E402
-from engine.reversi.solve import TT_BITS, read_obf  # noqa: E402
-from experiments.stamp import Stamp, write_json, write_markdown  # noqa: E402
+from engine.reversi.endgame import solve_exact
+from engine.reversi.endgame_table import new_table
+from engine.reversi.position import move_name
+from engine.reversi.solve import TT_BITS, read_obf
+from experiments.common import ROOT, arguments, first_call_seconds, first_call_table
+from experiments.stamp import Stamp, write_result
 
 EDAX_SECONDS, EDAX_NODES = 24.5, 792e6
 GOAL_SECONDS = 75.0
-FIRST_CALL = (
-    "import time; t=time.perf_counter(); from engine.reversi.endgame import solve_exact; "
-    "from engine.reversi.endgame_table import new_table; from engine.reversi.position import "
-    "Position; t1=time.perf_counter(); p=Position.parse('{pos}'); "
-    "solve_exact(*p.boards, False, new_table(16), 1); print(t1-t, time.perf_counter()-t1)"
-)
-
-
-def first_call_seconds(cache_dir: str, position: str) -> tuple[float, float]:
-    """(import seconds, first solve seconds) in a fresh process using ``cache_dir``."""
-    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir, PYTHONPATH=str(ROOT))
-    out = subprocess.run([sys.executable, "-c", FIRST_CALL.format(pos=position)], env=env,
-                         cwd=ROOT, check=True, capture_output=True, text=True).stdout.split()
-    return float(out[0]), float(out[1])
+SETUP = ("from engine.reversi.endgame import solve_exact; "
+         "from engine.reversi.endgame_table import new_table; "
+         "from engine.reversi.position import Position")
+CALL = "solve_exact(*Position.parse({pos!r}).boards, False, new_table(16), 1)"
 
 
 def solve_rows(path: Path, first: int, numbers: set[int] | None, bits: int) -> list[dict]:
@@ -84,19 +68,16 @@ def table_lines(rows: list[dict]) -> list[str]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = arguments(__doc__)
     parser.add_argument("--file", type=Path, default=ROOT / "tests" / "data" / "ffo_20_39.obf")
     parser.add_argument("--first", type=int, default=20, help="number of the file's first line")
     parser.add_argument("--numbers", default="", help="comma-separated subset, e.g. 36,37")
     parser.add_argument("--tt-bits", type=int, default=TT_BITS)
-    parser.add_argument("--out", type=Path, help="write the markdown report here")
     args = parser.parse_args()
     stamp = Stamp.begin()
     numbers = {int(x) for x in args.numbers.split(",") if x}
     small = read_obf(args.file)[0][0].to_string()
-    with tempfile.TemporaryDirectory() as empty_cache:
-        compile_import, compile_first = first_call_seconds(empty_cache, small)
-        cached_import, cached_first = first_call_seconds(empty_cache, small)
+    first = first_call_seconds(SETUP, CALL.format(pos=small))
     solve_exact(*read_obf(args.file)[0][0].boards, False, new_table(8), 1)  # load in this process
     rows = solve_rows(args.file, args.first, numbers, args.tt_bits)
     wall, cpu = sum(r["wall"] for r in rows), sum(r["cpu"] for r in rows)
@@ -108,10 +89,7 @@ def main() -> int:
         "",
         "## First call (fresh process)",
         "",
-        "| numba cache | import (s) | first solve (s) |",
-        "|---|---|---|",
-        f"| empty (compile) | {compile_import:.2f} | {compile_first:.2f} |",
-        f"| filled | {cached_import:.2f} | {cached_first:.2f} |",
+        *first_call_table(first, "first solve"),
         "",
         "## Positions (table cleared between positions)",
         "",
@@ -125,16 +103,13 @@ def main() -> int:
         f"- goal <= {GOAL_SECONDS:.0f} s: wall {'met' if wall <= GOAL_SECONDS else 'NOT met'}, "
         f"CPU {'met' if cpu <= GOAL_SECONDS else 'NOT met'}",
     ]
-    print("\n".join(report))
-    if args.out:
-        title = f"# Exact solver benchmark: FFO #{rows[0]['number']}-#{rows[-1]['number']}"
-        write_markdown(args.out, title, report, stamp)
-        write_json(args.out.with_suffix(".json"), {
+    write_result(
+        args.out, f"# Exact solver benchmark: FFO #{rows[0]['number']}-#{rows[-1]['number']}",
+        report, stamp, {
             "tt_bits": args.tt_bits, "rows": rows, "nodes": nodes, "wall_seconds": wall,
             "cpu_seconds": cpu, "edax": {"seconds": EDAX_SECONDS, "nodes": EDAX_NODES},
             "goal_seconds": GOAL_SECONDS,
-            "first_call": {"compile": {"import": compile_import, "solve": compile_first},
-                           "cached": {"import": cached_import, "solve": cached_first}}}, stamp)
+            "first_call": {k: {"import": i, "solve": c} for k, (i, c) in first.items()}})
     return 0 if all(r["ok"] for r in rows) else 1
 
 

@@ -10,6 +10,10 @@ runs; they run from a clean clone (no file outside the repository).
 In a command ``{results}`` is the results folder (``--results``, default
 ``experiments/results``). A job with ``capture`` gets its standard output (Markdown) written to
 that file under the title ``capture`` and the stamp (for commands that only print).
+
+Every script of ``experiments/`` is a job here, but the modules in ``NOT_JOBS``: libraries of
+the scripts and tools (``reproduce`` runs the jobs; ``provenance`` writes and checks the runs'
+``PROVENANCE.md``).
 """
 
 from __future__ import annotations
@@ -18,6 +22,19 @@ import shlex
 from dataclasses import dataclass
 
 PY = "python"
+NOT_JOBS = {  # modules of experiments/ that measure nothing themselves, and what they are
+    "__init__": "the package",
+    "common": "what the scripts share (running commands, evolve.evaluate, timers, sampling)",
+    "stamp": "the stamp every result file is written with",
+    "catalogue": "this file",
+    "reproduce": "the tool that runs the jobs",
+    "readme_table": "the README's results table, read from the results",
+    "provenance": "the tool that writes and checks the committed runs' PROVENANCE.md",
+    "efficiency_plans": "learning_efficiency's methods and anchors per game",
+    "efficiency_inprocess": "learning_efficiency's in-process methods (TD alone, Texel)",
+    "efficiency_report": "learning_efficiency's table and figure",
+    "texel": "learning_efficiency's Texel-style method",
+}
 
 
 @dataclass(frozen=True)
@@ -86,52 +103,54 @@ def players(entries: list[str]) -> str:
     return " ".join(f"--player {e}" for e in entries)
 
 
+def script(name: str, options: str, seconds: float, kind: str, what: str, quick: bool = False,
+           module: str | None = None, also: str = "", json: bool = True) -> Job:
+    """A job of a script of ``experiments/`` (``module``, default ``name``) that writes
+    ``--out {results}/<name>.md``, the ``.json`` beside it (unless ``json`` is false) and
+    ``also``."""
+    outputs = " ".join([f"{name}.md", *([f"{name}.json"] if json else []), also])
+    return job(name, f"{PY} -m experiments.{module or name} {options} --out {{results}}/{name}.md"
+               .replace("  ", " "), outputs, seconds, kind, what, quick)
+
+
+def td_network(game: str, settings: str, stages: str, seconds: float, what: str) -> Job:
+    """``python -m evolve.td``: a game's n-tuple champion learnt by TD self-play."""
+    return job(f"champion_{game}_ntuple", f"{PY} -m evolve.td --game {game} --settings "
+               f"'{settings}' {stages} --seed 0 --out {{results}}/champions/{game}_ntuple.json "
+               "--no-progress", f"champions/{game}_ntuple.json", seconds, "exact", what)
+
+
+NETWORK = ('{{"genome": {{"kind": "ntuple", "layout": "{layout}", {rest}"phases": 1, '
+           '"features": {features}}}}}')
 JOBS = [
     # --- exact figures: counts and exact scores (their timings are machine figures) ----------
-    job("bench_perft", f"{PY} experiments/bench_perft.py --max-depth 11 --repeats 3 "
-        "--out {results}/bench_perft.md", "bench_perft.md bench_perft.json", 20, "exact",
-        "Reversi perft 1-11 against the published counts, leaves/s", quick=True),
-    job("bench_search", f"{PY} experiments/bench_search.py --positions 50 --seed 7 "
-        "--out {results}/bench_search.md", "bench_search.md bench_search.json", 60, "exact",
-        "alpha-beta ms/move and nodes/s; FFO #1-#19 exact scores", quick=True),
-    job("bench_solve", f"{PY} experiments/bench_solve.py --out {{results}}/bench_solve.md",
-        "bench_solve.md bench_solve.json", 100, "exact",
-        "exact solver on FFO #20-#39 (scores checked), nodes, CPU and wall time", quick=True),
-    job("bench_hexifence", f"{PY} experiments/bench_hexifence.py "
-        "--out {results}/bench_hexifence.md", "bench_hexifence.md bench_hexifence.json", 50,
-        "exact", "Hexifence play-outs, ms/move per agent, exact solves (empty N=2 board)",
-        quick=True),
-    job("hexifence_parity", f"{PY} experiments/hexifence_parity.py "
-        "--out {results}/hexifence_parity.md", "hexifence_parity.md hexifence_parity.json", 30,
-        "exact", "how often Hexifence's parity features agree with the exact solver",
-        quick=True),
-    job("elo_anchors", f"{PY} experiments/elo_anchors.py {ELO_ANCHOR_RUNS} "
-        "--out {results}/elo_anchors.md", "elo_anchors.md elo_anchors.json", 5, "exact",
-        "champion Elo with and without hall-of-fame anchors, from committed runs' games",
-        quick=True),
+    script("bench_perft", "--max-depth 11 --repeats 3", 20, "exact",
+           "Reversi perft 1-11 against the published counts, leaves/s", quick=True),
+    script("bench_search", "--positions 50 --seed 7", 60, "exact",
+           "alpha-beta ms/move and nodes/s; FFO #1-#19 exact scores", quick=True),
+    script("bench_solve", "", 100, "exact",
+           "exact solver on FFO #20-#39 (scores checked), nodes, CPU and wall time", quick=True),
+    script("bench_hexifence", "", 50, "exact",
+           "Hexifence play-outs, ms/move per agent, exact solves (empty N=2 board)", quick=True),
+    script("hexifence_parity", "", 30, "exact",
+           "how often Hexifence's parity features agree with the exact solver", quick=True),
+    script("elo_anchors", ELO_ANCHOR_RUNS, 5, "exact",
+           "champion Elo with and without hall-of-fame anchors, from committed runs' games",
+           quick=True),
     # --- speed (the machine's figures: run on a quiet machine) --------------------------------
-    job("bench_pentago", f"{PY} experiments/bench_pentago.py --out {{results}}/bench_pentago.md",
-        "bench_pentago.md bench_pentago.json", 40, "timing",
-        "Pentago Twist random games/s, alpha-beta nodes/s, MCTS play-outs/s"),
-    job("bench_features", f"{PY} experiments/bench_features.py "
-        "--out {results}/bench_features.md", "bench_features.md bench_features.json", 60,
-        "timing", "cost of Reversi's optional feature groups"),
-    job("bench_agents", f"{PY} experiments/bench_agents.py --out {{results}}/bench_agents.md",
-        "bench_agents.md bench_agents.json", 40, "timing",
-        "Reversi agents' time per move (random, greedy, wpc1, bfs, mcts)"),
-    job("bench_cs303", f"{PY} experiments/bench_cs303.py --out {{results}}/bench_cs303.md",
-        "bench_cs303.md bench_cs303.json", 120, "timing",
-        "the exported CS303 agent (pure Python): nodes/s, depth reached in the time limit"),
-    job("bench_ga", f"{PY} experiments/bench_ga.py --generations 5 --studies depth5 defaults "
-        "--out {results}/bench_ga.md", "bench_ga.md bench_ga.json", 2100, "timing",
-        "one generation serial vs Ray 1/2 workers; whole studies end to end"),
-    job("bench_scale", f"{PY} experiments/bench_scale.py --depths 2 3 "
-        "--out {results}/bench_scale.md", "bench_scale.md bench_scale.json", 900, "timing",
-        "one generation's cost vs population size, Ray overheads, cluster projection"),
-    job("bench_cluster_loss", f"{PY} experiments/bench_cluster_loss.py --timeout 3 --repeats 3 "
-        "--out {results}/bench_cluster_loss.md",
-        "bench_cluster_loss.md bench_cluster_loss.json", 120, "timing",
-        "time from losing every Ray node to the one-line stop"),
+    script("bench_pentago", "", 40, "timing",
+           "Pentago Twist random games/s, alpha-beta nodes/s, MCTS play-outs/s"),
+    script("bench_features", "", 60, "timing", "cost of Reversi's optional feature groups"),
+    script("bench_agents", "", 40, "timing",
+           "Reversi agents' time per move (random, greedy, wpc1, bfs, mcts)"),
+    script("bench_cs303", "", 120, "timing",
+           "the exported CS303 agent (pure Python): nodes/s, depth reached in the time limit"),
+    script("bench_ga", "--generations 5 --studies depth5 defaults", 2100, "timing",
+           "one generation serial vs Ray 1/2 workers; whole studies end to end"),
+    script("bench_scale", "--depths 2 3", 900, "timing",
+           "one generation's cost vs population size, Ray overheads, cluster projection"),
+    script("bench_cluster_loss", "--timeout 3 --repeats 3", 120, "timing",
+           "time from losing every Ray node to the one-line stop"),
     job("web_latency_health", f"{PY} -m tests.engine.web.latency health",
         "web_latency_health.md", 90, "timing",
         "browser board: GET /api/health while agents think",
@@ -140,111 +159,118 @@ JOBS = [
         "web_latency_sessions.md", 180, "timing",
         "browser board: agent-move latency with 20 sessions at once",
         capture="Browser board latency: 20 sessions at once"),
-    job("strength_ntuple", f"{PY} experiments/strength_ntuple.py --games 400 "
-        "--out {results}/strength_ntuple.md", "strength_ntuple.md strength_ntuple.json "
-        "champions/pentago_twist_seed.json champions/hexifence_seed.json", 600,
-        "games", "the committed n-tuple champions against issue 21's goals"),
+    script("strength_ntuple", "--games 400", 600, "games",
+           "the committed n-tuple champions against issue 21's goals",
+           also="champions/pentago_twist_seed.json champions/hexifence_seed.json"),
     job("learning_efficiency", f"{PY} -m experiments.learning_efficiency --seeds 0 1 "
         "--results {results}", "learning_efficiency.md learning_efficiency.json "
         "learning_efficiency.png", 3 * 3600, "timing",
         "Elo against fixed anchors per CPU-second, per genome kind x optimizer (CPU budgets: "
         "a slower machine learns less in them)"),
+    script("bench_ntuple", "--games 300", 90, "timing",
+           "n-tuple networks on Reversi positions: full vs incremental evaluations per second"),
+    script("bench_ntuple_search", "--games 200 --positions 40 --depth 5", 240, "timing",
+           "n-tuple networks in Reversi's search: child evaluations/s, depth-5 searches vs WPC"),
+    script("ntuple_pentago_speed", "", 90, "timing", "Pentago Twist networks: successor "
+           "evaluations/s, alpha-beta nodes/s, TD games/s", json=False),
+    script("ntuple_hexifence_speed", "", 90, "timing", "Hexifence networks: leaf and edge-gain "
+           "evaluations/s, alpha-beta nodes/s, TD games/s", json=False),
+    script("bench_kernels", "--baseline a214400a0c57 --repeats 7", 480, "timing",
+           "the shared search kernels against the last commit before them, in one process "
+           "(same moves, values, node counts)"),
+    script("bench_mcts", "--baseline 20e09c6c9294 --rounds 5 --playouts 20000", 600, "timing",
+           "MCTS play-outs/s against the last commit before the shared UCT loop"),
     job("test_suite", f"{PY} -m pytest -q -p no:cacheprovider", "test_suite.md", 450, "timing",
         "the README's test command: the default suite's result and wall time",
         capture="The default test suite (python -m pytest)"),
     # --- strength: games at fixed depth from fixed seeds --------------------------------------
-    job("strength_reversed_reversi", f"{PY} experiments/strength.py --game reversed_reversi "
+    job("strength_reversed_reversi", f"{PY} -m experiments.strength --game reversed_reversi "
         "--results {results}", "strength_reversed_reversi.md strength_reversed_reversi.json "
         "champions/reversed_reversi.json champions/reversed_reversi_cs303.py", 300, "games",
         "default Reversed Reversi champion vs the reference agents"),
-    job("strength_othello", f"{PY} experiments/strength.py --game othello --results {{results}}",
+    job("strength_othello", f"{PY} -m experiments.strength --game othello --results {{results}}",
         "strength_othello.md strength_othello.json strength_othello_1ply.json "
         "strength_othello_league.json champions/othello.json champions/othello_league.json",
         420, "games", "default Othello champion vs the reference agents; the League protocol"),
-    job("strength_hexifence", f"{PY} experiments/strength_hexifence.py --games 200 --also "
+    job("strength_hexifence", f"{PY} -m experiments.strength_hexifence --games 200 --also "
         "experiments/results/champions/hexifence_depth3_study.json "
         "experiments/results/champions/hexifence_depth2_study.json --results {results}",
         "strength_hexifence.md strength_hexifence.json champions/hexifence.json", 600, "games",
         "Hexifence champion vs the chain-aware agent (N=3) and the exact solver (N=2)"),
-    job("strength_pentago_twist", f"{PY} experiments/strength_pentago.py --games 200 --time 0.5 "
+    job("strength_pentago_twist", f"{PY} -m experiments.strength_pentago --games 200 --time 0.5 "
         "--results {results}", "strength_pentago_twist.md strength_pentago_twist.json "
         "champions/pentago_twist.json", 4000, "timing",
         "Pentago Twist champion vs MCTS at 0.5 s per move (time-limited: a machine figure)"),
-    job("strength_pentago_twist_es", f"{PY} experiments/strength_pentago.py --champion "
+    job("strength_pentago_twist_es", f"{PY} -m experiments.strength_pentago --champion "
         "{results}/champions/pentago_twist_es.json --name pentago_twist_es --vs mcts "
         "--games 400 --time 0.5 --goal 0.85 --results {results}",
         "strength_pentago_twist_es.md strength_pentago_twist_es.json", 2400, "timing",
         "the ES feature-genome champion vs MCTS at 0.5 s per move (issue 21: >= 85%)"),
-    job("progress_reversed_reversi", f"{PY} experiments/progress_evidence.py "
-        "experiments/runs/reversed_reversi --generations 0 10 20 29 --depth 4 "
-        "--endgame-empties 10 --games 40 --out {results}/progress_reversed_reversi.md",
-        "progress_reversed_reversi.md progress_reversed_reversi.json", 240, "games",
-        "champions of generations 0/10/20/29 of the default study vs the anchors"),
-    job("progress_othello", f"{PY} experiments/progress_evidence.py experiments/runs/othello "
-        "--generations 0 10 20 29 --depth 4 --endgame-empties 10 --games 40 "
-        "--out {results}/progress_othello.md", "progress_othello.md progress_othello.json", 240,
-        "games", "the same for the default Othello study"),
-    job("progress_reversed_reversi_long", f"{PY} experiments/progress_evidence.py "
-        "experiments/runs/reversed_reversi_long --generations 25 50 75 99 --depth 2 "
-        "--endgame-empties 6 --games 40 --out {results}/progress_reversed_reversi_long.md",
-        "progress_reversed_reversi_long.md progress_reversed_reversi_long.json", 120, "games",
-        "a 100-generation study's champions vs the anchors and each other"),
-    job("yardstick_panels", f"{PY} experiments/yardstick_panels.py "
-        "--out {results}/yardstick_panels.md", "yardstick_panels.md yardstick_panels.json", 180,
-        "games", "generation-0 champions vs candidate yardstick opponents"),
-    job("tuning_quality_reversed_reversi_1ply", f"{PY} experiments/tuning_quality.py "
-        f"{players(RR_1PLY_PLAYERS)} --baseline rr_issue --target budget --games 200 --depth 1 "
-        "--endgame-empties 3 --backend ray --seed 16 "
-        "--out {results}/tuning_quality_reversed_reversi_1ply.md",
-        "tuning_quality_reversed_reversi_1ply.md tuning_quality_reversed_reversi_1ply.json", 120,
-        "games", "1-ply Reversed Reversi champions of 22 studies, round robin"),
-    job("tuning_quality_reversed_reversi_d4", f"{PY} experiments/tuning_quality.py "
-        f"{players(RR_D4_PLAYERS)} --baseline d4_rr --target d4_refs_hof --games 100 --depth 4 "
-        "--endgame-empties 10 --backend ray --seed 16 "
-        "--title \"Reversed Reversi at depth 4 (+ exact last 10 empties: the default study's "
-        "search)\" "
-        "--out {results}/tuning_quality_reversed_reversi_d4.md",
-        "tuning_quality_reversed_reversi_d4.md tuning_quality_reversed_reversi_d4.json", 60,
-        "games", "depth-4 Reversed Reversi champions, round robin"),
-    job("tuning_quality_othello_1ply", f"{PY} experiments/tuning_quality.py "
-        f"{players(OTHELLO_1PLY_PLAYERS)} --references wpc course --baseline o_rr "
-        "--target o_refs_hof --games 200 --depth 1 --endgame-empties 0 --backend serial "
-        "--seed 16 --game othello --title \"Othello at 1 ply (no endgame search: the Othello "
-        "League protocol's search)\" "
-        "--out {results}/tuning_quality_othello_1ply.md",
-        "tuning_quality_othello_1ply.md tuning_quality_othello_1ply.json", 40, "games",
-        "1-ply Othello champions, round robin"),
-    job("diversity", f"{PY} experiments/diversity.py --seeds 0 1 2 3 4 5 6 7 --more-seeds 8 9 "
-        "10 11 12 13 14 15 --more-settings old keepers sharing mutation --games 100 "
-        "--out {results}/diversity.md", "diversity.md diversity.json", 60, "games",
-        "diversity settings over 8-16 seeds (from the committed runs; hours without them)"),
-    job("diversity_othello", f"{PY} experiments/diversity.py --game othello --seeds 0 1 2 3 4 "
-        "5 6 7 8 9 10 11 12 13 14 15 --settings old mutation --games 100 "
-        "--out {results}/diversity_othello.md", "diversity_othello.md diversity_othello.json", 30,
-        "games", "the same for Othello"),
-    *(job(f"champion_{game}_ntuple", f"{PY} -m evolve.td --game {game} --settings "
-          "'{\"genome\": {\"kind\": \"ntuple\", \"layout\": \"square2\", \"symmetry\": "
-          "\"d4\", \"phases\": 1, \"features\": [\"mobility\", \"stability\"]}}' "
-          "--stage 1000000:0.07 --stage 1000000:0.02 --stage 1000000:0.01 --stage 1000000:0.005 "
-          f"--seed 0 --out {{results}}/champions/{game}_ntuple.json --no-progress",
-          f"champions/{game}_ntuple.json", 960, "exact",
-          f"the {game} n-tuple champion: TD self-play alone (2x2 squares + mobility, "
-          "stability), 4 million games")
+    script("progress_reversed_reversi", "experiments/runs/reversed_reversi --generations 0 10 20 "
+           "29 --depth 4 --endgame-empties 10 --games 40", 240, "games",
+           "champions of generations 0/10/20/29 of the default study vs the anchors",
+           module="progress_evidence"),
+    script("progress_othello", "experiments/runs/othello --generations 0 10 20 29 --depth 4 "
+           "--endgame-empties 10 --games 40", 240, "games",
+           "the same for the default Othello study", module="progress_evidence"),
+    script("progress_reversed_reversi_long", "experiments/runs/reversed_reversi_long "
+           "--generations 25 50 75 99 --depth 2 --endgame-empties 6 --games 40", 120, "games",
+           "a 100-generation study's champions vs the anchors and each other",
+           module="progress_evidence"),
+    script("yardstick_panels", "", 180, "games",
+           "generation-0 champions vs candidate yardstick opponents"),
+    script("tuning_quality_reversed_reversi_1ply", f"{players(RR_1PLY_PLAYERS)} --baseline "
+           "rr_issue --target budget --games 200 --depth 1 --endgame-empties 3 --backend ray "
+           "--seed 16", 120, "games", "1-ply Reversed Reversi champions of 22 studies, round "
+           "robin", module="tuning_quality"),
+    script("tuning_quality_reversed_reversi_d4", f"{players(RR_D4_PLAYERS)} --baseline d4_rr "
+           "--target d4_refs_hof --games 100 --depth 4 --endgame-empties 10 --backend ray "
+           "--seed 16 --title \"Reversed Reversi at depth 4 (+ exact last 10 empties: the "
+           "default study's search)\"", 60, "games",
+           "depth-4 Reversed Reversi champions, round robin", module="tuning_quality"),
+    script("tuning_quality_othello_1ply", f"{players(OTHELLO_1PLY_PLAYERS)} --references wpc "
+           "course --baseline o_rr --target o_refs_hof --games 200 --depth 1 --endgame-empties "
+           "0 --backend serial --seed 16 --game othello --title \"Othello at 1 ply (no endgame "
+           "search: the Othello League protocol's search)\"", 40, "games",
+           "1-ply Othello champions, round robin", module="tuning_quality"),
+    script("diversity", "--seeds 0 1 2 3 4 5 6 7 --more-seeds 8 9 10 11 12 13 14 15 "
+           "--more-settings old keepers sharing mutation --games 100", 60, "games",
+           "diversity settings over 8-16 seeds (from the committed runs; hours without them)"),
+    script("diversity_othello", "--game othello --seeds 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 "
+           "--settings old mutation --games 100", 30, "games", "the same for Othello",
+           module="diversity"),
+    # --- TD self-play alone: learning curves, from fixed seeds ---------------------------------
+    script("strength_ntuple_reversi_othello", "--game othello --td-games 20000 100000 500000",
+           720, "games", "Othello: TD self-play alone from zero (straight 2-tuples) at 20k, "
+           "100k and 500k games, League protocol vs wpc1, wpc and the 1-ply champion",
+           module="strength_ntuple_reversi"),
+    script("strength_ntuple_reversi_reversed_reversi", "--game reversed_reversi --features none "
+           "mobility,stability --td-games 50000", 300, "games", "Reversed Reversi: TD self-play "
+           "alone, 50k games, with and without mobility and stability, vs wpc_negated, course "
+           "and the 1-ply champion", module="strength_ntuple_reversi"),
+    job("ntuple_pentago_strength", f"{PY} -m experiments.ntuple_pentago_strength --td-games "
+        "10000 100000 300000 --games 200 --out {results}", "ntuple_pentago_strength.md "
+        "ntuple_pentago_strength.json", 3 * 3600, "timing",
+        "Pentago Twist: TD self-play alone from zero, vs the seed's weights and its MCTS at "
+        "0.5 s per move (time-limited: a machine figure)"),
+    job("ntuple_hexifence_strength", f"{PY} -m experiments.ntuple_hexifence_strength "
+        "--td-games 10000 100000 --games 200 --out {results}", "ntuple_hexifence_strength.md "
+        "ntuple_hexifence_strength.json", 1800, "games",
+        "Hexifence N=3: TD self-play alone from zero vs the seed's weights at equal search"),
+    *(td_network(game, NETWORK.format(layout="square2", rest='"symmetry": "d4", ',
+                                      features='["mobility", "stability"]'),
+                 "--stage 1000000:0.07 --stage 1000000:0.02 --stage 1000000:0.01 "
+                 "--stage 1000000:0.005", 960, f"the {game} n-tuple champion: TD self-play "
+                 "alone (2x2 squares + mobility, stability), 4 million games")
       for game in ("othello", "reversed_reversi")),
-    job("champion_pentago_twist_ntuple", f"{PY} -m evolve.td --game pentago_twist --settings "
-        "'{\"genome\": {\"kind\": \"ntuple\", \"layout\": \"straight5\", \"symmetry\": "
-        "\"rot180\", \"phases\": 1, \"features\": true}}' --start reference "
-        "--stage 100000:0.1 --stage 50000:0.03 --seed 0 "
-        "--out {results}/champions/pentago_twist_ntuple.json --no-progress",
-        "champions/pentago_twist_ntuple.json", 150, "exact",
-        "the Pentago Twist n-tuple champion: TD self-play from the seed weights"),
-    job("champion_hexifence_ntuple", f"{PY} -m evolve.td --game hexifence --settings "
-        "'{\"size\": 3, \"genome\": {\"kind\": \"ntuple\", \"layout\": \"cell+pair\", "
-        "\"phases\": 1, \"features\": true}}' --start reference "
-        "--stage 50000:0.1 --stage 25000:0.03 --seed 0 "
-        "--out {results}/champions/hexifence_ntuple.json --no-progress",
-        "champions/hexifence_ntuple.json", 100, "exact",
-        "the Hexifence n-tuple champion (N=3): TD self-play from the seed weights"),
+    td_network("pentago_twist", NETWORK.format(layout="straight5", rest='"symmetry": "rot180", ',
+                                               features="true"),
+               "--start reference --stage 100000:0.1 --stage 50000:0.03", 150,
+               "the Pentago Twist n-tuple champion: TD self-play from the seed weights"),
+    td_network("hexifence", '{"size": 3, ' + NETWORK.format(layout="cell+pair", rest="",
+                                                            features="true")[1:],
+               "--start reference --stage 50000:0.1 --stage 25000:0.03", 100,
+               "the Hexifence n-tuple champion (N=3): TD self-play from the seed weights"),
     job("champion_reversed_reversi_1ply", f"{PY} -m evolve.export "
         "experiments/runs/reversed_reversi_1ply_budget --format json "
         "--out {results}/champions/reversed_reversi_1ply.json",

@@ -2,7 +2,7 @@
 settings and with the diversity keepers, same population and generations (so about the same
 games and CPU), each final champion then measured against the same anchors.
 
-    python experiments/diversity.py --seeds 0 1 2 --out experiments/results/diversity.md
+    python -m experiments.diversity --seeds 0 1 2 --out experiments/results/diversity.md
 
 Writes the runs under ``experiments/runs/diversity/<setting>_seed<k>`` and the table (with the
 command) to ``--out``.
@@ -10,10 +10,7 @@ command) to ``--out``.
 
 from __future__ import annotations
 
-import argparse
 import json
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -21,11 +18,9 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from evolve.arena.elo import elo_estimate  # noqa: E402
-from experiments.stamp import Stamp, write_json, write_markdown  # noqa: E402
+from evolve.arena.elo import elo_estimate
+from experiments.common import ROOT, arguments, evaluate, run
+from experiments.stamp import Stamp, write_json, write_markdown
 
 STUDY = ["search.depth=2", "search.endgame_empties=6", "ga.population=12", "ga.generations=20",
          "games.openings=2", "yardstick.openings=4", "backend=ray", "plot=false"]
@@ -71,33 +66,26 @@ def run_study(setting: str, seed: int, runs: Path, experiment: str) -> tuple[Pat
     run_dir = runs / f"{setting}_seed{seed}"
     start = time.perf_counter()
     if not (run_dir / "champion.json").is_file():
-        cmd = [sys.executable, "-m", "evolve", experiment, *STUDY, *setting_overrides(setting),
-               f"seed={seed}",
-               f"hydra.run.dir={run_dir}"]
-        done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
-        if done.returncode != 0:
-            raise SystemExit(f"{' '.join(cmd)} failed:\n{done.stderr[-2000:]}")
+        run(["python", "-m", "evolve", experiment, *STUDY, *setting_overrides(setting),
+             f"seed={seed}", f"hydra.run.dir={run_dir}"])
     return run_dir, time.perf_counter() - start
 
 
-def evaluate(run_dir: Path, games: int, anchors: list[str]) -> dict:
+def anchors_report(run_dir: Path, games: int, anchors: list[str]) -> dict:
     out = run_dir / "anchors.json"
-    if not out.is_file():
-        cmd = [sys.executable, "-m", "evolve.evaluate", str(run_dir), "--vs", *anchors,
-               "--games", str(games), "--depth", "2", "--endgame-empties", "6", "--seed", "99",
-               "--json", str(out)]
-        subprocess.run(cmd, cwd=ROOT, check=True, capture_output=True)
-    return json.loads(out.read_text())
+    if out.is_file():  # measured by an earlier run
+        return json.loads(out.read_text())
+    return evaluate([run_dir, "--vs", *anchors, "--games", games, "--depth", "2",
+                     "--endgame-empties", "6", "--seed", "99"], out).data
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p = arguments(__doc__)
     p.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
     p.add_argument("--more-seeds", type=int, nargs="*", default=[],
                    help="extra seeds for the settings named by --more-settings only")
     p.add_argument("--more-settings", nargs="*", default=[], choices=list(SETTINGS))
     p.add_argument("--games", type=int, default=100, help="per anchor opponent")
-    p.add_argument("--out", type=Path, default=None)
     p.add_argument("--game", choices=list(GAMES), default="reversed_reversi")
     p.add_argument("--settings", nargs="+", default=list(SETTINGS), choices=list(SETTINGS))
     args = p.parse_args()
@@ -110,7 +98,7 @@ def main() -> None:
         for seed in seeds:
             run_dir, seconds = run_study(setting, seed, runs, experiment)
             gens = pd.read_csv(run_dir / "generations.csv")
-            result = evaluate(run_dir, args.games, anchors)
+            result = anchors_report(run_dir, args.games, anchors)
             w = sum(m["wins"] for m in result["matches"])
             d = sum(m["draws"] for m in result["matches"])
             losses = sum(m["losses"] for m in result["matches"])

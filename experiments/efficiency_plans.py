@@ -33,7 +33,7 @@ class Plan:
     protocol: tuple[str, ...]   # evolve.evaluate options shared by every match
     anchors: tuple[str, ...]    # agent specs or champion files
     methods: tuple[Method, ...]
-    budget: float               # CPU-seconds per run (default)
+    budget: float = 240.0       # CPU-seconds per run (default)
     notes: tuple[str, ...] = field(default_factory=tuple)
 
 
@@ -47,64 +47,59 @@ RR_NT = ("+experiment=reversed_reversi_ntuple", "game.genome.layout=square2",
          "game.genome.features=[mobility,stability]", "games.epsilon=0.1")
 CTDL = ("ga.local_search=td", "ga.td_games=2000", "ga.td_alpha=0.07", "ga.population=10")
 
-PLANS = {
-    "othello": Plan(
-        "othello",
-        ("--game", "othello", "--depth", "1", "--epsilon", "0.1", "--endgame-empties", "0"),
-        ("wpc1", "wpc", "experiments/results/champions/othello_league.json"),
-        (m("ga_wpc", "GA, positional + mobility + stability per phase (the League study)",
-           "+experiment=othello_league", "games.epsilon=0.1"),
-         m("ga_ntuple", "GA, n-tuple network (2x2 squares + mobility, stability)", *OTHELLO_NT),
-         m("cmaes_ntuple", "separable CMA-ES, the same network", *OTHELLO_NT,
-           "ga.algorithm=cmaes", "ga.cma_diagonal=true"),
-         m("es_ntuple", "natural-gradient ES (antithetic, ranks), the same network",
-           *OTHELLO_NT, "ga.algorithm=es", "ga.population=21"),
-         m("ctdl_ntuple", "GA + TD self-play between generations (CTDL), the same network",
-           *OTHELLO_NT, *CTDL),
-         m("td_ntuple", "TD self-play alone from zero weights, the same network",
-           *OTHELLO_NT, "ga.td_alpha=0.07", kind="td_alone"),
-         m("texel_ntuple", "Texel-style: outcomes of self-play regressed on positions, the same "
-           "network", *OTHELLO_NT, "ga.td_alpha=0.02", kind="texel")),
-        budget=240.0,
-        notes=("Othello League protocol: 1 ply, no exact endgame, both sides move at random "
-               "with probability 0.1; wpc1 is the League's standard heuristic WPC.",)),
-    "reversed_reversi": Plan(
-        "reversed_reversi",
-        ("--game", "reversed_reversi", "--depth", "1", "--endgame-empties", "3"),
-        ("wpc_negated", "course", "experiments/results/champions/reversed_reversi_1ply.json"),
-        (m("ga_wpc", "GA, positional + mobility + stability per phase (the 1-ply study)",
-           "+experiment=reversed_reversi_1ply", yardstick=True),
-         m("ctdl_ntuple", "GA + TD self-play (CTDL), 2x2 squares + mobility, stability",
-           *RR_NT, *CTDL),
-         m("td_ntuple", "TD self-play alone from zero weights, the same network", *RR_NT,
-           "ga.td_alpha=0.07", kind="td_alone"),
-         m("texel_ntuple", "Texel-style: outcomes of self-play regressed on positions, the same "
-           "network", *RR_NT, "ga.td_alpha=0.02", kind="texel")),
-        budget=240.0,
-        notes=("1 ply + exact last 3 on both sides; the committed 1-ply WPC champion is an "
-               "anchor.",)),
-    "pentago_twist": Plan(
-        "pentago_twist",
-        ("--game", "pentago_twist", "--depth", "2", "--endgame-empties", "8"),
-        ("reference", "mcts:1000"),
-        (m("ga_weights", "GA, the hand-set feature weights' genome (the default study)",
-           "+experiment=pentago_twist"),
-         m("ga_ntuple", "GA, straight 5-tuples + the features", "+experiment=pentago_twist_ntuple"),
-         m("ctdl_ntuple", "GA + TD self-play, the same network",
-           "+experiment=pentago_twist_ntuple", "ga.local_search=td", "ga.td_games=200"),
-         m("td_ntuple", "TD self-play alone from the seed weights, the same network",
-           "+experiment=pentago_twist_ntuple", kind="td_alone", td_start="reference")),
-        budget=240.0),
-    "hexifence": Plan(
-        "hexifence",
-        ("--game", "hexifence", "--depth", "2", "--endgame-empties", "20"),
-        ("reference", "chain"),
-        (m("ga_weights", "GA, the hand-set feature weights' genome (the default study)",
-           "+experiment=hexifence"),
-         m("ga_ntuple", "GA, cell + pair patterns + the features", "+experiment=hexifence_ntuple"),
-         m("ctdl_ntuple", "GA + TD self-play, the same network", "+experiment=hexifence_ntuple",
-           "ga.local_search=td", "ga.td_games=100"),
-         m("td_ntuple", "TD self-play alone from the seed weights, the same network",
-           "+experiment=hexifence_ntuple", kind="td_alone", td_start="reference")),
-        budget=240.0),
-}
+
+def alone(network: tuple[str, ...]) -> tuple[Method, Method]:
+    """The methods that learn without a GA, on ``network``'s genome: TD self-play and Texel."""
+    return (m("td_ntuple", "TD self-play alone from zero weights, the same network", *network,
+              "ga.td_alpha=0.07", kind="td_alone"),
+            m("texel_ntuple", "Texel-style: outcomes of self-play regressed on positions, the "
+              "same network", *network, "ga.td_alpha=0.02", kind="texel"))
+
+
+def seeded(game: str, network: str, td_games: int) -> tuple[Method, ...]:
+    """A game whose seed is hand-set feature weights: the GA on them and on ``network`` (its
+    ``<game>_ntuple`` study), that with TD self-play between generations, and TD alone."""
+    study = f"+experiment={game}_ntuple"
+    return (m("ga_weights", "GA, the hand-set feature weights' genome (the default study)",
+              f"+experiment={game}"),
+            m("ga_ntuple", f"GA, {network}", study),
+            m("ctdl_ntuple", "GA + TD self-play, the same network", study, "ga.local_search=td",
+              f"ga.td_games={td_games}"),
+            m("td_ntuple", "TD self-play alone from the seed weights, the same network", study,
+              kind="td_alone", td_start="reference"))
+
+
+def plan(game: str, search: str, anchors: tuple[str, ...], methods: tuple[Method, ...],
+         *notes: str) -> Plan:
+    """``search``: the ``evolve.evaluate`` options of every match but ``--game``."""
+    return Plan(game, ("--game", game, *search.split()), anchors, methods, notes=notes)
+
+
+PLANS = {p.game: p for p in (
+    plan("othello", "--depth 1 --epsilon 0.1 --endgame-empties 0",
+         ("wpc1", "wpc", "experiments/results/champions/othello_league.json"),
+         (m("ga_wpc", "GA, positional + mobility + stability per phase (the League study)",
+            "+experiment=othello_league", "games.epsilon=0.1"),
+          m("ga_ntuple", "GA, n-tuple network (2x2 squares + mobility, stability)", *OTHELLO_NT),
+          m("cmaes_ntuple", "separable CMA-ES, the same network", *OTHELLO_NT,
+            "ga.algorithm=cmaes", "ga.cma_diagonal=true"),
+          m("es_ntuple", "natural-gradient ES (antithetic, ranks), the same network",
+            *OTHELLO_NT, "ga.algorithm=es", "ga.population=21"),
+          m("ctdl_ntuple", "GA + TD self-play between generations (CTDL), the same network",
+            *OTHELLO_NT, *CTDL),
+          *alone(OTHELLO_NT)),
+         "Othello League protocol: 1 ply, no exact endgame, both sides move at random with "
+         "probability 0.1; wpc1 is the League's standard heuristic WPC."),
+    plan("reversed_reversi", "--depth 1 --endgame-empties 3",
+         ("wpc_negated", "course", "experiments/results/champions/reversed_reversi_1ply.json"),
+         (m("ga_wpc", "GA, positional + mobility + stability per phase (the 1-ply study)",
+            "+experiment=reversed_reversi_1ply", yardstick=True),
+          m("ctdl_ntuple", "GA + TD self-play (CTDL), 2x2 squares + mobility, stability",
+            *RR_NT, *CTDL),
+          *alone(RR_NT)),
+         "1 ply + exact last 3 on both sides; the committed 1-ply WPC champion is an anchor."),
+    plan("pentago_twist", "--depth 2 --endgame-empties 8", ("reference", "mcts:1000"),
+         seeded("pentago_twist", "straight 5-tuples + the features", 200)),
+    plan("hexifence", "--depth 2 --endgame-empties 20", ("reference", "chain"),
+         seeded("hexifence", "cell + pair patterns + the features", 100)),
+)}

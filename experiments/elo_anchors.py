@@ -11,26 +11,22 @@ For each run: over the generations that played hall-of-fame members, the mean an
 difference to the panel-only Elo, and in how many of them the panel-only estimate lies inside
 that method's 95% CI.
 
-    python experiments/elo_anchors.py experiments/runs/reversed_reversi_progress \
+    python -m experiments.elo_anchors experiments/runs/reversed_reversi_progress \
         experiments/runs/reversed_reversi_long experiments/runs/diversity/*_seed[0-2] \
         experiments/runs/hexifence --out experiments/results/elo_anchors.md
 """
 
 from __future__ import annotations
 
-import argparse
 import math
-import sys
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from evolve.arena.elo import Z95, performance_rating, score_from_elo  # noqa: E402
-from experiments.stamp import Stamp, write_json, write_markdown  # noqa: E402
+from evolve.arena.elo import Z95, performance_rating, score_from_elo
+from experiments.common import arguments
+from experiments.stamp import ROOT, Stamp, write_result
 
 EVERY = 5  # the default yardstick.hall_of_fame_every of these runs
 
@@ -90,9 +86,8 @@ def compare(run_dir: Path) -> dict:
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p = arguments(__doc__)
     p.add_argument("runs", type=Path, nargs="+")
-    p.add_argument("--out", type=Path, help="write the table here (Markdown, + .json)")
     args = p.parse_args()
     stamp = Stamp.begin()
     lines = ["From the yardstick games each run recorded (no game played). Per run, over the "
@@ -113,11 +108,8 @@ def main() -> None:
         cells = [f"{m:+.0f} / {last:+.0f}, {inside}/{r['generations']}"
                  for m, last, inside in (r["old"], r["anchored"])]
         lines.append(f"| `{name}` | {r['generations']} | {cells[0]} | {cells[1]} |")
-    print("\n".join(lines))
-    if args.out:
-        write_markdown(args.out, "# Which anchors keep the champion Elo honest (issue 22)",
-                       lines, stamp)
-        write_json(args.out.with_suffix(".json"), {"runs": rows}, stamp)
+    write_result(args.out, "# Which anchors keep the champion Elo honest (issue 22)", lines,
+                 stamp, {"runs": rows})
 
 
 if __name__ == "__main__":

@@ -5,7 +5,7 @@ sign of the exact solver's value for the side to move agree with
 - ``chain_parity`` (+1 when the long-chain rule favours the side to move), and
 - "an odd number of short chains" (the side to move wins when the short chains are odd)?
 
-    python experiments/hexifence_parity.py --games 60 --out experiments/results/hexifence_parity.md
+    python -m experiments.hexifence_parity --games 60 --out experiments/results/hexifence_parity.md
 
 Game k (k = 0 .. games-1) is ``ChainAgent(k)`` against itself from the empty N=3 board (the
 same games as ``bench_hexifence.py``'s "chain vs chain game seed k"); its first position with no
@@ -15,21 +15,17 @@ neither. Everything is exact and seeded: the counts are the same on every machin
 
 from __future__ import annotations
 
-import argparse
 import sys
-from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from engine.hexifence.chain_agent import ChainAgent  # noqa: E402
-from engine.hexifence.rules import count_safe, degrees  # noqa: E402
-from engine.hexifence.searcher import Searcher  # noqa: E402
-from engine.hexifence.state import initial_state  # noqa: E402
-from engine.hexifence.structure import FEATURES, N_FEATURES, features  # noqa: E402
-from experiments.stamp import Stamp, write_json, write_markdown  # noqa: E402
+from engine.hexifence.chain_agent import ChainAgent
+from engine.hexifence.rules import count_safe, degrees
+from engine.hexifence.searcher import Searcher
+from engine.hexifence.state import initial_state
+from engine.hexifence.structure import FEATURES, N_FEATURES, features
+from experiments.common import arguments
+from experiments.stamp import Stamp, write_json, write_markdown
 
 CHAIN_PARITY, SHORT_CHAINS = FEATURES.index("chain_parity"), FEATURES.index("short_chains")
 LONG_CHAINS, LOOPS = FEATURES.index("long_chains"), FEATURES.index("loops")
@@ -70,10 +66,9 @@ def agreement(rows: list[dict]) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p = arguments(__doc__)
     p.add_argument("--games", type=int, default=60)
     p.add_argument("--size", type=int, default=3)
-    p.add_argument("--out", type=Path, help="write the Markdown here (+ .json)")
     args = p.parse_args(argv)
     stamp = Stamp.begin(None if argv is None else [__file__, *argv])
     solver = Searcher(np.zeros((1, N_FEATURES)), args.size, tt_bits=20, shared=False)

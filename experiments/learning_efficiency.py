@@ -31,6 +31,7 @@ import time
 from dataclasses import asdict
 from pathlib import Path
 
+from experiments.common import evaluate
 from experiments.efficiency_plans import NO_YARDSTICK, PLANS, RUN_ONLY, Method, Plan
 from experiments.efficiency_report import figure, markdown, wilson
 from experiments.stamp import ROOT, Stamp, write_json, write_markdown
@@ -98,14 +99,9 @@ def shown(path: str) -> str:
     return str(Path(path).relative_to(ROOT)) if Path(path).is_relative_to(ROOT) else path
 
 
-def evaluate(plan: Plan, champion: str, games: int, out: Path) -> dict:
-    cmd = [sys.executable, "-m", "evolve.evaluate", champion, "--vs", *plan.anchors,
-           *plan.protocol, "--games", str(games), "--seed", "2026", "--backend", "serial",
-           "--no-progress", "--json", str(out)]
-    done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
-    if done.returncode != 0:
-        raise RuntimeError(f"evaluate {champion}: {done.stderr.strip().splitlines()[-1:]}")
-    return json.loads(out.read_text())
+def measure(plan: Plan, champion: str, games: int, out: Path) -> dict:
+    return evaluate([champion, "--vs", *plan.anchors, *plan.protocol, "--games", games, "--seed",
+                     "2026", "--backend", "serial", "--no-progress"], out).data
 
 
 def pooled(result: dict) -> dict:
@@ -140,7 +136,7 @@ def study(plan: Plan, methods: list[Method], seeds: list[int], budget: float, ga
         measured = []
         for point in checkpoints(history, budget):
             out = run_dir.parent / f"seed{seed}_{point['fraction']:.2f}.eval.json"
-            result = pooled(evaluate(plan, point["champion"], games, out))
+            result = pooled(measure(plan, point["champion"], games, out))
             measured.append({"method": method.name, "seed": seed, "fraction": point["fraction"],
                              "cpu": round(point["cpu"], 1),
                              "champion": shown(point["champion"]), **result})

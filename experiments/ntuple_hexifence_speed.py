@@ -1,8 +1,8 @@
 """Speed of Hexifence's n-tuple genomes: what a leaf costs to evaluate, what one drawn edge
 costs incrementally, alpha-beta nodes per second, TD self-play games per second.
 
-    python experiments/ntuple_hexifence_speed.py
-    python experiments/ntuple_hexifence_speed.py --out experiments/results/ntuple_hexifence_speed.md
+    python -m experiments.ntuple_hexifence_speed
+    python -m experiments.ntuple_hexifence_speed --out experiments/results/ntuple_hexifence_speed.md
 
 1. Per position of ``--games`` random N=3 games: the feature evaluation (chains, loops, safe
    edges: ``structure.evaluate``, what the ``features`` genome pays at a leaf), the network
@@ -12,44 +12,31 @@ costs incrementally, alpha-beta nodes per second, TD self-play games per second.
 2. Alpha-beta at depths 2 and 3 from a few N=3 positions: nodes per second by genome.
 3. TD self-play games per second at N=2 and N=3, with and without the features.
 
-It prints the command, commit, cores and load average; publish numbers from a quiet machine
-only.
+It prints the report; ``--out`` writes it with the stamp (command, commit, machine, load).
+Publish numbers from a quiet machine only.
 """
 
 from __future__ import annotations
 
-import argparse
-import os
-import platform
-import subprocess
-import sys
 import time
-from pathlib import Path
 
 import numpy as np
 from numba import njit
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from engine.core import SearchSettings, get_game  # noqa: E402
-from engine.hexifence.network import nodes  # noqa: E402
-from engine.hexifence.network_eval import drawing_gain, network_value  # noqa: E402
-from engine.hexifence.rules import degrees, is_undrawn  # noqa: E402
-from engine.hexifence.structure import N_FEATURES, evaluate  # noqa: E402
-from engine.kernels import ntuple as nt  # noqa: E402
+from engine.core import SearchSettings, get_game
+from engine.hexifence.network import nodes
+from engine.hexifence.network_eval import drawing_gain, network_value
+from engine.hexifence.rules import degrees, is_undrawn
+from engine.hexifence.structure import N_FEATURES, evaluate
+from engine.kernels import ntuple as nt
+from experiments.common import best_of, random_game, random_walk
+from experiments.ntuple_pentago_speed import speed_main, td_rate
 
 
 def positions(size: int, games: int, seed: int) -> np.ndarray:
     rng = np.random.default_rng(seed)
     game = get_game("hexifence", {"size": size})
-    out = []
-    for _ in range(games):
-        state = game.initial_state()
-        while not state.is_terminal():
-            out.append(state.undrawn)
-            state = state.play(int(rng.choice(state.legal_moves())))
-    return np.array(out)
+    return np.array([state.undrawn for _ in range(games) for state in random_game(game, rng)])
 
 
 @njit(cache=True)
@@ -85,13 +72,7 @@ def _gains(words, node_of_edge, n_edges, t, row, states, idx):
 
 
 def best_seconds(fn, args, repeats: int) -> float:
-    fn(*args)
-    best = np.inf
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn(*args)
-        best = min(best, time.perf_counter() - start)
-    return best
+    return best_of(lambda: fn(*args), repeats, warm_up=True)[0]
 
 
 def evaluation_rows(args) -> list[str]:
@@ -122,12 +103,7 @@ def search_rows(args) -> list[str]:
             "| genome | depth | nodes | seconds | k nodes/s |", "|---|---:|---:|---:|---:|"]
     base = get_game("hexifence")
     rng = np.random.default_rng(3)
-    starts = []
-    for drawn in (10, 25, 40):
-        state = base.initial_state()
-        while state.drawn < drawn:
-            state = state.play(int(rng.choice(state.legal_moves())))
-        starts.append(state)
+    starts = [random_walk(base, rng, drawn) for drawn in (10, 25, 40)]
     for label, genome in (("features", {}), ("ntuple cell+pair", {"kind": "ntuple"}),
                           ("ntuple cell+pair + features", {"kind": "ntuple",
                                                            "features": True})):
@@ -154,33 +130,15 @@ def td_rows(args) -> list[str]:
         for features in (False, True):
             game = get_game("hexifence", {"size": size, "genome": {
                 "kind": "ntuple", "phases": 1, "features": features}})
-            genome = game.reference_genome("reference")
-            game.td_learn(genome, 1, 0, 0.1, 0.1)
-            start = time.perf_counter()
-            game.td_learn(genome, args.td_games, 1, 0.1, 0.1)
-            rate = args.td_games / (time.perf_counter() - start)
+            rate = td_rate(game, game.reference_genome("reference"), args.td_games, 0.1, 0.1)
             label = "cell+pair" + (" + features" if features else "")
             rows.append(f"| N={size} | {label} | {rate:,.0f} |")
     return rows
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--games", type=int, default=100, help="random games for the positions")
-    p.add_argument("--repeats", type=int, default=3)
-    p.add_argument("--td-games", type=int, default=2000)
-    p.add_argument("--out", default=None, help="also write the report here")
-    args = p.parse_args()
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
-                            capture_output=True, text=True).stdout.strip()
-    head = ["# Hexifence n-tuple speed", "",
-            f"`python experiments/ntuple_hexifence_speed.py {' '.join(sys.argv[1:])}` at commit "
-            f"{commit}; {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
-            f"load average {' / '.join(f'{x:.1f}' for x in os.getloadavg())} at the start.", ""]
-    text = "\n".join(head + evaluation_rows(args) + search_rows(args) + td_rows(args)) + "\n"
-    print(text)
-    if args.out:
-        Path(args.out).write_text(text, encoding="utf-8")
+    speed_main(__doc__, "# Hexifence n-tuple speed", 100, 2000,
+               (evaluation_rows, search_rows, td_rows))
 
 
 if __name__ == "__main__":

@@ -1,25 +1,22 @@
 """What TD self-play alone reaches with an n-tuple network in Hexifence (issue 21).
 
-    python experiments/ntuple_hexifence_strength.py --td-games 10000 100000 --games 200
-    python experiments/ntuple_hexifence_strength.py --size 2 --td-games 1000 --out /tmp/nt
+    python -m experiments.ntuple_hexifence_strength --td-games 10000 100000 --games 200
+    python -m experiments.ntuple_hexifence_strength --size 2 --td-games 1000 --out /tmp/nt
 
 The steps of ``experiments/ntuple_pentago_strength.py`` (its machinery, imported) for
 Hexifence on the N = ``--size`` board: one TD self-play run of an ``ntuple`` genome from zero
-weights (the value is then the cell margin plus the network), saved at each count of
-``--td-games``; each file against the seed's ``reference`` weights at equal search (``--depth``
-turns, exact from ``--endgame-empties`` undrawn edges) with ``python -m evolve.evaluate``.
-Writes ``OUT/ntuple_hexifence_strength.md`` and ``.json``.
+weights (the value is then the cell margin plus the network), saved (under ``--work``) at each
+count of ``--td-games``; each file against the seed's ``reference`` weights at equal search
+(``--depth`` turns, exact from ``--endgame-empties`` undrawn edges) with ``python -m
+evolve.evaluate``.
+Writes ``OUT/ntuple_hexifence_strength.md`` and ``.json``, stamped.
 """
 
 from __future__ import annotations
 
 import json
-import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from ntuple_pentago_strength import parser, run  # noqa: E402
+from experiments.ntuple_pentago_strength import parser, run
 
 
 def main() -> None:

@@ -1,8 +1,8 @@
 """Speed of Pentago Twist's n-tuple genomes: what a search node pays to evaluate, whether
 incremental indices would pay, alpha-beta nodes per second, TD self-play games per second.
 
-    python experiments/ntuple_pentago_speed.py                       # prints a Markdown report
-    python experiments/ntuple_pentago_speed.py --out experiments/results/ntuple_pentago_speed.md
+    python -m experiments.ntuple_pentago_speed                       # prints a Markdown report
+    python -m experiments.ntuple_pentago_speed --out experiments/results/ntuple_pentago_speed.md
 
 1. Per successor (every distinct successor of every position of ``--games`` random games,
    as the search's horizon scores them): the rules' checks every static value pays
@@ -14,33 +14,28 @@ incremental indices would pay, alpha-beta nodes per second, TD self-play games p
 2. Alpha-beta at depths 2 and 3 from a few positions: nodes per second, features vs network.
 3. TD self-play (``td_learn``) games per second per layout.
 
-It prints the command, commit, cores and load average; publish numbers from a quiet machine
-only.
+It prints the report; ``--out`` writes it with the stamp (command, commit, machine, load).
+Publish numbers from a quiet machine only. ``ntuple_hexifence_speed`` runs through ``speed_main``
+and ``td_rate`` of this file.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
-import platform
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import numpy as np
 from numba import njit
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from engine.core import get_game  # noqa: E402
-from engine.kernels import ntuple as nt  # noqa: E402
-from engine.kernels.bits import lowest_bit_index, popcount  # noqa: E402
-from engine.kernels.ntuple_eval import bit_state  # noqa: E402
-from engine.pentago import bitboard as bb  # noqa: E402
-from engine.pentago.evaluation import evaluate  # noqa: E402
-from engine.pentago.search import Searcher  # noqa: E402
+from engine.core import get_game
+from engine.kernels import ntuple as nt
+from engine.kernels.bits import lowest_bit_index, popcount
+from engine.kernels.ntuple_eval import bit_state
+from engine.pentago import bitboard as bb
+from engine.pentago.evaluation import evaluate
+from engine.pentago.search import Searcher
+from experiments.common import best_of, random_game, random_walk
+from experiments.stamp import Stamp, write_result
 
 LAYOUTS = ("straight5", "straight5+corner3", "lines+square2")
 
@@ -48,16 +43,8 @@ LAYOUTS = ("straight5", "straight5+corner3", "lines+square2")
 def positions(games: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     rng = np.random.default_rng(seed)
     game = get_game("pentago_twist")
-    P, O = [], []
-    for _ in range(games):
-        state = game.initial_state()
-        while not state.is_over():
-            p, o = state.boards()
-            P.append(p)
-            O.append(o)
-            moves = state.legal_moves()
-            state = state.apply(moves[int(rng.integers(len(moves)))])
-    return np.array(P, np.uint64), np.array(O, np.uint64)
+    boards = [state.boards() for _ in range(games) for state in random_game(game, rng)]
+    return np.array([b[0] for b in boards], np.uint64), np.array([b[1] for b in boards], np.uint64)
 
 
 @njit(cache=True)
@@ -110,15 +97,7 @@ def _incremental(P, O, c_P, c_O, c_m, dedup, t, swapped, phases, parent, child):
 
 
 def best_rate(fn, args, count, repeats) -> float:
-    fn(*args)
-    best = min(_timed(fn, args) for _ in range(repeats))
-    return count / best
-
-
-def _timed(fn, args) -> float:
-    start = time.perf_counter()
-    fn(*args)
-    return time.perf_counter() - start
+    return count / best_of(lambda: fn(*args), repeats, warm_up=True)[0]
 
 
 def evaluation_rows(args) -> list[str]:
@@ -154,13 +133,7 @@ def search_rows(args) -> list[str]:
             "| genome | depth | nodes | seconds | M nodes/s |", "|---|---:|---:|---:|---:|"]
     rng = np.random.default_rng(2)
     game = get_game("pentago_twist")
-    starts = []
-    for plies in (4, 10, 16):
-        state = game.initial_state()
-        while state.stones < plies:
-            moves = state.legal_moves()
-            state = state.apply(moves[int(rng.integers(len(moves)))])
-        starts.append(state)
+    starts = [random_walk(game, rng, plies) for plies in (4, 10, 16)]
     for label, settings in (("features", {}), ("ntuple straight5+corner3",
                                                {"genome": {"kind": "ntuple"}})):
         configured = game.with_settings(settings)
@@ -179,36 +152,39 @@ def search_rows(args) -> list[str]:
     return rows
 
 
+def td_rate(game, genome, games: int, alpha: float, epsilon: float) -> float:
+    """TD self-play games per second (``Game.td_learn``), after a warm-up game."""
+    game.td_learn(genome, 1, 0, alpha, epsilon)
+    return games / best_of(lambda: game.td_learn(genome, games, 1, alpha, epsilon), 1)[0]
+
+
 def td_rows(args) -> list[str]:
     rows = ["", f"TD self-play, {args.td_games:,} games from zero weights (alpha 0.3, epsilon "
             "0.1), after a warm-up game:", "", "| layout | games/s |", "|---|---:|"]
     for layout in LAYOUTS:
         game = get_game("pentago_twist", {"genome": {"kind": "ntuple", "layout": layout,
                                                      "phases": 1}})
-        zero = np.zeros(game.genome_spec().size)
-        game.td_learn(zero, 1, 0, 0.3, 0.1)
-        seconds = _timed(game.td_learn, (zero, args.td_games, 1, 0.3, 0.1))
-        rows.append(f"| `{layout}` | {args.td_games / seconds:,.0f} |")
+        rate = td_rate(game, np.zeros(game.genome_spec().size), args.td_games, 0.3, 0.1)
+        rows.append(f"| `{layout}` | {rate:,.0f} |")
     return rows
 
 
-def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--games", type=int, default=200, help="random games for the positions")
+def speed_main(doc: str, title: str, games: int, td_games: int, sections) -> None:
+    """Parse the command line, run each of ``sections`` (args -> Markdown lines), report."""
+    p = argparse.ArgumentParser(description=doc.split("\n")[0])
+    p.add_argument("--games", type=int, default=games, help="random games for the positions")
     p.add_argument("--repeats", type=int, default=3)
-    p.add_argument("--td-games", type=int, default=5000)
-    p.add_argument("--out", default=None, help="also write the report here")
+    p.add_argument("--td-games", type=int, default=td_games)
+    p.add_argument("--out", type=Path, default=None, help="also write the report here")
     args = p.parse_args()
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
-                            capture_output=True, text=True).stdout.strip()
-    head = ["# Pentago Twist n-tuple speed", "",
-            f"`python experiments/ntuple_pentago_speed.py {' '.join(sys.argv[1:])}` at commit "
-            f"{commit}; {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
-            f"load average {' / '.join(f'{x:.1f}' for x in os.getloadavg())} at the start.", ""]
-    text = "\n".join(head + evaluation_rows(args) + search_rows(args) + td_rows(args)) + "\n"
-    print(text)
-    if args.out:
-        Path(args.out).write_text(text, encoding="utf-8")
+    stamp = Stamp.begin()
+    write_result(args.out, title, [line for section in sections for line in section(args)],
+                 stamp)
+
+
+def main() -> None:
+    speed_main(__doc__, "# Pentago Twist n-tuple speed", 200, 5000,
+               (evaluation_rows, search_rows, td_rows))
 
 
 if __name__ == "__main__":

@@ -1,39 +1,32 @@
 """What TD self-play alone reaches with an n-tuple network in Pentago Twist (issue 21).
 
-    python experiments/ntuple_pentago_strength.py --td-games 10000 100000 300000 --games 200
-    python experiments/ntuple_pentago_strength.py --td-games 1000 --games 20 --out /tmp/nt  # a look
+    python -m experiments.ntuple_pentago_strength --td-games 10000 100000 300000 --games 200
+    python -m experiments.ntuple_pentago_strength --td-games 1000 --games 20 --out /tmp/nt  # a look
 
 Steps: (1) one TD self-play run (``Game.td_learn``: epsilon-greedy 1-ply, TD(0)) of an
 ``ntuple`` genome from zero weights (``--start reference``: from the seed's weights, projected
 onto the network or, with ``--features``, kept as feature weights the network learns around),
-saved as a champion file at each count of ``--td-games`` (a learning curve; games per second
-measured); (2) ``python -m evolve.evaluate`` of each file against the seed's ``reference``
-weights at equal search (``--depth``, exact from ``--endgame-empties``) and, with ``--time``,
-against the seed's MCTS at equal time per move; colour-swapped pairs from seeded openings, the
-score with its 95% Wilson interval and its Elo. Writes ``OUT/ntuple_pentago_strength.md`` and
-``.json`` with every command, the commit and the machine's load (numbers from a loaded machine
-are indications only). ``experiments/ntuple_hexifence_strength.py`` runs the same for Hexifence.
+saved as a champion file (under ``--work``) at each count of ``--td-games`` (a learning curve;
+games per second measured); (2) ``python -m evolve.evaluate`` of each file against the seed's
+``reference`` weights at equal search (``--depth``, exact from ``--endgame-empties``) and, with
+``--time``, against the seed's MCTS at equal time per move; colour-swapped pairs from seeded
+openings, the score with its 95% Wilson interval and its Elo. Writes
+``OUT/ntuple_pentago_strength.md`` and ``.json``, stamped, with every command (numbers from a
+loaded machine are indications only).
+``experiments/ntuple_hexifence_strength.py`` runs the same for Hexifence.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
-import shlex
-import subprocess
-import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from experiments.common import ROOT, evaluate, rel
+from experiments.stamp import Stamp, write_json, write_markdown
+
 RESULTS = ROOT / "experiments" / "results"
-
-
-def rel(path: Path) -> str:
-    path = Path(path).resolve()
-    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
 
 
 def learning_curve(game, counts: list[int], args, stem: str) -> list[dict]:
@@ -50,9 +43,10 @@ def learning_curve(game, counts: list[int], args, stem: str) -> list[dict]:
         genome = game.td_learn(genome, count - done, np.random.SeedSequence([args.seed, k]),
                                args.alpha, args.epsilon)
         seconds = time.perf_counter() - start
-        path = Path(args.out) / f"{stem}_td{count}.json"
+        path = Path(args.work or ROOT / "outputs" / stem) / f"{stem}_td{count}.json"
+        path.parent.mkdir(parents=True, exist_ok=True)
         meta = {"td_games": count, "alpha": args.alpha, "epsilon": args.epsilon,
-                "seed": args.seed, "start": args.start, "command": args.invocation}
+                "seed": args.seed, "start": args.start, "command": args.stamp.command}
         game.save_champion(path, genome, name=f"td {count}", metadata=meta)
         rows.append({"td_games": count, "file": rel(path), "seconds": seconds,
                      "games_per_second": (count - done) / seconds if seconds > 0 else None})
@@ -62,23 +56,14 @@ def learning_curve(game, counts: list[int], args, stem: str) -> list[dict]:
     return rows
 
 
-def evaluate(player: str, opponent: str, search: list[str], args, log: list[str],
-             extra: list[str] = ()) -> dict:
+def match(player: str, opponent: str, search: list[str], args, log: list[str],
+          extra: list[str] = ()) -> dict:
     """One ``evolve.evaluate`` match; its JSON match record."""
-    out = Path(args.out) / "evaluate.json"
-    cmd = ["python", "-m", "evolve.evaluate", player, "--game", args.game, "--vs", opponent,
-           "--games", str(args.games), *search, "--endgame-empties", str(args.endgame_empties),
-           "--backend", args.backend, "--seed", str(args.eval_seed), "--no-progress",
-           *extra, "--json", rel(out)]
-    text = shlex.join(cmd)
-    print(f"$ {text}", flush=True)
-    log.append(text)
-    proc = subprocess.run([sys.executable, *cmd[1:]], cwd=ROOT, capture_output=True, text=True)
-    if proc.returncode != 0:
-        sys.exit(f"command failed ({proc.returncode}): {text}\n{proc.stderr.strip()[-2000:]}")
-    match = json.loads(out.read_text(encoding="utf-8"))["matches"][0]
-    out.unlink()
-    return match
+    return evaluate([player, "--game", args.game, "--vs", opponent, "--games", args.games,
+                     *search, "--endgame-empties", args.endgame_empties, "--backend",
+                     args.backend, "--seed", args.eval_seed, "--no-progress", *extra],
+                    Path(args.out) / "evaluate.json", keep=False, log=log,
+                    echo=True).data["matches"][0]
 
 
 def row(label: str, opponent: str, m: dict) -> str:
@@ -93,14 +78,8 @@ def row(label: str, opponent: str, m: dict) -> str:
 
 
 def report(args, curve: list[dict], results: list[tuple], log: list[str], stem: str) -> None:
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
-                            capture_output=True, text=True).stdout.strip()
-    md = [f"# What TD self-play alone reaches: {args.title}", "",
-          f"Made by `{args.invocation}` at commit {commit} on {os.cpu_count()} cores; load "
-          f"averages (1/5/15 min) {_load(args.load[0])} at the start, {_load(args.load[1])} at "
-          "the end (numbers from a loaded machine are indications only). Commands run from the "
-          "repository root:", "",
-          "```", *log, "```", "",
+    md = ["Commands run from the repository root (numbers from a loaded machine are indications "
+          "only):", "", "```", *log, "```", "",
           f"Genome: `{json.dumps(args.settings)}`; TD from {args.start} weights, alpha "
           f"{args.alpha}, epsilon {args.epsilon}, seed {args.seed}.", "",
           "| TD games | seconds | games/s | file |", "|---:|---:|---:|---|"]
@@ -111,17 +90,14 @@ def report(args, curve: list[dict], results: list[tuple], log: list[str], stem: 
            "| player | opponent | games | W-D-L | score [95% CI] | Elo [95% CI] |",
            "|---|---|---:|---|---|---|"]
     md += [row(label, opponent, m) for label, opponent, m in results]
-    Path(args.out, f"{stem}.md").write_text("\n".join(md) + "\n", encoding="utf-8")
-    data = {"invocation": args.invocation, "commit": commit, "load": args.load,
-            "settings": args.settings, "curve": curve, "commands": log,
-            "matches": [{"player": p, "opponent": o, **m} for p, o, m in results]}
-    Path(args.out, f"{stem}.json").write_text(json.dumps(data, indent=1) + "\n",
-                                              encoding="utf-8")
+    out = Path(args.out)
+    write_markdown(out / f"{stem}.md", f"# What TD self-play alone reaches: {args.title}", md,
+                   args.stamp)
+    write_json(out / f"{stem}.json", {"settings": args.settings, "curve": curve,
+                                      "commands": log, "matches": [
+                                          {"player": p, "opponent": o, **m}
+                                          for p, o, m in results]}, args.stamp)
     print("\n".join(md))
-
-
-def _load(averages) -> str:
-    return "/".join(f"{x:.1f}" for x in averages)
 
 
 def parser(description: str, defaults: dict) -> argparse.ArgumentParser:
@@ -140,7 +116,9 @@ def parser(description: str, defaults: dict) -> argparse.ArgumentParser:
     p.add_argument("--backend", default="serial")
     p.add_argument("--seed", type=int, default=0, help="TD's seed")
     p.add_argument("--eval-seed", type=int, default=2026)
-    p.add_argument("--out", default=str(RESULTS))
+    p.add_argument("--out", default=str(RESULTS), help="the report's folder")
+    p.add_argument("--work", default=None,
+                   help="the TD networks' champion files (default: outputs/<script name>)")
     return p
 
 
@@ -160,8 +138,7 @@ def main() -> None:
 def run(args, stem: str, mcts_time: float = 0.0, game_settings: str | None = None) -> None:
     from engine.core import get_game
 
-    args.invocation = f"python experiments/{stem}.py " + " ".join(sys.argv[1:])
-    args.load = [os.getloadavg()]
+    args.stamp = Stamp.begin()
     Path(args.out).mkdir(parents=True, exist_ok=True)
     game = get_game(args.game, args.settings)
     curve = learning_curve(game, args.td_games, args, stem)
@@ -169,12 +146,11 @@ def run(args, stem: str, mcts_time: float = 0.0, game_settings: str | None = Non
     extra = ["--game-settings", game_settings] if game_settings else []
     for r in curve:
         label = f"TD {r['td_games']:,} games"
-        match = evaluate(r["file"], "reference", ["--depth", str(args.depth)], args, log, extra)
-        results.append((label, f"reference, depth {args.depth}", match))
+        m = match(r["file"], "reference", ["--depth", str(args.depth)], args, log, extra)
+        results.append((label, f"reference, depth {args.depth}", m))
         if mcts_time > 0:
-            match = evaluate(r["file"], "mcts", ["--time", str(mcts_time)], args, log, extra)
-            results.append((label, f"mcts, {mcts_time} s per move", match))
-    args.load.append(os.getloadavg())
+            m = match(r["file"], "mcts", ["--time", str(mcts_time)], args, log, extra)
+            results.append((label, f"mcts, {mcts_time} s per move", m))
     report(args, curve, results, log, stem)
 
 

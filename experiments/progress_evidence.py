@@ -2,7 +2,7 @@
 other and against the fixed anchors, in one round robin (``python -m evolve.evaluate
 --round-robin``), written as a Markdown table with Elo and 95% CIs.
 
-    python experiments/progress_evidence.py experiments/runs/reversed_reversi \
+    python -m experiments.progress_evidence experiments/runs/reversed_reversi \
         --generations 0 10 20 29 --depth 4 --endgame-empties 10 --games 40 \
         --out experiments/results/progress_reversed_reversi.md
 
@@ -12,18 +12,13 @@ The anchors default to the run game's yardstick panel.
 from __future__ import annotations
 
 import argparse
-import json
-import subprocess
-import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from engine.core.files import champion_game  # noqa: E402
-from engine.core.registry import get_game  # noqa: E402
-from evolve.arena.elo import elo_estimate  # noqa: E402
-from experiments.stamp import Stamp, write_json, write_markdown  # noqa: E402
+from engine.core.files import champion_game
+from engine.core.registry import get_game
+from evolve.arena.elo import elo_estimate
+from experiments.common import evaluate
+from experiments.stamp import Stamp, finite, write_json, write_markdown
 
 
 def main() -> None:
@@ -41,14 +36,11 @@ def main() -> None:
     game = get_game(champion_game(files[0]))
     anchors = args.anchors or list(game.default_panel)
     raw = args.out.with_suffix(".json")
-    cmd = [sys.executable, "-m", "evolve.evaluate", "--round-robin", *map(str, files), *anchors,
-           "--games", str(args.games), "--depth", str(args.depth), "--endgame-empties",
-           str(args.endgame_empties), "--json", str(raw)]
-    if subprocess.run(cmd, cwd=ROOT).returncode != 0:
-        sys.exit(f"evaluate failed: {' '.join(['python', *cmd[1:]])}")
-    data = json.loads(raw.read_text())
-    data["vs_anchors"] = vs_anchors(data, files, args.generations, anchors)
-    lines = render(data, files, anchors, args, cmd)
+    done = evaluate(["--round-robin", *files, *anchors, "--games", args.games, "--depth",
+                     args.depth, "--endgame-empties", args.endgame_empties], raw)
+    data = done.data
+    data["vs_anchors"] = finite(vs_anchors(data, files, args.generations, anchors))
+    lines = render(data, files, anchors, args, done.command)
     write_json(raw, data, stamp)
     write_markdown(args.out, f"# Strength over generations: `{args.run_dir}`", lines, stamp)
     print("\n".join(lines))
@@ -66,15 +58,14 @@ def vs_anchors(data: dict, files, generations, anchors) -> list[dict]:
                 w, d, losses = w + m["losses"], d + m["draws"], losses + m["wins"]
         est = elo_estimate(w, d, losses)
         rows.append({"generation": g, "wins": w, "draws": d, "losses": losses,
-                     "elo": _finite(est.elo), "elo_low": _finite(est.elo_low),
-                     "elo_high": _finite(est.elo_high)})
+                     "elo": est.elo, "elo_low": est.elo_low, "elo_high": est.elo_high})
     return rows
 
 
-def render(data: dict, files, anchors, args, cmd) -> list[str]:
+def render(data: dict, files, anchors, args, command: str) -> list[str]:
     names = {str(f): f"gen {g}" for f, g in zip(files, args.generations, strict=True)}
     rr = data["round_robin"]
-    lines = [f"Underlying evaluation: `{' '.join(['python', *cmd[1:]])}`", "",
+    lines = [f"Underlying evaluation: `{command}`", "",
              "## Round-robin Elo (all players, mean 0)", "",
              "| player | Elo | score | games |", "|---|---|---|---|"]
     order = sorted(range(len(rr["players"])), key=lambda i: -rr["elo"][i])
@@ -98,11 +89,6 @@ def render(data: dict, files, anchors, args, cmd) -> list[str]:
                          f"{m['draws']}/{m['losses']} | {_f(m['elo'], m['score'])} "
                          f"[{_f(lo, 0.0)}, {_f(hi, 1.0)}] |")
     return lines
-
-
-def _finite(x: float) -> float | None:
-    """JSON has no infinity: an unbounded end is null."""
-    return x if abs(x) != float("inf") else None
 
 
 def _f(x, score_when_unbounded: float) -> str:

@@ -18,12 +18,15 @@ BEGIN, END = "<!-- results:begin -->", "<!-- results:end -->"
 
 @dataclass(frozen=True)
 class Row:
-    job: str
-    file: str            # the result file shown; the figure is read from its .json ...
+    job: str             # its result file <job>.md is shown; the figure is read from its .json
     what: str
     goal: str
     result: Callable[[dict], str]
     source: str | None = None  # ... or from this file
+
+    @property
+    def file(self) -> str:
+        return f"{self.job}.md"
 
 
 def _match(data: dict, opponent: str, matches_key: str = "matches") -> dict:
@@ -157,57 +160,51 @@ def efficiency(d: dict) -> str:
 
 
 ROWS = [
-    Row("bench_perft", "bench_perft.md", "Reversi perft from the start, one thread", ">= 100 M/s",
-        perft),
-    Row("bench_search", "bench_search.md", "Reversi alpha-beta, full evaluation, depth 5, "
-        "median per move", "< 20 ms", search),
-    Row("bench_search", "bench_search.md", "exact solve of FFO #1-#19 (14-16 empties)",
-        "reproduce", ffo_small),
-    Row("bench_solve", "bench_solve.md", "exact solve of FFO #20-#39, one thread", "<= 75 s",
-        solve),
-    Row("bench_pentago", "bench_pentago.md", "Pentago Twist random games, one core",
-        ">= 100,000", pentago_games),
-    Row("strength_pentago_twist", "strength_pentago_twist.md", "Pentago Twist champion vs the "
-        "seed's MCTS, 0.5 s per move each, 200 games", ">= 70%", pentago_strength),
-    Row("bench_hexifence", "bench_hexifence.md", "Hexifence: empty N=2 board solved exactly",
-        "a few minutes", hexifence_solve),
-    Row("strength_hexifence", "strength_hexifence.md", "Hexifence champion vs the chain-aware "
-        "agent, N=3, 200 games", ">= 75%", hexifence_strength),
-    Row("bench_ga", "bench_ga.md", "10 agents x 10 generations at depth 5 (Ray, 2 workers)",
-        "< 2 min", ga_study),
-    Row("bench_ga", "bench_ga.md", "Ray 2 workers vs 1 at depth 5, one generation", ">= 1.7x",
-        ga_speedup),
-    Row("strength_reversed_reversi", "strength_reversed_reversi.md", "default Reversed Reversi "
-        "champion vs the course matrix (depth 4, 200 games)", ">= 75%", strength_course),
-    Row("progress_reversed_reversi", "progress_reversed_reversi.md", "default Reversed Reversi "
-        "study: champions of generations 0 / 10 / 20 / 29 vs the anchors (depth 4, 160 games "
-        "each)", "strength grows", progress),
-    Row("tuning_quality_reversed_reversi_1ply", "tuning_quality_reversed_reversi_1ply.md",
-        "1-ply Reversed Reversi champion (`+experiment=reversed_reversi_1ply`) vs the "
-        "round-robin 1-ply champion / `wpc_negated` (1 ply + exact last 3, 200 games each)",
-        "+150 / +200", tuning),
-    Row("strength_othello", "strength_othello.md", "1-ply Othello champion "
-        "(`+experiment=othello_league`), Othello League protocol, 200 games",
-        "beat the literature WPC", league, source="strength_othello_league.json"),
-    Row("strength_ntuple", "strength_ntuple.md", "Othello n-tuple champion (TD, "
-        "`othello_ntuple.json`) vs the League's WPC (`wpc1`), League protocol, 400 games",
-        ">= 90%", ntuple_goal("othello", 0)),
-    Row("strength_ntuple", "strength_ntuple.md", "... head to head vs our best WPC champion "
-        "(`othello_league.json`)", ">= +200 Elo", ntuple_goal("othello", 1)),
-    Row("strength_ntuple", "strength_ntuple.md", "Reversed Reversi n-tuple champion vs the "
-        "committed 1-ply WPC champion, 1 ply + exact last 3, 400 games", ">= +150 Elo",
+    Row("bench_perft", "Reversi perft from the start, one thread", ">= 100 M/s", perft),
+    Row("bench_search", "Reversi alpha-beta, full evaluation, depth 5, median per move",
+        "< 20 ms", search),
+    Row("bench_search", "exact solve of FFO #1-#19 (14-16 empties)", "reproduce", ffo_small),
+    Row("bench_solve", "exact solve of FFO #20-#39, one thread", "<= 75 s", solve),
+    Row("bench_pentago", "Pentago Twist random games, one core", ">= 100,000", pentago_games),
+    Row("strength_pentago_twist", "Pentago Twist champion vs the seed's MCTS, 0.5 s per move "
+        "each, 200 games", ">= 70%", pentago_strength),
+    Row("bench_hexifence", "Hexifence: empty N=2 board solved exactly", "a few minutes",
+        hexifence_solve),
+    Row("strength_hexifence", "Hexifence champion vs the chain-aware agent, N=3, 200 games",
+        ">= 75%", hexifence_strength),
+    Row("bench_ga", "10 agents x 10 generations at depth 5 (Ray, 2 workers)", "< 2 min",
+        ga_study),
+    Row("bench_ga", "Ray 2 workers vs 1 at depth 5, one generation", ">= 1.7x", ga_speedup),
+    Row("strength_reversed_reversi", "default Reversed Reversi champion vs the course matrix "
+        "(depth 4, 200 games)", ">= 75%", strength_course),
+    Row("progress_reversed_reversi", "default Reversed Reversi study: champions of generations "
+        "0 / 10 / 20 / 29 vs the anchors (depth 4, 160 games each)", "strength grows",
+        progress),
+    Row("tuning_quality_reversed_reversi_1ply", "1-ply Reversed Reversi champion "
+        "(`+experiment=reversed_reversi_1ply`) vs the round-robin 1-ply champion / "
+        "`wpc_negated` (1 ply + exact last 3, 200 games each)", "+150 / +200", tuning),
+    Row("strength_othello", "1-ply Othello champion (`+experiment=othello_league`), Othello "
+        "League protocol, 200 games", "beat the literature WPC", league,
+        source="strength_othello_league.json"),
+    Row("strength_ntuple", "Othello n-tuple champion (TD, `othello_ntuple.json`) vs the "
+        "League's WPC (`wpc1`), League protocol, 400 games", ">= 90%",
+        ntuple_goal("othello", 0)),
+    Row("strength_ntuple", "... head to head vs our best WPC champion (`othello_league.json`)",
+        ">= +200 Elo", ntuple_goal("othello", 1)),
+    Row("strength_ntuple", "Reversed Reversi n-tuple champion vs the committed 1-ply WPC "
+        "champion, 1 ply + exact last 3, 400 games", ">= +150 Elo",
         ntuple_goal("reversed_reversi")),
-    Row("strength_ntuple", "strength_ntuple.md", "Pentago Twist n-tuple champion vs its seed "
-        "weights, depth 2, 400 games", "CI above 50%", ntuple_goal("pentago_twist")),
-    Row("strength_ntuple", "strength_ntuple.md", "Pentago Twist feature genome by ES against "
-        "the seed (`pentago_twist_es.json`) vs its seed weights, depth 2, 400 games",
-        "CI above 50%", ntuple_goal("pentago_twist", 1)),
-    Row("strength_pentago_twist_es", "strength_pentago_twist_es.md", "... the same champion "
-        "vs the seed's MCTS, 0.5 s per move each, 400 games", ">= 85%", pentago_timed),
-    Row("strength_ntuple", "strength_ntuple.md", "Hexifence n-tuple champion vs its seed "
-        "weights, N=3, depth 2, 400 games", "CI above 50%", ntuple_goal("hexifence")),
-    Row("learning_efficiency", "learning_efficiency.md", "strength per CPU-second: the best "
-        "genome kind x optimizer at the budget", "a table to choose by", efficiency),
+    Row("strength_ntuple", "Pentago Twist n-tuple champion vs its seed weights, depth 2, 400 "
+        "games", "CI above 50%", ntuple_goal("pentago_twist")),
+    Row("strength_ntuple", "Pentago Twist feature genome by ES against the seed "
+        "(`pentago_twist_es.json`) vs its seed weights, depth 2, 400 games", "CI above 50%",
+        ntuple_goal("pentago_twist", 1)),
+    Row("strength_pentago_twist_es", "... the same champion vs the seed's MCTS, 0.5 s per "
+        "move each, 400 games", ">= 85%", pentago_timed),
+    Row("strength_ntuple", "Hexifence n-tuple champion vs its seed weights, N=3, depth 2, 400 "
+        "games", "CI above 50%", ntuple_goal("hexifence")),
+    Row("learning_efficiency", "strength per CPU-second: the best genome kind x optimizer at "
+        "the budget", "a table to choose by", efficiency),
 ]
 
 

@@ -8,6 +8,8 @@ add the load average after it ran:
     ...
     write_markdown(path, "# Perft benchmark", body_lines, stamp)
     write_json(path.with_suffix(".json"), {"rows": rows}, stamp)
+    # or both at once, after printing the lines:
+    write_result(path, "# Perft benchmark", body_lines, stamp, {"rows": rows})
 
 A Markdown file gets the stamp as a short list under its title (``STAMP_MARK`` opens it); a
 JSON file gets it under the key ``"stamp"``. ``python -m experiments.reproduce`` passes its own
@@ -83,10 +85,16 @@ class Stamp:
 
 
 def command_line(argv: list[str]) -> str:
-    """``python <script relative to the repository root> <arguments>``, quoted for a shell."""
+    """The command as typed from the repository root, quoted for a shell: a module of a package
+    here (``experiments/bench_perft.py``, which ``python -m`` gives as its full path) as
+    ``python -m experiments.bench_perft``, another script by its path from the root."""
     script = Path(argv[0])
     if script.suffix == ".py" and script.resolve().is_relative_to(ROOT):
-        script = script.resolve().relative_to(ROOT)
+        path = script.resolve().relative_to(ROOT)
+        if (ROOT / path.parent / "__init__.py").is_file():
+            return shlex.join(["python", "-m", ".".join(path.with_suffix("").parts),
+                               *argv[1:]])
+        script = path
     return shlex.join(["python", str(script), *argv[1:]])
 
 
@@ -142,6 +150,17 @@ def write_json(path: Path, data: dict, stamp: Stamp) -> Path:
     path.write_text(json.dumps(finite({"stamp": stamp.as_dict(), **rest}), indent=1,
                                allow_nan=False) + "\n", encoding="utf-8")
     return path
+
+
+def write_result(out: Path | None, title: str, lines: list[str], stamp: Stamp,
+                 data: dict | None = None) -> None:
+    """Print ``lines``; with ``out``, write them as Markdown under ``title`` and ``data`` (if
+    any) next to them as JSON (``out`` with ``.json``), both stamped."""
+    print("\n".join(lines), flush=True)
+    if out:
+        write_markdown(out, title, lines, stamp)
+        if data is not None:
+            write_json(Path(out).with_suffix(".json"), data, stamp)
 
 
 def finite(value):

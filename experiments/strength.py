@@ -1,7 +1,7 @@
 """Reproduce the committed strength tables (issue 5, "Results to commit").
 
-    python experiments/strength.py --game reversed_reversi --train          # GA + export + tables
-    python experiments/strength.py --game othello --run-dir outputs/D/T     # an existing run
+    python -m experiments.strength --game reversed_reversi --train          # GA + export + tables
+    python -m experiments.strength --game othello --run-dir outputs/D/T     # an existing run
 
 For each game: (1) the champion of the default study (``python -m evolve +experiment=<game>``,
 run here with ``--train`` into ``experiments/runs/<game>``, or taken from ``--run-dir``);
@@ -18,14 +18,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from experiments.stamp import Stamp, stamp_json_file, write_markdown  # noqa: E402
+from experiments.common import ROOT, evaluate, export, rel, train
+from experiments.stamp import Stamp, stamp_json_file, write_markdown
 
 RESULTS = ROOT / "experiments" / "results"
 PANELS = {
@@ -36,43 +33,22 @@ LEAGUE_EXPERIMENT = "othello_league"  # conf/experiment/othello_league.yaml
 GOAL_SCORE_VS_COURSE = 0.75  # issue 5: the Reversed Reversi champion vs the course matrix
 
 
-def rel(path: Path) -> str:
-    """``path`` relative to the repository root when inside it (commands read better)."""
-    path = Path(path).resolve()
-    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
-
-
-def sh(cmd: list[str], log: list[str]) -> str:
-    """Run ``cmd`` from the repository root, echo and record it, return its stdout."""
-    text = " ".join(cmd)
-    print(f"$ {text}", flush=True)
-    log.append(text)
-    run = [sys.executable, *cmd[1:]] if cmd[0] == "python" else cmd
-    proc = subprocess.run(run, cwd=ROOT, capture_output=True, text=True)
-    print(proc.stdout, end="", flush=True)
-    if proc.returncode != 0:
-        sys.exit(f"command failed ({proc.returncode}): {text}\n{proc.stderr.strip()}")
-    return proc.stdout
-
-
 def champion_dir(game: str, args, log) -> Path:
     if args.run_dir:
         return Path(args.run_dir).resolve()
     run_dir = ROOT / "experiments" / "runs" / game
     if args.train:
-        sh(["python", "-m", "evolve", f"+experiment={game}", f"hydra.run.dir={rel(run_dir)}",
-            f"backend={args.backend}"], log)
+        train(game, run_dir, log, f"backend={args.backend}")
     if not (run_dir / "champion.json").is_file():
         sys.exit(f"no champion in {run_dir}: pass --train or --run-dir")
     return run_dir
 
 
-def evaluate(weights: Path, opponents, args, log, extra: list[str], out: Path) -> str:
-    cmd = ["python", "-m", "evolve.evaluate", rel(weights), "--vs",
-           *opponents, "--games", str(args.games), "--sprt", *map(str, args.sprt), "--sprt-full",
-           "--backend", args.backend, "--seed", str(args.seed), "--json",
-           rel(out), *extra]
-    return sh(cmd, log)
+def match(weights: Path, opponents, args, log, extra: list[str], out: Path) -> str:
+    """Its tables as ``evolve.evaluate`` printed them; the JSON stays at ``out``."""
+    return evaluate([rel(weights), "--vs", *opponents, "--games", args.games, "--sprt",
+                     *args.sprt, "--sprt-full", "--backend", args.backend, "--seed", args.seed,
+                     *extra], out, log=log, echo=True).output
 
 
 def study(game: str, args) -> None:
@@ -83,32 +59,30 @@ def study(game: str, args) -> None:
     champions = results / "champions"
     champions.mkdir(parents=True, exist_ok=True)
     weights = champions / f"{game}.json"
-    sh(["python", "-m", "evolve.export", rel(run_dir), "--format", "json", "--out",
-        rel(weights)], log)
+    export(run_dir, weights, log)
     if game == "reversed_reversi":
-        sh(["python", "-m", "evolve.export", rel(run_dir), "--format", "cs303", "--out",
-            rel(champions / f"{game}_cs303.py")], log)
+        export(run_dir, champions / f"{game}_cs303.py", log, "cs303")
     meta = json.loads(weights.read_text())["metadata"]
     depth = int(meta.get("search", {}).get("depth", 2))
     endgame = int(meta.get("search", {}).get("endgame_empties", 8))
     search = ["--depth", str(depth), "--endgame-empties", str(endgame)]
     written = [results / f"strength_{game}.json"]
     sections = [("Champion vs the panel at equal depth",
-                 evaluate(weights, PANELS[game], args, log, search, written[0]))]
+                 match(weights, PANELS[game], args, log, search, written[0]))]
     if game == "othello":
         # The League plays 1-ply weighted piece counters: no search and no exact endgame.
         league = ["--depth", "1", "--epsilon", "0.1", "--endgame-empties", "0"]
         written.append(results / f"strength_{game}_1ply.json")
         sections.append(("Othello League protocol: the default champion at 1 ply, both sides "
                          "epsilon = 0.1",
-                         evaluate(weights, ["wpc1"], args, log, league, written[-1])))
+                         match(weights, ["wpc1"], args, log, league, written[-1])))
         league_weights = league_champion(args, log, champions)
         if league_weights is not None:
             written.append(results / f"strength_{LEAGUE_EXPERIMENT}.json")
             sections.append(("Othello League protocol: the champion evolved at 1 ply "
                              f"(`+experiment={LEAGUE_EXPERIMENT}`), both sides epsilon = 0.1",
-                             evaluate(league_weights, ["wpc1"], args, log, league,
-                                      written[-1])))
+                             match(league_weights, ["wpc1"], args, log, league,
+                                   written[-1])))
     write_report(results, game, meta, log, sections, depth, stamp)
     for out in written:
         stamp_json_file(out, stamp)
@@ -118,13 +92,10 @@ def league_champion(args, log, champions: Path) -> Path | None:
     """The champion of the 1-ply Othello study (trained with ``--train``), exported as JSON."""
     run_dir = ROOT / "experiments" / "runs" / LEAGUE_EXPERIMENT
     if args.train:
-        sh(["python", "-m", "evolve", f"+experiment={LEAGUE_EXPERIMENT}",
-            f"hydra.run.dir={rel(run_dir)}", f"backend={args.backend}"], log)
+        train(LEAGUE_EXPERIMENT, run_dir, log, f"backend={args.backend}")
     if not (run_dir / "champion.json").is_file():
         return None
-    out = champions / f"{LEAGUE_EXPERIMENT}.json"
-    sh(["python", "-m", "evolve.export", rel(run_dir), "--format", "json", "--out", rel(out)], log)
-    return out
+    return export(run_dir, champions / f"{LEAGUE_EXPERIMENT}.json", log)
 
 
 def goal_line(results: Path, game: str) -> str:

@@ -1,7 +1,7 @@
 """Strength of the Hexifence champion (issue 11), committed with the commands that made it.
 
-    python experiments/strength_hexifence.py --games 200          # the committed run's champion
-    python experiments/strength_hexifence.py --train --games 200  # the study first
+    python -m experiments.strength_hexifence --games 200          # the committed run's champion
+    python -m experiments.strength_hexifence --train --games 200  # the study first
 
 Steps: (1) with ``--train``, ``python -m evolve +experiment=hexifence`` into
 ``experiments/runs/hexifence``; (2) ``python -m evolve.export`` of its champion to
@@ -17,27 +17,17 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
-import subprocess
-import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from experiments.stamp import Stamp, write_json, write_markdown  # noqa: E402
+from experiments.common import ROOT, evaluate, export, rel, train
+from experiments.stamp import Stamp, finite, write_json, write_markdown
 
 RESULTS = ROOT / "experiments" / "results"
 RUN_DIR = ROOT / "experiments" / "runs" / "hexifence"
 CHAMPION = RESULTS / "champions" / "hexifence.json"
 GOAL_VS_CHAIN = 0.75
 OPPONENTS = ["random", "greedy", "safe", "chain"]
-
-
-def rel(path: Path) -> str:
-    path = Path(path).resolve()
-    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
 
 
 def use_results(folder: Path) -> None:
@@ -47,26 +37,12 @@ def use_results(folder: Path) -> None:
     CHAMPION = RESULTS / "champions" / "hexifence.json"
 
 
-def sh(cmd: list[str], log: list[str]) -> str:
-    text = " ".join(cmd)
-    print(f"$ {text}", flush=True)
-    log.append(text)
-    proc = subprocess.run([sys.executable, *cmd[1:]], cwd=ROOT, capture_output=True, text=True)
-    print(proc.stdout, end="", flush=True)
-    if proc.returncode != 0:
-        sys.exit(f"command failed ({proc.returncode}): {text}\n{proc.stderr.strip()}")
-    return proc.stdout
-
-
 def evaluate_n3(player: str, args, log: list[str], opponents=OPPONENTS) -> dict:
-    out = RESULTS / "strength_hexifence_matches.json"
-    sh(["python", "-m", "evolve.evaluate", player, "--game", "hexifence", "--vs", *opponents,
-        "--games", str(args.games), "--depth", str(args.depth), "--endgame-empties",
-        str(args.endgame_empties), "--backend", args.backend, "--seed", str(args.seed),
-        "--json", rel(out)], log)
-    data = json.loads(out.read_text())
-    out.unlink()
-    return data
+    return evaluate([player, "--game", "hexifence", "--vs", *opponents, "--games", args.games,
+                     "--depth", args.depth, "--endgame-empties", args.endgame_empties,
+                     "--backend", args.backend, "--seed", args.seed],
+                    RESULTS / "strength_hexifence_matches.json", keep=False, log=log,
+                    echo=True).data
 
 
 def match_n2(game, make_player, opponent: str, openings, seed: int, solver=None) -> dict:
@@ -99,18 +75,7 @@ def match_n2(game, make_player, opponent: str, openings, seed: int, solver=None)
            "as_red": sum(p[1] for p in points) / len(points)}
     if solver is not None:
         out["moves_checked"], out["moves_optimal"] = checked, optimal
-    return _finite(out)
-
-
-def _finite(value):
-    """JSON has no infinity: an unbounded Elo or CI end becomes ``None``."""
-    if isinstance(value, dict):
-        return {k: _finite(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_finite(v) for v in value]
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    return value
+    return finite(out)
 
 
 class _Spy:
@@ -201,11 +166,8 @@ def main() -> None:
     use_results(args.results)
     log: list[str] = []
     if args.train:
-        sh(["python", "-m", "evolve", "+experiment=hexifence", f"hydra.run.dir={rel(RUN_DIR)}"],
-           log)
-    CHAMPION.parent.mkdir(parents=True, exist_ok=True)
-    sh(["python", "-m", "evolve.export", rel(RUN_DIR), "--format", "json", "--out",
-        rel(CHAMPION)], log)
+        train("hexifence", RUN_DIR, log)
+    export(RUN_DIR, CHAMPION, log)
     n3 = evaluate_n3(rel(CHAMPION), args, log)
     reference = None if args.skip_reference else evaluate_n3("reference", args, log)
     others = [evaluate_n3(path, args, log, ["chain"]) for path in args.also]

@@ -1,7 +1,7 @@
 """The committed n-tuple champions against issue 21's goals (all at equal search, colour-swapped
 seeded openings, 95% Wilson intervals), each goal met or not, with how far off:
 
-    python experiments/strength_ntuple.py --games 400 --out experiments/results/strength_ntuple.md
+    python -m experiments.strength_ntuple --games 400 --out experiments/results/strength_ntuple.md
 
 Each champion (``experiments/results/champions/<game>_ntuple.json``, its metadata names the
 command that made it) plays the goal's anchors and also anchors its training never saw
@@ -13,15 +13,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from experiments.efficiency_report import elo_text  # noqa: E402
-from experiments.stamp import ROOT, Stamp, write_json, write_markdown  # noqa: E402
+from experiments.common import ROOT, evaluate
+from experiments.efficiency_report import elo_text
+from experiments.stamp import Stamp, write_json, write_markdown
 
 CHAMPIONS = "experiments/results/champions"
 
@@ -74,14 +72,11 @@ GOALS = (
 )
 
 
-def evaluate(goal: Goal, games: int, out: Path) -> dict:
-    cmd = ["python", "-m", "evolve.evaluate", goal.champion, "--vs", goal.opponent,
-           *goal.unseen, *goal.protocol, "--games", str(games), "--seed", "2026", "--backend",
-           "serial", "--no-progress", "--json", str(out)]
-    done = subprocess.run([sys.executable, *cmd[1:]], cwd=ROOT, capture_output=True, text=True)
-    if done.returncode != 0:
-        raise SystemExit(f"error: {' '.join(cmd)}: {done.stderr.strip().splitlines()[-1:]}")
-    return {"command": " ".join(cmd), **json.loads(out.read_text())}
+def measure(goal: Goal, games: int, out: Path) -> dict:
+    done = evaluate([goal.champion, "--vs", goal.opponent, *goal.unseen, *goal.protocol,
+                     "--games", games, "--seed", "2026", "--backend", "serial", "--no-progress"],
+                    out, keep=False)
+    return {"command": done.command, **done.data}
 
 
 def verdict(goal: Goal, match: dict) -> tuple[bool | None, str]:
@@ -122,7 +117,7 @@ def write_seed(goal: Goal) -> None:
     game = get_game(goal.game)
     game.save_champion(ROOT / goal.champion, game.reference_genome("reference"),
                        f"{goal.game} seed weights",
-                       {"command": "python experiments/strength_ntuple.py (its write_seed)"})
+                       {"command": "python -m experiments.strength_ntuple (its write_seed)"})
 
 
 TIMED = "experiments/results/strength_pentago_twist_es.json"
@@ -172,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
         if not (ROOT / goal.champion).is_file():
             print(f"skipped {goal.game}: no {goal.champion}", flush=True)
             continue
-        result = evaluate(goal, args.games, args.out.with_name(f".strength_ntuple_{k}.json"))
+        result = measure(goal, args.games, args.out.with_name(f".strength_ntuple_{k}.json"))
         data, text = row(goal, result)
         rows.append(data)
         lines += text
@@ -188,8 +183,6 @@ def main(argv: list[str] | None = None) -> int:
             "networks) and `docs/tuning.md` (the goals)."]
     write_markdown(args.out, "# n-tuple champions against the issue-21 goals", body, stamp)
     write_json(args.out.with_suffix(".json"), {"goals": rows}, stamp)
-    for tmp in args.out.parent.glob(".strength_ntuple_*.json"):
-        tmp.unlink()
     return 0
 
 

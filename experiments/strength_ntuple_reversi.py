@@ -1,7 +1,7 @@
 """What TD self-play alone makes of an n-tuple network, measured (issue 21).
 
-    python experiments/strength_ntuple_reversi.py --game othello --td-games 20000 100000 500000
-    python experiments/strength_ntuple_reversi.py --game reversed_reversi --features none \
+    python -m experiments.strength_ntuple_reversi --game othello --td-games 20000 100000 500000
+    python -m experiments.strength_ntuple_reversi --game reversed_reversi --features none \
         mobility,stability --td-games 50000
 
 For each game and feature set: ``td_learn`` from zero weights (``--layout``, ``--phases``,
@@ -18,25 +18,20 @@ TD settings), then ``python -m evolve.evaluate`` at 1 ply, both sides epsilon-ra
   ``reversed_reversi_1ply.json``, with the exact search of the last 3 empties the course agents
   use (``--endgame-empties``).
 
-The report (stdout, and ``--out`` as Markdown with the commands) gives each score with its 95%
-Wilson interval and Elo. Numbers from a loaded machine are indications only.
+The report (stdout, and ``--out`` as Markdown with the commands, + ``.json``, stamped) gives each
+score with its 95% Wilson interval and Elo. Numbers from a loaded machine are indications only.
 """
 
 from __future__ import annotations
 
-import argparse
-import json
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from engine.core.registry import get_game  # noqa: E402
+from engine.core.registry import get_game
+from experiments.common import ROOT, arguments, evaluate, rel
+from experiments.stamp import Stamp, write_json, write_markdown
 
 CHAMPIONS = ROOT / "experiments" / "results" / "champions"
 OPPONENTS = {
@@ -44,11 +39,6 @@ OPPONENTS = {
     "reversed_reversi": ["wpc_negated", "course", str(CHAMPIONS / "reversed_reversi_1ply.json")],
 }
 ENDGAME = {"othello": 0, "reversed_reversi": 3}
-
-
-def rel(path) -> str:
-    path = Path(path).resolve()
-    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
 
 
 def network_game(args, features: list[str]):
@@ -74,7 +64,7 @@ def train(args, features: list[str], out_dir: Path, log: list[str]) -> list[dict
         td = {"games": target, "alpha": args.alpha, "epsilon": args.epsilon, "seed": args.seed,
               "from": "zero weights", "seconds": round(seconds, 2)}
         game.save_champion(path, genome, f"td {target} ({label})",
-                           {"command": " ".join(["python", *sys.argv]), "td": td,
+                           {"command": args.stamp.command, "td": td,
                             "search": {"depth": 1, "endgame_empties": ENDGAME[args.game]}})
         log.append(f"# td_learn: {target} games, features {label}: {seconds:.1f} s, "
                    f"{target / seconds:.0f} games/s -> {rel(path)}")
@@ -83,18 +73,12 @@ def train(args, features: list[str], out_dir: Path, log: list[str]) -> list[dict
     return stages
 
 
-def evaluate(args, champion: Path, out: Path, log: list[str]) -> dict:
-    cmd = ["python", "-m", "evolve.evaluate", rel(champion), "--vs", *map(rel_or_spec,
-           OPPONENTS[args.game]), "--game", args.game, "--depth", "1", "--epsilon",
-           str(args.eval_epsilon), "--endgame-empties", str(ENDGAME[args.game]), "--games",
-           str(args.games), "--seed", str(args.eval_seed), "--backend", args.backend,
-           "--no-progress", "--json", rel(out)]
-    log.append(" ".join(cmd))
-    print(f"$ {log[-1]}", flush=True)
-    run = subprocess.run([sys.executable, *cmd[1:]], cwd=ROOT, capture_output=True, text=True)
-    if run.returncode != 0:
-        sys.exit(f"evaluate failed: {run.stderr.strip()[-2000:]}")
-    return json.loads(out.read_text())
+def measure(args, champion: Path, out: Path, log: list[str]) -> dict:
+    return evaluate([rel(champion), "--vs", *map(rel_or_spec, OPPONENTS[args.game]), "--game",
+                     args.game, "--depth", "1", "--epsilon", args.eval_epsilon,
+                     "--endgame-empties", ENDGAME[args.game], "--games", args.games, "--seed",
+                     args.eval_seed, "--backend", args.backend, "--no-progress"], out, log=log,
+                    echo=True).data
 
 
 def rel_or_spec(spec: str) -> str:
@@ -109,14 +93,16 @@ def table(rows: list[tuple[dict, dict]]) -> list[str]:
         "|---:|---|---:|---:|" + "---|" * len(names)]
     for stage, result in rows:
         cells = [f"{m['score']:.1%} [{m['score_ci95'][0]:.1%}, {m['score_ci95'][1]:.1%}], "
-                 f"{m['elo']:+.0f}" for m in result["matches"]]
+                 + (f"{m['elo']:+.0f}" if m["elo"] is not None  # None: a clean sweep
+                    else "+inf" if m["score"] > 0.5 else "-inf")
+                 for m in result["matches"]]
         lines.append(f"| {stage['games']:,} | {stage['features']} | {stage['seconds']:.0f} | "
                      f"{stage['games'] / stage['seconds']:.0f} | " + " | ".join(cells) + " |")
     return lines
 
 
 def main(argv=None) -> None:
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p = arguments(__doc__)
     p.add_argument("--game", choices=tuple(OPPONENTS), default="othello")
     p.add_argument("--layout", default="straight2")
     p.add_argument("--symmetry", default="d4")
@@ -133,29 +119,32 @@ def main(argv=None) -> None:
     p.add_argument("--eval-seed", type=int, default=2026)
     p.add_argument("--backend", choices=("serial", "ray"), default="ray")
     p.add_argument("--out-dir", default="outputs/strength_ntuple", help="champions and JSON")
-    p.add_argument("--out", type=Path, help="write the Markdown report here too")
     args = p.parse_args(argv)
     if min(args.td_games) < 1 or args.games < 2:
         p.error("--td-games must be >= 1 and --games >= 2")
+    args.stamp = Stamp.begin(None if argv is None else [__file__, *argv])
     out_dir = Path(args.out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     log, rows = [], []
     for spec in args.features:
         features = [] if spec == "none" else spec.split(",")
         for stage in train(args, features, out_dir, log):
-            result = evaluate(args, stage["path"], stage["path"].with_suffix(".eval.json"), log)
+            result = measure(args, stage["path"], stage["path"].with_suffix(".eval.json"), log)
             rows.append((stage, result))
-    lines = [f"# TD self-play alone: {args.game}, {args.layout} ({args.symmetry}), "
-             f"{args.phases} phase(s)", "",
-             f"TD(0) from zero weights, alpha {args.alpha}, epsilon {args.epsilon}, seed "
+    title = (f"# TD self-play alone: {args.game}, {args.layout} ({args.symmetry}), "
+             f"{args.phases} phase(s)")
+    lines = [f"TD(0) from zero weights, alpha {args.alpha}, epsilon {args.epsilon}, seed "
              f"{args.seed}; evaluated at 1 ply, both sides epsilon {args.eval_epsilon}, "
              f"{args.games} games per match, exact endgame from {ENDGAME[args.game]} empties.",
              "", *table(rows), "", "Commands (from the repository root):", "", "```", *log,
              "```"]
-    text = "\n".join(lines) + "\n"
-    print(text)
+    print("\n".join([title, "", *lines]))
     if args.out:
-        args.out.write_text(text)
+        write_markdown(args.out, title, lines, args.stamp)
+        write_json(args.out.with_suffix(".json"), {"game": args.game, "stages": [
+            {**{k: v for k, v in stage.items() if k != "path"}, "file": rel(stage["path"]),
+             "matches": result["matches"]} for stage, result in rows], "commands": log},
+            args.stamp)
 
 
 if __name__ == "__main__":

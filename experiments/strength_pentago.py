@@ -1,8 +1,8 @@
 """Strength of the Pentago Twist champion (issue 10), committed with the commands that made it.
 
-    python experiments/strength_pentago.py --games 200 --time 0.5            # existing run
-    python experiments/strength_pentago.py --train --games 200 --time 0.5    # study first
-    python experiments/strength_pentago.py --champion \
+    python -m experiments.strength_pentago --games 200 --time 0.5            # existing run
+    python -m experiments.strength_pentago --train --games 200 --time 0.5    # study first
+    python -m experiments.strength_pentago --champion \
         experiments/results/champions/pentago_twist_es.json --name pentago_twist_es \
         --vs mcts --games 400 --time 0.5 --goal 0.85               # a committed champion file
 
@@ -22,15 +22,12 @@ import argparse
 import json
 import math
 import os
-import subprocess
-import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from experiments.stamp import Stamp, write_json, write_markdown  # noqa: E402
+from experiments.common import ROOT, evaluate, export, rel, train
+from experiments.stamp import Stamp, write_json, write_markdown
 
 RESULTS = ROOT / "experiments" / "results"
 RUN_DIR = ROOT / "experiments" / "runs" / "pentago_twist"
@@ -39,26 +36,8 @@ NAME = "pentago_twist"  # the report is strength_<NAME>.md / .json
 GOAL_VS_MCTS = 0.70
 
 
-def rel(path: Path) -> str:
-    path = Path(path).resolve()
-    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
-
-
-def sh(cmd: list[str], log: list[str]) -> str:
-    """Run ``cmd`` from the repository root, echo and record it, return its stdout."""
-    text = " ".join(cmd)
-    print(f"$ {text}", flush=True)
-    log.append(text)
-    proc = subprocess.run([sys.executable, *cmd[1:]], cwd=ROOT, capture_output=True, text=True)
-    print(proc.stdout, end="", flush=True)
-    if proc.returncode != 0:
-        sys.exit(f"command failed ({proc.returncode}): {text}\n{proc.stderr.strip()}")
-    return proc.stdout
-
-
 def first_player_advantage(games: int, seed: int) -> dict:
     """Random vs random from the empty board; white's score with a 95% normal CI."""
-    sys.path.insert(0, str(ROOT))
     import numpy as np
 
     from engine.kernels.rng import new_state as new_rng_state
@@ -82,7 +61,6 @@ def elo(score: float) -> float | None:
 
 def time_per_move(champion: Path, seconds: float, endgame: int, games: int) -> dict:
     """Mean wall time per move of each side in a few champion-vs-MCTS games."""
-    sys.path.insert(0, str(ROOT))
     from engine.core import SearchSettings, get_game
 
     game = get_game("pentago_twist")
@@ -168,34 +146,23 @@ def write_report(args, log, evaluation, fpa, timing, provenance) -> None:
     write_json(RESULTS / f"strength_{NAME}.json", data, args.stamp)
 
 
-def evaluate(args, log: list[str]) -> dict:
+def match_all(args, log: list[str]) -> dict:
     """``evolve.evaluate`` against each opponent, ``--parallel`` of them at a time (separate
     processes, serial backend: a second Ray on one machine may join the first's cluster and
     die with it); the matches merged into one report."""
-    pending, running, reports = list(args.vs), [], []
-    while pending or running:
-        while pending and len(running) < args.parallel:
-            opponent = pending.pop(0)
-            out = RESULTS / f"strength_{NAME}_vs_{opponent.replace(':', '_')}.json"
-            cmd = ["python", "-m", "evolve.evaluate", rel(CHAMPION), "--game", "pentago_twist",
-                   "--vs", opponent, "--games", str(args.games), "--time", str(args.time),
-                   "--endgame-empties", str(args.endgame_empties), "--backend", args.backend,
-                   "--seed", str(args.seed), "--json", rel(out)]
-            print("$ " + " ".join(cmd), flush=True)
-            log.append(" ".join(cmd))
-            proc = subprocess.Popen([sys.executable, *cmd[1:]], cwd=ROOT, text=True,
-                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-            running.append((proc, out, " ".join(cmd)))
-        proc, out, text = running.pop(0)
-        stdout, stderr = proc.communicate()
-        print(stdout, end="", flush=True)
-        if proc.returncode != 0:
-            sys.exit(f"command failed ({proc.returncode}): {text}\n{stderr.strip()[-2000:]}")
-        reports.append(json.loads(out.read_text(encoding="utf-8")))
-        out.unlink()
-    merged = dict(reports[0])
-    merged["matches"] = [m for r in reports for m in r["matches"]]
-    merged["commands"] = [r.get("command") for r in reports]
+    def one(opponent: str):
+        out = RESULTS / f"strength_{NAME}_vs_{opponent.replace(':', '_')}.json"
+        return evaluate([rel(CHAMPION), "--game", "pentago_twist", "--vs", opponent, "--games",
+                         args.games, "--time", args.time, "--endgame-empties",
+                         args.endgame_empties, "--backend", args.backend, "--seed", args.seed],
+                        out, keep=False, echo=True)
+
+    with ThreadPoolExecutor(args.parallel) as pool:
+        done = list(pool.map(one, args.vs))
+    log += [e.command for e in done]
+    merged = dict(done[0].data)
+    merged["matches"] = [m for e in done for m in e.data["matches"]]
+    merged["commands"] = [e.data.get("command") for e in done]
     return merged
 
 
@@ -237,7 +204,7 @@ def main() -> None:
     use_results(args.results, args.champion, args.name)
     log: list[str] = []
     args.load = [os.getloadavg()]
-    args.invocation = "python experiments/strength_pentago.py " + " ".join(sys.argv[1:])
+    args.invocation = args.stamp.command
     if args.reuse_evaluation:
         old = json.loads((RESULTS / f"strength_{NAME}.json").read_text(encoding="utf-8"))
         log, evaluation, args.load = old["commands"], old["evaluation"], old["load"]
@@ -245,13 +212,10 @@ def main() -> None:
         finish(args, log, evaluation)
         return
     if args.train:
-        sh(["python", "-m", "evolve", "+experiment=pentago_twist",
-            f"hydra.run.dir={rel(RUN_DIR)}"], log)
+        train("pentago_twist", RUN_DIR, log)
     if args.champion is None:
-        CHAMPION.parent.mkdir(parents=True, exist_ok=True)
-        sh(["python", "-m", "evolve.export", rel(RUN_DIR), "--format", "json", "--out",
-            rel(CHAMPION)], log)
-    evaluation = evaluate(args, log)
+        export(RUN_DIR, CHAMPION, log)
+    evaluation = match_all(args, log)
     args.load.append(os.getloadavg())
     finish(args, log, evaluation)
 

@@ -1,7 +1,7 @@
 """Tuning quality at equal search (issue 16): champions of different studies, the references and
 each other in one round robin at the same search (default: 1 ply + exact last 3 empties).
 
-    python experiments/tuning_quality.py \\
+    python -m experiments.tuning_quality \\
         --player rr_baseline=experiments/runs/reversed_reversi_1ply_rr/champion.json \\
         --player mix=experiments/runs/reversed_reversi_1ply/champion.json \\
         --baseline rr_baseline --target mix --games 200 \\
@@ -16,30 +16,20 @@ with ``wpc_negated`` head to head (issue 16: >= 150 and >= 200 Elo).
 from __future__ import annotations
 
 import argparse
-import json
-import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from experiments.stamp import Stamp, write_json, write_markdown  # noqa: E402
+from experiments.common import Evaluation, evaluate
+from experiments.stamp import Stamp, write_json, write_markdown
 
 GOALS = {"baseline": 150.0, "wpc_negated": 200.0}
 
 
-def evaluate(players: dict[str, str], args, json_out: Path) -> tuple[str, list[str]]:
-    cmd = ["python", "-m", "evolve.evaluate", "--round-robin", *players.values(),
-           *args.references, "--games", str(args.games), "--depth", str(args.depth),
-           "--endgame-empties", str(args.endgame_empties), "--backend", args.backend,
-           "--seed", str(args.seed), "--json", str(json_out)]
-    if args.game:
-        cmd += ["--game", args.game]
-    proc = subprocess.run([sys.executable, *cmd[1:]], cwd=ROOT, capture_output=True, text=True)
-    if proc.returncode != 0:
-        sys.exit(f"evaluate failed: {proc.stderr.strip()}")
-    return proc.stdout, cmd
+def round_robin(players: dict[str, str], args, json_out: Path) -> Evaluation:
+    return evaluate(["--round-robin", *players.values(), *args.references, "--games",
+                     args.games, "--depth", args.depth, "--endgame-empties", args.endgame_empties,
+                     "--backend", args.backend, "--seed", args.seed,
+                     *(["--game", args.game] if args.game else [])], json_out)
 
 
 def head_to_head(matches: list[dict], a: str, b: str) -> dict | None:
@@ -97,13 +87,13 @@ def main(argv=None) -> int:
     players = dict(item.split("=", 1) for item in args.player)
     out = Path(args.out)
     json_out = out.with_suffix(".json")
-    text, cmd = evaluate(players, args, json_out)
-    data = json.loads(json_out.read_text())
+    done = round_robin(players, args, json_out)
+    text, data = done.output, done.data
     data["players_by_name"] = players
     if args.target:
         data["goals"] = goals(players, data["matches"], args)
     names = "\n".join(f"- `{name}`: `{path}`" for name, path in players.items())
-    lines = ["Players:", names, "", "Evaluation:", "", "```", " ".join(cmd), "```", "", "```",
+    lines = ["Players:", names, "", "Evaluation:", "", "```", done.command, "```", "", "```",
              text.rstrip(), "```", ""]
     if args.target:
         lines += ["Goal check (head to head):", "", *goal_lines(data["goals"]), ""]

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from experiments import reproduce
-from experiments.catalogue import JOBS, KEPT, Job, by_name
+from experiments.catalogue import JOBS, KEPT, NOT_JOBS, Job, by_name
 from experiments.readme_table import BEGIN, END
 from experiments.stamp import ROOT, STAMP_MARK
 
@@ -35,7 +35,7 @@ def test_the_quickest_job_reproduces_the_committed_figures_and_the_readme_table(
     assert done.returncode == 0, done.stderr
     made = tmp_path / "results" / "elo_anchors.md"
     stamp = made.read_text().splitlines()[2:8]
-    assert stamp[0].startswith("- command: `python experiments/elo_anchors.py ")
+    assert stamp[0].startswith("- command: `python -m experiments.elo_anchors ")
     assert stamp[1] == "- run by: `python -m experiments.reproduce --only elo_anchors " \
         f"--results {tmp_path / 'results'} --readme {readme}`"
     assert [s.split(":")[0] for s in stamp[2:]] == [
@@ -137,3 +137,13 @@ def test_a_command_that_only_prints_gets_its_output_written_with_the_stamp(tmp_p
     text = (tmp_path / "printed.md").read_text()
     assert text.startswith("# What it printed\n\n- command: `python -c ")
     assert text.endswith("\n| a | b |\n") and "- date: " in text
+
+
+def test_every_script_of_experiments_is_a_job_and_runs_as_a_module():
+    modules = {p.stem for p in (ROOT / "experiments").glob("*.py")}
+    scripts = {j.command[2].removeprefix("experiments.") for j in JOBS
+               if j.command[1:2] == ("-m",) and j.command[2].startswith("experiments.")}
+    assert modules - scripts == set(NOT_JOBS)
+    changes_path = {p.stem for p in (ROOT / "experiments").glob("*.py")
+                    if "sys.path.insert" in p.read_text()}
+    assert changes_path == set()

@@ -22,7 +22,7 @@ def test_the_stamp_names_the_checked_out_commit_and_the_command_as_typed():
     head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True,
                           text=True).stdout.strip()
     assert head.startswith(s.commit) and len(s.commit) == 12
-    assert s.command == "python experiments/bench_perft.py --max-depth 6 --out 'a b.md'"
+    assert s.command == "python -m experiments.bench_perft --max-depth 6 --out 'a b.md'"
     assert f"{os.cpu_count()} CPUs" in s.machine and "Python 3." in s.machine
     assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d UTC", s.date)
     assert len(s.load_before) == 3 and s.load_after == []
@@ -30,9 +30,10 @@ def test_the_stamp_names_the_checked_out_commit_and_the_command_as_typed():
     assert len(s.load_after) == 3 and s.seconds >= 0
 
 
-def test_a_script_run_by_its_path_is_named_from_the_repository_root():
-    script = str(ROOT / "experiments" / "elo_anchors.py")
-    assert Stamp.begin([script, "x"]).command == "python experiments/elo_anchors.py x"
+def test_a_module_run_with_python_m_is_named_as_a_module_a_script_by_its_path():
+    script = str(ROOT / "experiments" / "elo_anchors.py")  # python -m gives the full path
+    assert Stamp.begin([script, "x"]).command == "python -m experiments.elo_anchors x"
+    assert Stamp.begin([str(ROOT / "docs" / "x.py")]).command == "python docs/x.py"
     assert Stamp.begin(["-m", "tests.engine.web.latency", "health"]).command == \
         "python -m tests.engine.web.latency health"
 
@@ -55,7 +56,7 @@ def test_markdown_gets_the_stamp_under_its_title(tmp_path):
     path = write_markdown(tmp_path / "r.md", "# A result", ["| a |", "|---|"], s)
     lines = path.read_text().splitlines()
     assert lines[0] == "# A result" and lines[1] == ""
-    assert lines[2] == "- command: `python experiments/x.py --out r.md`"
+    assert lines[2] == "- command: `python -m experiments.x --out r.md`"
     keys = [line.split(":")[0] for line in lines[3:7]]
     assert keys == ["- commit", "- machine", "- load average (1/5/15 min)", "- date"]
     assert lines[-2:] == ["| a |", "|---|"] and is_stamped(path)
@@ -67,7 +68,7 @@ def test_json_gets_the_stamp_first_and_has_no_infinity(tmp_path):
     s = Stamp.begin(["experiments/x.py"])
     path = write_json(tmp_path / "r.json", {"elo": [float("inf"), 1.5], "n": float("nan")}, s)
     data = json.loads(path.read_text())
-    assert list(data)[0] == "stamp" and data["stamp"]["command"] == "python experiments/x.py"
+    assert list(data)[0] == "stamp" and data["stamp"]["command"] == "python -m experiments.x"
     assert data["elo"] == [None, 1.5] and data["n"] is None and is_stamped(path)
 
 
