@@ -21,19 +21,23 @@ from __future__ import annotations
 import shlex
 from dataclasses import dataclass
 
+from experiments.strength.goals import GOALS, Goal
+
 PY = "python"
 NOT_JOBS = {  # modules of experiments/ that measure nothing themselves, and what they are
-    "__init__": "the package",
+    "__init__": "the package", "bench.__init__": "the package",
+    "strength.__init__": "the package", "learning.__init__": "the package",
     "common": "what the scripts share (running commands, evolve.evaluate, timers, sampling)",
     "stamp": "the stamp every result file is written with",
     "catalogue": "this file",
     "reproduce": "the tool that runs the jobs",
     "readme_table": "the README's results table, read from the results",
     "provenance": "the tool that writes and checks the committed runs' PROVENANCE.md",
-    "efficiency_plans": "learning_efficiency's methods and anchors per game",
-    "efficiency_inprocess": "learning_efficiency's in-process methods (TD alone, Texel)",
-    "efficiency_report": "learning_efficiency's table and figure",
-    "texel": "learning_efficiency's Texel-style method",
+    "strength.goals": "the strength goals: each row a job of strength.run",
+    "learning.efficiency_plans": "learning.efficiency's methods and anchors per game",
+    "learning.efficiency_inprocess": "learning.efficiency's in-process methods (TD, Texel)",
+    "learning.efficiency_report": "learning.efficiency's table and figure",
+    "learning.texel": "learning.efficiency's Texel-style method",
 }
 
 
@@ -99,18 +103,33 @@ ELO_ANCHOR_RUNS = ("experiments/runs/reversed_reversi_progress "
                    + " experiments/runs/hexifence")
 
 
+CONTRACT_GAMES = ("reversed_reversi", "pentago_twist", "hexifence")  # bench.contract's PLANS
+
+
 def players(entries: list[str]) -> str:
     return " ".join(f"--player {e}" for e in entries)
 
 
-def script(name: str, options: str, seconds: float, kind: str, what: str, quick: bool = False,
-           module: str | None = None, also: str = "", json: bool = True) -> Job:
-    """A job of a script of ``experiments/`` (``module``, default ``name``) that writes
-    ``--out {results}/<name>.md``, the ``.json`` beside it (unless ``json`` is false) and
-    ``also``."""
+def script(name: str, module: str, options: str, seconds: float, kind: str, what: str,
+           quick: bool = False, also: str = "", json: bool = True) -> Job:
+    """A job of ``python -m experiments.<module>`` that writes ``--out {results}/<name>.md``,
+    the ``.json`` beside it (unless ``json`` is false) and ``also``."""
     outputs = " ".join([f"{name}.md", *([f"{name}.json"] if json else []), also])
-    return job(name, f"{PY} -m experiments.{module or name} {options} --out {{results}}/{name}.md"
+    return job(name, f"{PY} -m experiments.{module} {options} --out {{results}}/{name}.md"
                .replace("  ", " "), outputs, seconds, kind, what, quick)
+
+
+def goal(g: Goal) -> Job:
+    """A row of the strength goals table, measured by ``experiments.strength.run``."""
+    return job(g.name, f"{PY} -m experiments.strength.run --goal {g.name} --results {{results}}",
+               f"{g.name}.md {g.name}.json", g.seconds, g.kind, g.what)
+
+
+def export(name: str, run: str, what: str, fmt: str = "json") -> Job:
+    """A committed run's champion as a file under ``champions/`` (``python -m evolve.export``)."""
+    out = f"champions/{name}.{'py' if fmt == 'cs303' else 'json'}"
+    return job(f"champion_{name}", f"{PY} -m evolve.export experiments/runs/{run} --format {fmt} "
+               f"--out {{results}}/{out}", out, 5, "exact", what)
 
 
 def td_network(game: str, settings: str, stages: str, seconds: float, what: str) -> Job:
@@ -124,32 +143,43 @@ NETWORK = ('{{"genome": {{"kind": "ntuple", "layout": "{layout}", {rest}"phases"
            '"features": {features}}}}}')
 JOBS = [
     # --- exact figures: counts and exact scores (their timings are machine figures) ----------
-    script("bench_perft", "--max-depth 11 --repeats 3", 20, "exact",
+    script("bench_perft", "bench.perft", "--max-depth 11 --repeats 3", 20, "exact",
            "Reversi perft 1-11 against the published counts, leaves/s", quick=True),
-    script("bench_search", "--positions 50 --seed 7", 60, "exact",
+    script("bench_search", "bench.search", "--positions 50 --seed 7", 60, "exact",
            "alpha-beta ms/move and nodes/s; FFO #1-#19 exact scores", quick=True),
-    script("bench_solve", "", 100, "exact",
+    script("bench_solve", "bench.solve", "", 100, "exact",
            "exact solver on FFO #20-#39 (scores checked), nodes, CPU and wall time", quick=True),
-    script("bench_hexifence", "", 50, "exact",
-           "Hexifence play-outs, ms/move per agent, exact solves (empty N=2 board)", quick=True),
-    script("hexifence_parity", "", 30, "exact",
+    script("bench_hexifence", "bench.hexifence", "", 70, "exact", "Hexifence exact solves "
+           "(empty N=2 board, N=3 endgames); the network's leaf and edge-gain rates", quick=True),
+    script("hexifence_parity", "bench.hexifence_parity", "", 30, "exact",
            "how often Hexifence's parity features agree with the exact solver", quick=True),
-    script("elo_anchors", ELO_ANCHOR_RUNS, 5, "exact",
+    script("elo_anchors", "learning.elo_anchors", ELO_ANCHOR_RUNS, 5, "exact",
            "champion Elo with and without hall-of-fame anchors, from committed runs' games",
            quick=True),
+    # --- champions exported from the committed runs (inputs of the strength goals) -----------
+    export("reversed_reversi", "reversed_reversi", "the default Reversed Reversi study's champion"),
+    export("reversed_reversi_cs303", "reversed_reversi", "the same as a CS303 agent", "cs303"),
+    export("othello", "othello", "the default Othello study's champion"),
+    export("othello_league", "othello_league", "the 1-ply Othello study's champion"),
+    export("pentago_twist", "pentago_twist", "the default Pentago Twist study's champion"),
+    export("hexifence", "hexifence", "the default Hexifence study's champion"),
+    export("reversed_reversi_1ply", "reversed_reversi_1ply_budget",
+           "the 1-ply study's champion (`+experiment=reversed_reversi_1ply`)"),
     # --- speed (the machine's figures: run on a quiet machine) --------------------------------
-    script("bench_pentago", "", 40, "timing",
-           "Pentago Twist random games/s, alpha-beta nodes/s, MCTS play-outs/s"),
-    script("bench_features", "", 60, "timing", "cost of Reversi's optional feature groups"),
-    script("bench_agents", "", 40, "timing",
-           "Reversi agents' time per move (random, greedy, wpc1, bfs, mcts)"),
-    script("bench_cs303", "", 120, "timing",
+    *(script(f"bench_contract_{game}", "bench.contract", f"--game {game}", 120, "timing",
+             f"{game} through the game contract: agents' ms/move, Game.play games/s, alpha-beta "
+             "nodes/s and TD games/s by genome") for game in CONTRACT_GAMES),
+    script("bench_pentago", "bench.pentago", "", 60, "timing", "Pentago Twist's kernels: random "
+           "games/s, MCTS play-outs/s, successor evaluations/s (features, networks)"),
+    script("bench_features", "bench.features", "", 60, "timing",
+           "cost of Reversi's optional feature groups"),
+    script("bench_cs303", "bench.cs303", "", 120, "timing",
            "the exported CS303 agent (pure Python): nodes/s, depth reached in the time limit"),
-    script("bench_ga", "--generations 5 --studies depth5 defaults", 2100, "timing",
+    script("bench_ga", "bench.ga", "--generations 5 --studies depth5 defaults", 2100, "timing",
            "one generation serial vs Ray 1/2 workers; whole studies end to end"),
-    script("bench_scale", "--depths 2 3", 900, "timing",
+    script("bench_scale", "bench.scale", "--depths 2 3", 900, "timing",
            "one generation's cost vs population size, Ray overheads, cluster projection"),
-    script("bench_cluster_loss", "--timeout 3 --repeats 3", 120, "timing",
+    script("bench_cluster_loss", "bench.cluster_loss", "--timeout 3 --repeats 3", 120, "timing",
            "time from losing every Ray node to the one-line stop"),
     job("web_latency_health", f"{PY} -m tests.engine.web.latency health",
         "web_latency_health.md", 90, "timing",
@@ -159,101 +189,74 @@ JOBS = [
         "web_latency_sessions.md", 180, "timing",
         "browser board: agent-move latency with 20 sessions at once",
         capture="Browser board latency: 20 sessions at once"),
-    script("strength_ntuple", "--games 400", 600, "games",
-           "the committed n-tuple champions against issue 21's goals",
-           also="champions/pentago_twist_seed.json champions/hexifence_seed.json"),
-    job("learning_efficiency", f"{PY} -m experiments.learning_efficiency --seeds 0 1 "
+    script("bench_ntuple", "bench.ntuple", "--games 300", 90, "timing",
+           "n-tuple networks on Reversi positions: full vs incremental evaluations per second"),
+    script("bench_ntuple_search", "bench.ntuple_search", "--games 200 --positions 40 --depth 5",
+           240, "timing", "n-tuple networks in Reversi's search: child evaluations/s, depth-5 "
+           "searches vs WPC"),
+    script("bench_kernels", "bench.kernels", "--baseline a214400a0c57 --repeats 7", 480,
+           "timing", "the shared search kernels against the last commit before them, in one "
+           "process (same moves, values, node counts)"),
+    script("bench_td", "bench.td", "--baseline fa485de --games 20000", 600, "timing",
+           "TD self-play games per CPU-second of Reversi's networks against an older checkout "
+           "(the same learnt genomes)"),
+    script("bench_mcts", "bench.mcts", "--baseline 20e09c6c9294 --rounds 5 --playouts 20000",
+           600, "timing", "MCTS play-outs/s against the last commit before the shared UCT loop"),
+    job("test_suite", f"{PY} -m pytest -q -p no:cacheprovider", "test_suite.md", 450, "timing",
+        "the README's test command: the default suite's result and wall time",
+        capture="The default test suite (python -m pytest)"),
+    # --- strength: one job per goal of experiments/strength/goals.py ---------------------------
+    *(goal(g) for g in GOALS),
+    script("tuning_quality_reversed_reversi_1ply", "strength.tuning_quality",
+           f"{players(RR_1PLY_PLAYERS)} --baseline rr_issue --target budget --games 200 --depth 1 "
+           "--endgame-empties 3 --backend ray --seed 16", 120, "games", "1-ply Reversed Reversi "
+           "champions of 22 studies, round robin"),
+    script("tuning_quality_reversed_reversi_d4", "strength.tuning_quality",
+           f"{players(RR_D4_PLAYERS)} --baseline d4_rr --target d4_refs_hof --games 100 --depth 4 "
+           "--endgame-empties 10 --backend ray --seed 16 --title \"Reversed Reversi at depth 4 "
+           "(+ exact last 10 empties: the default study's search)\"", 60, "games",
+           "depth-4 Reversed Reversi champions, round robin"),
+    script("tuning_quality_othello_1ply", "strength.tuning_quality",
+           f"{players(OTHELLO_1PLY_PLAYERS)} --references wpc course --baseline o_rr --target "
+           "o_refs_hof --games 200 --depth 1 --endgame-empties 0 --backend serial --seed 16 "
+           "--game othello --title \"Othello at 1 ply (no endgame search: the Othello League "
+           "protocol's search)\"", 40, "games", "1-ply Othello champions, round robin"),
+    # --- learning: progress of studies, diversity, learning curves, efficiency ----------------
+    script("progress_reversed_reversi", "learning.progress", "experiments/runs/reversed_reversi "
+           "--generations 0 10 20 29 --depth 4 --endgame-empties 10 --games 40", 240, "games",
+           "champions of generations 0/10/20/29 of the default study vs the anchors"),
+    script("progress_othello", "learning.progress", "experiments/runs/othello --generations 0 10 "
+           "20 29 --depth 4 --endgame-empties 10 --games 40", 240, "games",
+           "the same for the default Othello study"),
+    script("progress_reversed_reversi_long", "learning.progress", "experiments/runs/reversed_"
+           "reversi_long --generations 25 50 75 99 --depth 2 --endgame-empties 6 --games 40",
+           120, "games", "a 100-generation study's champions vs the anchors and each other"),
+    script("diversity", "learning.diversity", "--seeds 0 1 2 3 4 5 6 7 --more-seeds 8 9 10 11 12 "
+           "13 14 15 --more-settings old keepers sharing mutation --games 100", 60, "games",
+           "diversity settings over 8-16 seeds (from the committed runs; hours without them)"),
+    script("diversity_othello", "learning.diversity", "--game othello --seeds 0 1 2 3 4 5 6 7 8 9 "
+           "10 11 12 13 14 15 --settings old mutation --games 100", 30, "games",
+           "the same for Othello"),
+    job("learning_efficiency", f"{PY} -m experiments.learning.efficiency --seeds 0 1 "
         "--results {results}", "learning_efficiency.md learning_efficiency.json "
         "learning_efficiency.png", 3 * 3600, "timing",
         "Elo against fixed anchors per CPU-second, per genome kind x optimizer (CPU budgets: "
         "a slower machine learns less in them)"),
-    script("bench_ntuple", "--games 300", 90, "timing",
-           "n-tuple networks on Reversi positions: full vs incremental evaluations per second"),
-    script("bench_ntuple_search", "--games 200 --positions 40 --depth 5", 240, "timing",
-           "n-tuple networks in Reversi's search: child evaluations/s, depth-5 searches vs WPC"),
-    script("ntuple_pentago_speed", "", 90, "timing", "Pentago Twist networks: successor "
-           "evaluations/s, alpha-beta nodes/s, TD games/s", json=False),
-    script("ntuple_hexifence_speed", "", 90, "timing", "Hexifence networks: leaf and edge-gain "
-           "evaluations/s, alpha-beta nodes/s, TD games/s", json=False),
-    script("bench_kernels", "--baseline a214400a0c57 --repeats 7", 480, "timing",
-           "the shared search kernels against the last commit before them, in one process "
-           "(same moves, values, node counts)"),
-    script("bench_mcts", "--baseline 20e09c6c9294 --rounds 5 --playouts 20000", 600, "timing",
-           "MCTS play-outs/s against the last commit before the shared UCT loop"),
-    job("test_suite", f"{PY} -m pytest -q -p no:cacheprovider", "test_suite.md", 450, "timing",
-        "the README's test command: the default suite's result and wall time",
-        capture="The default test suite (python -m pytest)"),
-    # --- strength: games at fixed depth from fixed seeds --------------------------------------
-    job("strength_reversed_reversi", f"{PY} -m experiments.strength --game reversed_reversi "
-        "--results {results}", "strength_reversed_reversi.md strength_reversed_reversi.json "
-        "champions/reversed_reversi.json champions/reversed_reversi_cs303.py", 300, "games",
-        "default Reversed Reversi champion vs the reference agents"),
-    job("strength_othello", f"{PY} -m experiments.strength --game othello --results {{results}}",
-        "strength_othello.md strength_othello.json strength_othello_1ply.json "
-        "strength_othello_league.json champions/othello.json champions/othello_league.json",
-        420, "games", "default Othello champion vs the reference agents; the League protocol"),
-    job("strength_hexifence", f"{PY} -m experiments.strength_hexifence --games 200 --also "
-        "experiments/results/champions/hexifence_depth3_study.json "
-        "experiments/results/champions/hexifence_depth2_study.json --results {results}",
-        "strength_hexifence.md strength_hexifence.json champions/hexifence.json", 600, "games",
-        "Hexifence champion vs the chain-aware agent (N=3) and the exact solver (N=2)"),
-    job("strength_pentago_twist", f"{PY} -m experiments.strength_pentago --games 200 --time 0.5 "
-        "--results {results}", "strength_pentago_twist.md strength_pentago_twist.json "
-        "champions/pentago_twist.json", 4000, "timing",
-        "Pentago Twist champion vs MCTS at 0.5 s per move (time-limited: a machine figure)"),
-    job("strength_pentago_twist_es", f"{PY} -m experiments.strength_pentago --champion "
-        "{results}/champions/pentago_twist_es.json --name pentago_twist_es --vs mcts "
-        "--games 400 --time 0.5 --goal 0.85 --results {results}",
-        "strength_pentago_twist_es.md strength_pentago_twist_es.json", 2400, "timing",
-        "the ES feature-genome champion vs MCTS at 0.5 s per move (issue 21: >= 85%)"),
-    script("progress_reversed_reversi", "experiments/runs/reversed_reversi --generations 0 10 20 "
-           "29 --depth 4 --endgame-empties 10 --games 40", 240, "games",
-           "champions of generations 0/10/20/29 of the default study vs the anchors",
-           module="progress_evidence"),
-    script("progress_othello", "experiments/runs/othello --generations 0 10 20 29 --depth 4 "
-           "--endgame-empties 10 --games 40", 240, "games",
-           "the same for the default Othello study", module="progress_evidence"),
-    script("progress_reversed_reversi_long", "experiments/runs/reversed_reversi_long "
-           "--generations 25 50 75 99 --depth 2 --endgame-empties 6 --games 40", 120, "games",
-           "a 100-generation study's champions vs the anchors and each other",
-           module="progress_evidence"),
-    script("yardstick_panels", "", 180, "games",
-           "generation-0 champions vs candidate yardstick opponents"),
-    script("tuning_quality_reversed_reversi_1ply", f"{players(RR_1PLY_PLAYERS)} --baseline "
-           "rr_issue --target budget --games 200 --depth 1 --endgame-empties 3 --backend ray "
-           "--seed 16", 120, "games", "1-ply Reversed Reversi champions of 22 studies, round "
-           "robin", module="tuning_quality"),
-    script("tuning_quality_reversed_reversi_d4", f"{players(RR_D4_PLAYERS)} --baseline d4_rr "
-           "--target d4_refs_hof --games 100 --depth 4 --endgame-empties 10 --backend ray "
-           "--seed 16 --title \"Reversed Reversi at depth 4 (+ exact last 10 empties: the "
-           "default study's search)\"", 60, "games",
-           "depth-4 Reversed Reversi champions, round robin", module="tuning_quality"),
-    script("tuning_quality_othello_1ply", f"{players(OTHELLO_1PLY_PLAYERS)} --references wpc "
-           "course --baseline o_rr --target o_refs_hof --games 200 --depth 1 --endgame-empties "
-           "0 --backend serial --seed 16 --game othello --title \"Othello at 1 ply (no endgame "
-           "search: the Othello League protocol's search)\"", 40, "games",
-           "1-ply Othello champions, round robin", module="tuning_quality"),
-    script("diversity", "--seeds 0 1 2 3 4 5 6 7 --more-seeds 8 9 10 11 12 13 14 15 "
-           "--more-settings old keepers sharing mutation --games 100", 60, "games",
-           "diversity settings over 8-16 seeds (from the committed runs; hours without them)"),
-    script("diversity_othello", "--game othello --seeds 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 "
-           "--settings old mutation --games 100", 30, "games", "the same for Othello",
-           module="diversity"),
-    # --- TD self-play alone: learning curves, from fixed seeds ---------------------------------
-    script("strength_ntuple_reversi_othello", "--game othello --td-games 20000 100000 500000",
-           720, "games", "Othello: TD self-play alone from zero (straight 2-tuples) at 20k, "
-           "100k and 500k games, League protocol vs wpc1, wpc and the 1-ply champion",
-           module="strength_ntuple_reversi"),
-    script("strength_ntuple_reversi_reversed_reversi", "--game reversed_reversi --features none "
-           "mobility,stability --td-games 50000", 300, "games", "Reversed Reversi: TD self-play "
-           "alone, 50k games, with and without mobility and stability, vs wpc_negated, course "
-           "and the 1-ply champion", module="strength_ntuple_reversi"),
-    job("ntuple_pentago_strength", f"{PY} -m experiments.ntuple_pentago_strength --td-games "
+    # TD self-play alone: learning curves, from fixed seeds
+    script("strength_ntuple_reversi_othello", "learning.td_reversi", "--game othello --td-games "
+           "20000 100000 500000", 720, "games", "Othello: TD self-play alone from zero (straight "
+           "2-tuples) at 20k, 100k and 500k games, League protocol vs wpc1, wpc and the 1-ply "
+           "champion"),
+    script("strength_ntuple_reversi_reversed_reversi", "learning.td_reversi", "--game "
+           "reversed_reversi --features none mobility,stability --td-games 50000", 300, "games",
+           "Reversed Reversi: TD self-play alone, 50k games, with and without mobility and "
+           "stability, vs wpc_negated, course and the 1-ply champion"),
+    job("ntuple_pentago_strength", f"{PY} -m experiments.learning.td_pentago --td-games "
         "10000 100000 300000 --games 200 --out {results}", "ntuple_pentago_strength.md "
         "ntuple_pentago_strength.json", 3 * 3600, "timing",
         "Pentago Twist: TD self-play alone from zero, vs the seed's weights and its MCTS at "
         "0.5 s per move (time-limited: a machine figure)"),
-    job("ntuple_hexifence_strength", f"{PY} -m experiments.ntuple_hexifence_strength "
+    job("ntuple_hexifence_strength", f"{PY} -m experiments.learning.td_hexifence "
         "--td-games 10000 100000 --games 200 --out {results}", "ntuple_hexifence_strength.md "
         "ntuple_hexifence_strength.json", 1800, "games",
         "Hexifence N=3: TD self-play alone from zero vs the seed's weights at equal search"),
@@ -271,11 +274,6 @@ JOBS = [
                                                             features="true")[1:],
                "--start reference --stage 50000:0.1 --stage 25000:0.03", 100,
                "the Hexifence n-tuple champion (N=3): TD self-play from the seed weights"),
-    job("champion_reversed_reversi_1ply", f"{PY} -m evolve.export "
-        "experiments/runs/reversed_reversi_1ply_budget --format json "
-        "--out {results}/champions/reversed_reversi_1ply.json",
-        "champions/reversed_reversi_1ply.json", 5, "exact",
-        "the 1-ply study's champion (`+experiment=reversed_reversi_1ply`), exported"),
 ]
 
 # result files no job writes, and why
@@ -295,11 +293,17 @@ KEPT = {
     "hydra.run.dir=outputs/hexifence_es, then python -m evolve.export outputs/hexifence_es "
     "--format json --out experiments/results/champions/hexifence_es.json",
 
+    "champions/pentago_twist_seed.json": "the seed weights as a champion file (written by the "
+    "former strength_ntuple.py; the goals now name the agent `reference`)",
+    "champions/hexifence_seed.json": "the same for Hexifence",
+    "bench_agents.md": "Reversed Reversi agents' time per move by the former bench_agents.py; "
+    "bench_contract_reversed_reversi measures the same (and more) through the game contract",
+    "bench_agents.json": "its data",
     "tuning_quality.md": "the analysis of the tuning_quality_* tables, written by hand",
     "champions/hexifence_depth3_study.json": "champion of an earlier Hexifence study (its run "
-    "is in git history at 1d84e0a, experiments/runs/hexifence): an input of strength_hexifence",
+    "is in git history at 1d84e0a, experiments/runs/hexifence): a strength goal's champion",
     "champions/hexifence_depth2_study.json": "champion of an earlier Hexifence study (depth 2, "
-    "1 opening, population 12; not committed): an input of strength_hexifence",
+    "1 opening, population 12; not committed): a strength goal's champion",
 }
 
 

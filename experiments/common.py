@@ -2,8 +2,8 @@
 command from the repository root, ``python -m evolve.evaluate`` to JSON, numba's first-call
 cost, a best-of timer, random play over the game contract and an older tree to compare with.
 
-Every script runs as ``python -m experiments.<name>`` from the repository root and writes its
-result through ``experiments/stamp.py``.
+Every script runs as ``python -m experiments.<kind>.<name>`` from the repository root and
+writes its result through ``experiments/stamp.py``.
 """
 
 from __future__ import annotations
@@ -24,9 +24,9 @@ from pathlib import Path
 
 from experiments.stamp import ROOT
 
-__all__ = ["ROOT", "Evaluation", "arguments", "baseline_tree", "best_of", "evaluate", "export",
-           "first_call_seconds", "first_call_table", "random_game", "random_walk", "rel", "run",
-           "train"]
+__all__ = ["ROOT", "Evaluation", "arguments", "baseline_arguments", "baseline_tree", "best_of",
+           "evaluate", "export", "first_call_seconds", "first_call_table", "random_game",
+           "random_walk", "rel", "run", "train"]
 
 
 def arguments(doc: str) -> argparse.ArgumentParser:
@@ -141,18 +141,28 @@ def first_call_table(first: dict[str, tuple[float, float]], call: str) -> list[s
               for label, k in (("empty (compile)", "compile"), ("filled", "cached")))]
 
 
-def best_of(fn: Callable, repeats: int, warm_up: bool = False) -> tuple[float, object]:
-    """The fastest of ``repeats`` calls of ``fn()`` in seconds (the machine is shared: the
-    least disturbed), and the last call's value; ``warm_up`` makes one untimed call first
-    (numba compiles or loads its cache)."""
+def best_of(fn: Callable, repeats: int, warm_up: bool = False,
+            clock: Callable[[], float] = time.perf_counter) -> tuple[float, object]:
+    """The fastest of ``repeats`` calls of ``fn()`` in seconds of ``clock`` (wall clock by
+    default; ``time.process_time`` for CPU seconds) (the machine is shared: the least
+    disturbed), and the last call's value; ``warm_up`` makes one untimed call first (numba
+    compiles or loads its cache)."""
     if warm_up:
         fn()
     best, value = float("inf"), None
     for _ in range(repeats):
-        start = time.perf_counter()
+        start = clock()
         value = fn()
-        best = min(best, time.perf_counter() - start)
+        best = min(best, clock() - start)
     return best, value
+
+
+def baseline_arguments(doc: str) -> argparse.ArgumentParser:
+    """``arguments`` with the ``--baseline`` of the before/after benchmarks."""
+    p = arguments(doc)
+    p.add_argument("--baseline", required=True,
+                   help="an older checkout's folder, or a git revision of this repository")
+    return p
 
 
 def random_game(game, rng, state=None) -> Iterator:

@@ -79,7 +79,7 @@ def pentago_games(d: dict) -> str:
 
 
 def pentago_strength(d: dict) -> str:
-    m = _match(d["evaluation"], "mcts")
+    m = _match(d.get("evaluation", d), "mcts")  # "evaluation": before the goals table
     return f"{m['score']:.1%}, {_elo_ci(m)}"
 
 
@@ -91,7 +91,7 @@ def hexifence_solve(d: dict) -> str:
 
 
 def hexifence_strength(d: dict) -> str:
-    m = _match(d["n3"], "chain")
+    m = _match(d.get("n3", d), "chain")  # "n3": before the goals table
     return f"{m['score']:.1%}, {_elo_ci(m)}"
 
 
@@ -126,27 +126,25 @@ def league(d: dict) -> str:
     return f"{m['score']:.1%}, {_elo_ci(m)}"
 
 
-def ntuple_goal(game: str, index: int = 0):
-    """The result of the ``index``-th goal of ``game`` in strength_ntuple.json."""
-    def cell(d: dict) -> str:
-        goal = [g for g in d["goals"] if g["game"] == game][index]
-        m = next(x for x in goal["matches"] if x["opponent"] in (
-            goal["opponent"], Path(goal["opponent"]).name, Path(goal["opponent"]).stem))
-        return (f"{m['score']:.1%} [{m['score_ci95'][0]:.1%}, {m['score_ci95'][1]:.1%}], "
-                f"{_elo_ci(m)}" + ("" if goal["met"] else " (goal not met)"))
-    return cell
+def goal(d: dict) -> str:
+    """A goal of ``experiments/strength/goals.py``: its match's score with the 95% Wilson
+    interval and Elo, and whether the target is met."""
+    m = next(x for x in d["matches"] if x["opponent"] == d["goal"]["opponent"])
+    return (f"{m['score']:.1%} [{m['score_ci95'][0]:.1%}, {m['score_ci95'][1]:.1%}], "
+            f"{_elo_ci(m)}" + ("" if d["goal"]["met"] is not False else " (goal not met)"))
 
 
 def pentago_timed(d: dict) -> str:
-    m = _match(d, "mcts", "matches") if "matches" in d else _match(d["evaluation"], "mcts")
-    met = m["score"] >= d["goal_vs_mcts"]
+    if "goal" in d:
+        return goal(d)
+    m = _match(d["evaluation"], "mcts")  # written before the goals table
     return (f"{m['score']:.1%} [{m['score_ci95'][0]:.1%}, {m['score_ci95'][1]:.1%}]"
-            + ("" if met else " (goal not met)"))
+            + ("" if m["score"] >= d["goal_vs_mcts"] else " (goal not met)"))
 
 
 def efficiency(d: dict) -> str:
     """The best method at the full budget per game, by pooled score against the anchors."""
-    from experiments.efficiency_report import elo_text, seeds_pooled
+    from experiments.learning.efficiency_report import elo_text, seeds_pooled
 
     cells = []
     for name, game in d["games"].items():
@@ -186,23 +184,21 @@ ROWS = [
     Row("strength_othello", "1-ply Othello champion (`+experiment=othello_league`), Othello "
         "League protocol, 200 games", "beat the literature WPC", league,
         source="strength_othello_league.json"),
-    Row("strength_ntuple", "Othello n-tuple champion (TD, `othello_ntuple.json`) vs the "
-        "League's WPC (`wpc1`), League protocol, 400 games", ">= 90%",
-        ntuple_goal("othello", 0)),
-    Row("strength_ntuple", "... head to head vs our best WPC champion (`othello_league.json`)",
-        ">= +200 Elo", ntuple_goal("othello", 1)),
-    Row("strength_ntuple", "Reversed Reversi n-tuple champion vs the committed 1-ply WPC "
-        "champion, 1 ply + exact last 3, 400 games", ">= +150 Elo",
-        ntuple_goal("reversed_reversi")),
-    Row("strength_ntuple", "Pentago Twist n-tuple champion vs its seed weights, depth 2, 400 "
-        "games", "CI above 50%", ntuple_goal("pentago_twist")),
-    Row("strength_ntuple", "Pentago Twist feature genome by ES against the seed "
+    Row("strength_othello_ntuple", "Othello n-tuple champion (TD, `othello_ntuple.json`) vs "
+        "the League's WPC (`wpc1`), League protocol, 400 games", ">= 90%", goal),
+    Row("strength_othello_ntuple_vs_league", "... head to head vs our best WPC champion "
+        "(`othello_league.json`)", ">= +200 Elo", goal),
+    Row("strength_reversed_reversi_ntuple", "Reversed Reversi n-tuple champion vs the committed "
+        "1-ply WPC champion, 1 ply + exact last 3, 400 games", ">= +150 Elo", goal),
+    Row("strength_pentago_twist_ntuple", "Pentago Twist n-tuple champion vs its seed weights, "
+        "depth 2, 400 games", "CI above 50%", goal),
+    Row("strength_pentago_twist_es_d2", "Pentago Twist feature genome by ES against the seed "
         "(`pentago_twist_es.json`) vs its seed weights, depth 2, 400 games", "CI above 50%",
-        ntuple_goal("pentago_twist", 1)),
+        goal),
     Row("strength_pentago_twist_es", "... the same champion vs the seed's MCTS, 0.5 s per "
         "move each, 400 games", ">= 85%", pentago_timed),
-    Row("strength_ntuple", "Hexifence n-tuple champion vs its seed weights, N=3, depth 2, 400 "
-        "games", "CI above 50%", ntuple_goal("hexifence")),
+    Row("strength_hexifence_ntuple", "Hexifence n-tuple champion vs its seed weights, N=3, "
+        "depth 2, 400 games", "CI above 50%", goal),
     Row("learning_efficiency", "strength per CPU-second: the best genome kind x optimizer at "
         "the budget", "a table to choose by", efficiency),
 ]

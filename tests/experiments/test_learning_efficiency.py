@@ -1,13 +1,13 @@
-"""experiments.learning_efficiency: checkpoints of the CPU budget, pooled anchor scores, the
+"""experiments.learning.efficiency: checkpoints of the CPU budget, pooled anchor scores, the
 merge of earlier results, and the table; one real (slow) run of the cheapest method."""
 
 import json
 
 import pytest
 
-from experiments import learning_efficiency as le
-from experiments.efficiency_plans import PLANS
-from experiments.efficiency_report import markdown, seeds_pooled
+from experiments.learning import efficiency as le
+from experiments.learning.efficiency_plans import PLANS
+from experiments.learning.efficiency_report import markdown, seeds_pooled
 
 
 def test_checkpoints_take_the_last_champion_within_each_fraction_of_the_budget():
@@ -57,10 +57,10 @@ def test_the_table_names_each_method_seed_and_anchor():
         "budget": 40, "anchors": list(plan.anchors), "protocol": list(plan.protocol),
         "games": 200, "methods": {"td_ntuple": "TD alone"},
         "rows": [{**row, "fraction": f} for f in (0.25, 0.5, 1.0)],
-        "commands": {"td_ntuple": "python -m experiments.learning_efficiency"}}}}
+        "commands": {"td_ntuple": "python -m experiments.learning.efficiency"}}}}
     text = "\n".join(markdown(report, PLANS, "x.png"))
     assert "| td_ntuple | TD alone | 0 | +191 | +191 | +191 [+156, +220] | 75.0% |" in text
-    assert "Measured by `python -m experiments.learning_efficiency`." in text
+    assert "Measured by `python -m experiments.learning.efficiency`." in text
 
 
 @pytest.mark.slow

@@ -35,7 +35,7 @@ def test_the_quickest_job_reproduces_the_committed_figures_and_the_readme_table(
     assert done.returncode == 0, done.stderr
     made = tmp_path / "results" / "elo_anchors.md"
     stamp = made.read_text().splitlines()[2:8]
-    assert stamp[0].startswith("- command: `python -m experiments.elo_anchors ")
+    assert stamp[0].startswith("- command: `python -m experiments.learning.elo_anchors ")
     assert stamp[1] == "- run by: `python -m experiments.reproduce --only elo_anchors " \
         f"--results {tmp_path / 'results'} --readme {readme}`"
     assert [s.split(":")[0] for s in stamp[2:]] == [
@@ -140,10 +140,17 @@ def test_a_command_that_only_prints_gets_its_output_written_with_the_stamp(tmp_p
 
 
 def test_every_script_of_experiments_is_a_job_and_runs_as_a_module():
-    modules = {p.stem for p in (ROOT / "experiments").glob("*.py")}
+    files = [p for p in (ROOT / "experiments").rglob("*.py") if "results" not in p.parts]
+    modules = {".".join(p.relative_to(ROOT / "experiments").with_suffix("").parts)
+               for p in files}
     scripts = {j.command[2].removeprefix("experiments.") for j in JOBS
                if j.command[1:2] == ("-m",) and j.command[2].startswith("experiments.")}
-    assert modules - scripts == set(NOT_JOBS)
-    changes_path = {p.stem for p in (ROOT / "experiments").glob("*.py")
-                    if "sys.path.insert" in p.read_text()}
-    assert changes_path == set()
+    assert modules - scripts == set(NOT_JOBS) and scripts <= modules
+    assert [p for p in files if "sys.path.insert" in p.read_text()] == []
+
+
+def test_the_benchmark_driver_has_a_job_per_game_of_its_plan():
+    from experiments.bench.contract import PLANS
+
+    assert {j.name for j in JOBS if j.name.startswith("bench_contract_")} == {
+        f"bench_contract_{game}" for game in PLANS}

@@ -18,11 +18,11 @@ def not_under_reproduce(monkeypatch):
     monkeypatch.delenv("REPRODUCE_COMMAND", raising=False)
 
 def test_the_stamp_names_the_checked_out_commit_and_the_command_as_typed():
-    s = Stamp.begin(["experiments/bench_perft.py", "--max-depth", "6", "--out", "a b.md"])
+    s = Stamp.begin(["experiments/bench/perft.py", "--max-depth", "6", "--out", "a b.md"])
     head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True,
                           text=True).stdout.strip()
     assert head.startswith(s.commit) and len(s.commit) == 12
-    assert s.command == "python -m experiments.bench_perft --max-depth 6 --out 'a b.md'"
+    assert s.command == "python -m experiments.bench.perft --max-depth 6 --out 'a b.md'"
     assert f"{os.cpu_count()} CPUs" in s.machine and "Python 3." in s.machine
     assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d UTC", s.date)
     assert len(s.load_before) == 3 and s.load_after == []
@@ -31,8 +31,8 @@ def test_the_stamp_names_the_checked_out_commit_and_the_command_as_typed():
 
 
 def test_a_module_run_with_python_m_is_named_as_a_module_a_script_by_its_path():
-    script = str(ROOT / "experiments" / "elo_anchors.py")  # python -m gives the full path
-    assert Stamp.begin([script, "x"]).command == "python -m experiments.elo_anchors x"
+    script = str(ROOT / "experiments" / "learning" / "elo_anchors.py")  # python -m: full path
+    assert Stamp.begin([script, "x"]).command == "python -m experiments.learning.elo_anchors x"
     assert Stamp.begin([str(ROOT / "docs" / "x.py")]).command == "python docs/x.py"
     assert Stamp.begin(["-m", "tests.engine.web.latency", "health"]).command == \
         "python -m tests.engine.web.latency health"

@@ -1,0 +1,201 @@
+"""Strength per CPU-second, for each game, genome kind and optimizer (issue 21 item 5).
+
+Every method of a game's plan (``experiments/learning/efficiency_plans.py``) runs with the same CPU
+budget from several seeds; its champion at a quarter, half and all of the budget plays the
+game's fixed anchors under the game's protocol (colour-swapped seeded openings, the same for
+every player); the score over all anchor games gives an Elo against the anchor pool with its
+95% Wilson interval. Writes ``learning_efficiency.md`` / ``.json`` / ``.png``, stamped; a run
+of some games or methods replaces their rows and keeps the others (each method names the command
+that measured it). A run whose rows were measured with the same settings (``<work>/<game>/<method>/
+seed<N>.rows.json``) is not run again, so an interrupted study resumes where it stopped::
+
+    python -m experiments.learning.efficiency --game othello --seeds 0 1 --budget 240
+
+A ``python -m evolve`` method runs as a child process (serially: CPU-seconds are its own) and
+is stopped when its CPU time reaches the budget; the champion of each finished generation is
+what it had learnt by then. TD-alone and Texel methods run in this process (their CPU time is
+``time.process_time``). The studies run without their own yardstick panel and playoff: those
+measure, they do not learn, and would spend the budget.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import asdict
+from pathlib import Path
+
+from experiments.common import evaluate
+from experiments.learning.efficiency_plans import NO_YARDSTICK, PLANS, RUN_ONLY, Method, Plan
+from experiments.learning.efficiency_report import figure, markdown, wilson
+from experiments.stamp import ROOT, Stamp, write_json, write_markdown
+
+FRACTIONS = (0.25, 0.5, 1.0)
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU of a live process and its reaped children (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return sum(int(f) for f in fields[11:15]) / TICKS
+
+
+def run_evolve(method: Method, seed: int, budget: float, run_dir: Path) -> list[dict]:
+    """Run the study until its CPU reaches ``budget``; [{"cpu", "champion"}] per generation."""
+    cmd = [sys.executable, "-m", "evolve", *method.overrides, *RUN_ONLY,
+           *([] if method.yardstick else [NO_YARDSTICK]), f"seed={seed}",
+           "ga.generations=100000", f"hydra.run.dir={run_dir}"]
+    log = open(run_dir.parent / f"{run_dir.name}.log", "w")
+    child = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    seen: list[dict] = []
+    champions = run_dir / "champions"
+    try:
+        while child.poll() is None:
+            used = cpu_seconds(child.pid)
+            done = sorted(champions.glob("gen_*.json")) if champions.is_dir() else []
+            for path in done[len(seen):]:
+                seen.append({"cpu": used, "champion": str(path)})
+            if used >= budget:
+                break
+            time.sleep(0.2)
+    finally:
+        if child.poll() is None:
+            child.send_signal(signal.SIGKILL)
+        child.wait()
+        log.close()
+    if child.returncode not in (0, -signal.SIGKILL):
+        last = (run_dir.parent / f"{run_dir.name}.log").read_text().strip().splitlines()[-1:]
+        raise RuntimeError(f"{method.name} seed {seed} failed: {last}")
+    if not seen:
+        raise RuntimeError(f"{method.name}: no generation finished within {budget:.0f} CPU-s "
+                           f"(see {run_dir}.log)")
+    return seen
+
+
+def run_in_process(method: Method, seed: int, budget: float, run_dir: Path) -> list[dict]:
+    from experiments.learning.efficiency_inprocess import learn
+    return learn(method, seed, budget, run_dir, [f * budget for f in FRACTIONS])
+
+
+def checkpoints(history: list[dict], budget: float) -> list[dict]:
+    """The last champion within each fraction of the budget (the first one if none is); an
+    in-process method saved its own at each fraction."""
+    if all("fraction" in h for h in history):
+        return history
+    out = []
+    for f in FRACTIONS:
+        within = [h for h in history if h["cpu"] <= f * budget * 1.02] or history[:1]
+        out.append({**within[-1], "fraction": f})
+    return out
+
+
+def shown(path: str) -> str:
+    return str(Path(path).relative_to(ROOT)) if Path(path).is_relative_to(ROOT) else path
+
+
+def measure(plan: Plan, champion: str, games: int, out: Path) -> dict:
+    return evaluate([champion, "--vs", *plan.anchors, *plan.protocol, "--games", games, "--seed",
+                     "2026", "--backend", "serial", "--no-progress"], out).data
+
+
+def pooled(result: dict) -> dict:
+    """Score over every anchor game, its 95% Wilson interval and Elo (the anchor pool's)."""
+    n = sum(m["games"] for m in result["matches"])
+    p, low, high = wilson(sum(m["wins"] + m["draws"] / 2 for m in result["matches"]), n)
+    return {"games": n, "score": p, "score_ci95": [low, high],
+            "by_anchor": {m["opponent"]: m["score"] for m in result["matches"]}}
+
+
+def study(plan: Plan, methods: list[Method], seeds: list[int], budget: float, games: int,
+          work: Path) -> list[dict]:
+    from tqdm import tqdm
+
+    rows = []
+    jobs = [(method, seed) for method in methods for seed in seeds]
+    bar = tqdm(jobs, desc=plan.game, unit="run", disable=not sys.stderr.isatty())
+    for method, seed in bar:
+        bar.set_postfix_str(f"{method.name} seed {seed}")
+        run_dir = work / plan.game / method.name / f"seed{seed}"
+        run_dir.parent.mkdir(parents=True, exist_ok=True)
+        done = run_dir.parent / f"seed{seed}.rows.json"
+        key = json.loads(json.dumps({"method": asdict(method), "budget": budget, "games": games,
+                                     "anchors": plan.anchors, "protocol": plan.protocol}))
+        if done.is_file() and json.loads(done.read_text())["key"] == key:
+            rows += json.loads(done.read_text())["rows"]  # measured by an interrupted run
+            continue
+        if run_dir.exists():
+            shutil.rmtree(run_dir)
+        runner = run_evolve if method.kind == "evolve" else run_in_process
+        history = runner(method, seed, budget, run_dir)
+        measured = []
+        for point in checkpoints(history, budget):
+            out = run_dir.parent / f"seed{seed}_{point['fraction']:.2f}.eval.json"
+            result = pooled(measure(plan, point["champion"], games, out))
+            measured.append({"method": method.name, "seed": seed, "fraction": point["fraction"],
+                             "cpu": round(point["cpu"], 1),
+                             "champion": shown(point["champion"]), **result})
+            print(f"{plan.game} {method.name} seed {seed} at {point['cpu']:.0f} CPU-s: "
+                  f"{result['score']:.1%} vs the anchors", flush=True)
+        done.write_text(json.dumps({"key": key, "rows": measured}, indent=1))
+        rows += measured
+    return rows
+
+
+def kept(path: Path) -> dict:
+    """The results of an earlier run (other games and methods stay; a method run again is
+    replaced), so one file holds every game, each method with the command that measured it."""
+    if not path.is_file():
+        return {"games": {}}
+    data = json.loads(path.read_text())
+    data.pop("stamp", None)
+    return data
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--game", choices=tuple(PLANS), nargs="+", default=list(PLANS))
+    p.add_argument("--methods", nargs="+", help="names from the plan (default: all)")
+    p.add_argument("--seeds", type=int, nargs="+", default=[0, 1])
+    p.add_argument("--budget", type=float, help="CPU-seconds per run (default: the plan's)")
+    p.add_argument("--games", type=int, default=200, help="games per anchor and checkpoint")
+    p.add_argument("--work", type=Path, default=Path("outputs/learning_efficiency"),
+                   help="run folders and champions")
+    p.add_argument("--results", type=Path, default=ROOT / "experiments" / "results")
+    args = p.parse_args(argv)
+    stamp = Stamp.begin()
+    base = args.results / "learning_efficiency"
+    report = kept(base.with_suffix(".json"))
+    for name in args.game:
+        plan = PLANS[name]
+        methods = [x for x in plan.methods if not args.methods or x.name in args.methods]
+        if not methods:
+            p.error(f"--methods: none of {args.methods} is in {name}'s plan "
+                    f"({', '.join(x.name for x in plan.methods)})")
+        budget = args.budget or plan.budget
+        rows = study(plan, methods, args.seeds, budget, args.games, args.work.resolve())
+        setting = {"budget": budget, "anchors": list(plan.anchors),
+                   "protocol": list(plan.protocol), "games": args.games}
+        old = report["games"].get(name, {})
+        if any(old.get(k) != v for k, v in setting.items()):
+            old = {}  # measured otherwise: not comparable, replaced
+        ran = {x.name for x in methods}
+        report["games"][name] = {
+            **setting, "methods": {**old.get("methods", {}), **{x.name: x.what for x in methods}},
+            "rows": [r for r in old.get("rows", []) if r["method"] not in ran] + rows,
+            "commands": {**old.get("commands", {}), **{x.name: stamp.command for x in methods}}}
+    write_json(base.with_suffix(".json"), report, stamp)
+    figure(report).savefig(base.with_suffix(".png"), dpi=110, bbox_inches="tight")
+    write_markdown(base.with_suffix(".md"), "# Strength per CPU-second",
+                   markdown(report, PLANS, base.with_suffix(".png").name), stamp)
+    print(f"wrote {base}.md, .json, .png")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,106 @@
+"""What ``experiments.learning.efficiency`` compares, per game: the fixed anchors and protocol a
+champion is measured with (never the opponents a fitness trained on alone), and the methods
+(genome kind x optimizer), each a ``python -m evolve`` command or TD self-play alone.
+
+A method's ``overrides`` are Hydra overrides of ``python -m evolve``; ``td_alone`` methods
+compose the same config and run the game's ``td_learn`` from ``td_start`` (``zero`` weights or
+the game's first seed ``reference``) with its ``ga.td_alpha`` / ``ga.td_epsilon``;
+``texel`` methods fit the same genome to the outcomes of self-play games
+(``experiments.learning.texel``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+RUN_ONLY = ("playoff.enabled=false", "plot=false", "progress=false", "backend=serial")
+NO_YARDSTICK = "yardstick.enabled=false"  # the panel measures, it does not learn: unless the
+# method's fitness needs its hall of fame, the study runs without it (it would spend the budget)
+
+
+@dataclass(frozen=True)
+class Method:
+    name: str
+    what: str
+    overrides: tuple[str, ...]
+    kind: str = "evolve"      # evolve | td_alone | texel
+    td_start: str = "zero"    # td_alone: zero | reference
+    yardstick: bool = False   # evolve: keep the yardstick (its hall of fame is in the fitness)
+
+
+@dataclass(frozen=True)
+class Plan:
+    game: str
+    protocol: tuple[str, ...]   # evolve.evaluate options shared by every match
+    anchors: tuple[str, ...]    # agent specs or champion files
+    methods: tuple[Method, ...]
+    budget: float = 240.0       # CPU-seconds per run (default)
+    notes: tuple[str, ...] = field(default_factory=tuple)
+
+
+def m(name, what, *overrides, kind="evolve", td_start="zero", yardstick=False) -> Method:
+    return Method(name, what, tuple(overrides), kind, td_start, yardstick)
+
+
+OTHELLO_NT = ("+experiment=othello_ntuple", "game.genome.layout=square2",
+              "game.genome.features=[mobility,stability]", "games.epsilon=0.1")
+RR_NT = ("+experiment=reversed_reversi_ntuple", "game.genome.layout=square2",
+         "game.genome.features=[mobility,stability]", "games.epsilon=0.1")
+CTDL = ("ga.local_search=td", "ga.td_games=2000", "ga.td_alpha=0.07", "ga.population=10")
+
+
+def alone(network: tuple[str, ...]) -> tuple[Method, Method]:
+    """The methods that learn without a GA, on ``network``'s genome: TD self-play and Texel."""
+    return (m("td_ntuple", "TD self-play alone from zero weights, the same network", *network,
+              "ga.td_alpha=0.07", kind="td_alone"),
+            m("texel_ntuple", "Texel-style: outcomes of self-play regressed on positions, the "
+              "same network", *network, "ga.td_alpha=0.02", kind="texel"))
+
+
+def seeded(game: str, network: str, td_games: int) -> tuple[Method, ...]:
+    """A game whose seed is hand-set feature weights: the GA on them and on ``network`` (its
+    ``<game>_ntuple`` study), that with TD self-play between generations, and TD alone."""
+    study = f"+experiment={game}_ntuple"
+    return (m("ga_weights", "GA, the hand-set feature weights' genome (the default study)",
+              f"+experiment={game}"),
+            m("ga_ntuple", f"GA, {network}", study),
+            m("ctdl_ntuple", "GA + TD self-play, the same network", study, "ga.local_search=td",
+              f"ga.td_games={td_games}"),
+            m("td_ntuple", "TD self-play alone from the seed weights, the same network", study,
+              kind="td_alone", td_start="reference"))
+
+
+def plan(game: str, search: str, anchors: tuple[str, ...], methods: tuple[Method, ...],
+         *notes: str) -> Plan:
+    """``search``: the ``evolve.evaluate`` options of every match but ``--game``."""
+    return Plan(game, ("--game", game, *search.split()), anchors, methods, notes=notes)
+
+
+PLANS = {p.game: p for p in (
+    plan("othello", "--depth 1 --epsilon 0.1 --endgame-empties 0",
+         ("wpc1", "wpc", "experiments/results/champions/othello_league.json"),
+         (m("ga_wpc", "GA, positional + mobility + stability per phase (the League study)",
+            "+experiment=othello_league", "games.epsilon=0.1"),
+          m("ga_ntuple", "GA, n-tuple network (2x2 squares + mobility, stability)", *OTHELLO_NT),
+          m("cmaes_ntuple", "separable CMA-ES, the same network", *OTHELLO_NT,
+            "ga.algorithm=cmaes", "ga.cma_diagonal=true"),
+          m("es_ntuple", "natural-gradient ES (antithetic, ranks), the same network",
+            *OTHELLO_NT, "ga.algorithm=es", "ga.population=21"),
+          m("ctdl_ntuple", "GA + TD self-play between generations (CTDL), the same network",
+            *OTHELLO_NT, *CTDL),
+          *alone(OTHELLO_NT)),
+         "Othello League protocol: 1 ply, no exact endgame, both sides move at random with "
+         "probability 0.1; wpc1 is the League's standard heuristic WPC."),
+    plan("reversed_reversi", "--depth 1 --endgame-empties 3",
+         ("wpc_negated", "course", "experiments/results/champions/reversed_reversi_1ply.json"),
+         (m("ga_wpc", "GA, positional + mobility + stability per phase (the 1-ply study)",
+            "+experiment=reversed_reversi_1ply", yardstick=True),
+          m("ctdl_ntuple", "GA + TD self-play (CTDL), 2x2 squares + mobility, stability",
+            *RR_NT, *CTDL),
+          *alone(RR_NT)),
+         "1 ply + exact last 3 on both sides; the committed 1-ply WPC champion is an anchor."),
+    plan("pentago_twist", "--depth 2 --endgame-empties 8", ("reference", "mcts:1000"),
+         seeded("pentago_twist", "straight 5-tuples + the features", 200)),
+    plan("hexifence", "--depth 2 --endgame-empties 20", ("reference", "chain"),
+         seeded("hexifence", "cell + pair patterns + the features", 100)),
+)}
