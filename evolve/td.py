@@ -7,18 +7,28 @@ learns by temporal differences: ``game.genome.kind=ntuple``), e.g. to seed a stu
 
 Each ``--stage GAMES:ALPHA`` plays GAMES games of epsilon-greedy self-play at learning rate
 ALPHA (the share of the TD error a step moves a value by, docs/patterns.md); a falling rate
-settles the weights. Reproducible from ``--seed`` (stage k's games from
-``SeedSequence([seed, k, chunk])``), whatever the machine; a progress bar with ETA on a
-terminal. ``--start``: ``zero`` weights, a seed reference of the game, or a champion file.
-``--opponents SPEC ...`` (games that support it): fixed players (agent specs: ``wpc1``, a
-reference, a champion file) that play blocks of games against the network, which learns from
-those games too; ``--self-play-share`` of the blocks stay self-play (docs/patterns.md).
+settles the weights. Reproducible from ``--seed`` whatever the machine; a progress bar on a
+terminal and a log line about every 30 s (games, games/s, TD error, ETA). ``--start``: ``zero``
+weights, a seed reference of the game, or a champion file. ``--opponents SPEC ...`` (games that
+support it): fixed players (agent specs: ``wpc1``, a reference, a champion file) that play
+blocks of games against the network, which learns from those games too;
+``--self-play-share`` of the blocks stay self-play (docs/patterns.md).
+
+``--round-games G`` plays in rounds of G games on the execution layer (``--backend serial`` or
+``ray``, ``--workers``, ``--ray-address``: a laptop or a cluster): each round is played by a
+fixed network in tasks of ``--chunk-games`` games, then learnt from in game order; the network
+is the same for any number of workers (``evolve.td_training``). ``--openings MIN:MAX``: every
+game starts after MIN..MAX seeded random plies. A checkpoint (``--checkpoint``, default
+``OUT.checkpoint.npz``) is written about every ``--checkpoint-seconds``; ``--resume`` continues
+from it exactly (after a kill -9 too).
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
+import logging
 import shlex
 import sys
 import time
@@ -27,8 +37,7 @@ from pathlib import Path
 import numpy as np
 
 from engine.core.registry import game_names, get_game
-
-CHUNK = 5000  # games per td_learn call: the progress bar's step
+from evolve.td_training import Schedule, train
 
 
 def stage(text: str) -> tuple[int, float]:
@@ -42,6 +51,17 @@ def stage(text: str) -> tuple[int, float]:
         raise argparse.ArgumentTypeError(f"--stage {text!r}: GAMES must be >= 1 and "
                                          "0 < ALPHA <= 1")
     return games, alpha
+
+
+def plies(text: str) -> tuple[int, int]:
+    try:
+        low, high = (int(x) for x in text.split(":"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--openings {text!r}: expected MIN:MAX plies, e.g. "
+                                         "4:8") from None
+    if not 1 <= low <= high:
+        raise argparse.ArgumentTypeError(f"--openings {text!r}: need 1 <= MIN <= MAX")
+    return low, high
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -58,6 +78,27 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                    help="with --opponents: share of the games that stay self-play")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", type=Path, required=True)
+    p.add_argument("--round-games", type=int, default=0, metavar="G",
+                   help="play in rounds of G games with a fixed network, learnt from in game "
+                        "order (any backend, the same network for any number of workers); "
+                        "0: online TD in this process (default)")
+    p.add_argument("--chunk-games", type=int, default=100, metavar="C",
+                   help="with --round-games: games per task (a seed stream; default 100)")
+    p.add_argument("--backend", choices=("serial", "ray"), default="serial",
+                   help="with --round-games: where the games are played (default serial)")
+    p.add_argument("--workers", type=int, default=None,
+                   help="Ray actors (default: one per CPU of the Ray cluster)")
+    p.add_argument("--ray-address", default=None,
+                   help="join a Ray cluster (auto or ray://host:port; default: a local Ray)")
+    p.add_argument("--openings", type=plies, default=None, metavar="MIN:MAX",
+                   help="with --round-games: start every game after MIN..MAX seeded random "
+                        "plies (default: the initial position)")
+    p.add_argument("--checkpoint", type=Path, default=None,
+                   help="checkpoint file (default OUT.checkpoint.npz)")
+    p.add_argument("--checkpoint-seconds", type=float, default=60.0,
+                   help="write the checkpoint about this often (and at the end)")
+    p.add_argument("--resume", action="store_true",
+                   help="continue from the checkpoint (exactly; it must have the same settings)")
     p.add_argument("--no-progress", action="store_true")
     return p.parse_args(argv)
 
@@ -76,22 +117,6 @@ def start_genome(game, start: str) -> np.ndarray:
         raise ValueError(f"--start {start!r}: allowed zero, a champion file, or one of "
                          f"{', '.join(game.reference_names())}")
     return np.asarray(game.reference_genome(start), dtype=np.float64)
-
-
-def train(game, genome: np.ndarray, stages: list[tuple[int, float]], epsilon: float, seed: int,
-          progress: bool, against: dict | None = None) -> np.ndarray:
-    """``against``: ``opponents`` and ``self_play_share`` for ``td_learn`` (none: self-play)."""
-    from tqdm import tqdm
-
-    total = sum(games for games, _ in stages)
-    with tqdm(total=total, unit="game", disable=not progress, desc="TD self-play") as bar:
-        for k, (games, alpha) in enumerate(stages):
-            for chunk, done in enumerate(range(0, games, CHUNK)):
-                n = min(CHUNK, games - done)
-                genome = game.td_learn(genome, n, np.random.SeedSequence([seed, k, chunk]),
-                                       alpha, epsilon, **(against or {}))
-                bar.update(n)
-    return genome
 
 
 def run(args: argparse.Namespace, argv: list[str]) -> Path:
@@ -116,26 +141,91 @@ def run(args: argparse.Namespace, argv: list[str]) -> Path:
                              "<= 1")
         against = {"opponents": tuple(args.opponents),
                    "self_play_share": args.self_play_share}
+    schedule = checked_schedule(args, game)
     genome = start_genome(game, args.start)
-    began = time.process_time()
+    began = time.monotonic()
     progress = not args.no_progress and sys.stderr.isatty()
-    genome = train(game, genome, args.stage, args.epsilon, args.seed, progress, against)
-    seconds = time.process_time() - began
+    backend = round_backend(args, game) if args.round_games else None
+    checkpoint = args.checkpoint or args.out.with_name(args.out.name + ".checkpoint.npz")
+    if checkpoint.exists() and not args.resume:
+        logging.getLogger("evolve.td").warning(
+            "%s exists: starting over (give --resume to continue it)", checkpoint)
+    resumed_at = resumed_games(checkpoint, schedule) if args.resume else 0
+    try:
+        genome, done = train(game, genome, schedule, backend, checkpoint,
+                             args.checkpoint_seconds, progress, args.resume)
+    finally:
+        if backend is not None:
+            backend.close()
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    game.save_champion(args.out, genome, f"TD {sum(g for g, _ in args.stage)} games", {
+    rounds = ({"round_games": args.round_games, "chunk_games": args.chunk_games}
+              if args.round_games else {})
+    openings = {"openings": list(args.openings)} if args.openings else {}
+    game.save_champion(args.out, genome, f"TD {done.games} games", {
         "command": shlex.join(["python", "-m", "evolve.td", *argv]),
         "td": {"stages": [{"games": g, "alpha": a} for g, a in args.stage],
                "epsilon": args.epsilon, "seed": args.seed, "start": args.start,
-               **(against or {}), "cpu_seconds": round(seconds, 1)}})
-    games = sum(g for g, _ in args.stage)
-    print(f"wrote {args.out}: {games:,} TD games in {seconds:.0f} CPU-s "
-          f"({games / max(seconds, 1e-9):,.0f} games/s)")
+               **(against or {}), **rounds, **openings,
+               "cpu_seconds": round(done.cpu_seconds, 1)}})
+    checkpoint.unlink(missing_ok=True)  # the run is complete: nothing left to resume
+    seconds = time.monotonic() - began
+    print(f"wrote {args.out}: {done.games:,} TD games ({done.games - resumed_at:,} in this "
+          f"run's {seconds:.0f} s: {(done.games - resumed_at) / max(seconds, 1e-9):,.0f} "
+          f"games/s; {done.cpu_seconds:.0f} CPU-s in the driver)")
     return args.out
+
+
+def checked_schedule(args, game) -> Schedule:
+    """The run's ``Schedule``; ``ValueError`` naming a bad option."""
+    if args.round_games < 0 or args.chunk_games < 1:
+        raise ValueError("--round-games must be >= 0 and --chunk-games >= 1")
+    if not args.round_games:
+        for option, value in (("--backend ray", args.backend == "ray"),
+                              ("--openings", args.openings)):
+            if value:
+                raise ValueError(f"{option} needs --round-games G (online TD runs in this "
+                                 "process from the initial position)")
+    elif args.opponents:
+        raise ValueError("--opponents: online TD only (leave out --round-games)")
+    elif not game.td_rounds():
+        raise ValueError(f"--round-games: {game.name} learns online only (td_rounds is false)")
+    if args.workers is not None and args.workers < 1:
+        raise ValueError(f"--workers must be >= 1, got {args.workers}")
+    return Schedule(game.name, json.dumps(game.settings(), sort_keys=True),
+                    tuple(args.stage), args.seed, args.epsilon, args.round_games,
+                    args.chunk_games, args.openings, tuple(args.opponents),
+                    args.self_play_share)
+
+
+def resumed_games(checkpoint: Path, schedule: Schedule) -> int:
+    from evolve.td_training import read_checkpoint
+
+    return read_checkpoint(checkpoint, schedule)[2].games if checkpoint.is_file() else 0
+
+
+def round_backend(args, game):
+    """The execution backend that plays the rounds, its workers warmed on ``td_play``."""
+    from evolve.execution.backends import RayConfig, make_backend
+
+    warm = functools.partial(warm_up, game.name, game.settings())
+    ray_cfg = RayConfig(address=args.ray_address,
+                        num_cpus=None if args.ray_address else args.workers,
+                        workers=args.workers)
+    return make_backend(args.backend, ray_cfg, warm_up=warm)
+
+
+def warm_up(name: str, settings: dict) -> None:
+    """Compile (or load) the kernels a round's worker runs."""
+    game = get_game(name, settings)
+    game.td_play(np.zeros(game.genome_spec().size), 1, 0, 0.1)
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     args = parse_args(argv)
+    if not logging.getLogger().handlers:
+        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s",
+                            datefmt="%H:%M:%S")
     try:
         run(args, argv)
     except (ValueError, OSError) as err:

@@ -96,6 +96,28 @@ class GameBase:
         play some of the games instead of the genome itself) and ``self_play_share``."""
         return False
 
+    def td_rounds(self) -> bool:
+        """Whether TD self-play can be split into rounds (``td_play``, ``td_learn_games``):
+        games played anywhere with a fixed genome, then learnt from in game order."""
+        return False
+
+    def td_play(self, genome: np.ndarray, games: int, seed: Seed, epsilon: float,
+                openings=None) -> dict:
+        """``games`` games of epsilon-greedy 1-ply self-play by ``genome``, which does not
+        change during play, from the initial state or from ``openings`` (one move sequence per
+        game); a record of their positions and results (a dict of numpy arrays, read only by
+        ``td_learn_games``), reproducible from ``seed``."""
+        raise ValueError(f"{self.name}: TD self-play in rounds is not available for these "
+                         "settings (td_rounds is false)")
+
+    def td_learn_games(self, genome: np.ndarray, records, alpha: float
+                       ) -> tuple[np.ndarray, np.ndarray]:
+        """A copy of ``genome`` after TD(0) along every game of ``records`` (``td_play``'s
+        records, in order; each game's positions in order, as ``td_learn`` learns online), and
+        each game's mean squared TD error."""
+        raise ValueError(f"{self.name}: TD self-play in rounds is not available for these "
+                         "settings (td_rounds is false)")
+
     # --- playing ------------------------------------------------------------------------------
     def random_openings(self, n: int, seed: Seed, min_plies: int = 2,
                         max_plies: int = 4) -> list[tuple[int, ...]]:

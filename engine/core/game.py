@@ -80,6 +80,14 @@ class Game(Protocol):
 
     def td_opponents(self) -> bool: ...  # optional (False): td_learn(..., opponents=specs)?
 
+    def td_rounds(self) -> bool: ...  # optional (False): td_play and td_learn_games?
+
+    def td_play(self, genome: np.ndarray, games: int, seed: Seed, epsilon: float,
+                openings=None) -> dict: ...  # optional: fixed-genome self-play, recorded
+
+    def td_learn_games(self, genome: np.ndarray, records, alpha: float
+                       ) -> tuple[np.ndarray, np.ndarray]: ...  # optional: TD along records
+
     # --- agents ---------------------------------------------------------------------------
     def make_agent(self, genome: np.ndarray, search: SearchSettings, seed: Seed = None,
                    name: str = "") -> Agent: ...

@@ -209,3 +209,41 @@ def _flip(indices, t, flips, delta):
     while flips:
         change_cell(indices, t, lowest_bit_index(flips), delta)
         flips &= flips - _ONE
+
+
+@njit(cache=True)
+def move_delta(indices, t, row, placed, flips, colour, marks, touched):
+    """How much ``play_bits(indices, t, placed, flips, colour)`` changes the network's sum
+    (``evaluate_indices`` with ``row``), from the instances it changes alone (each once): Edax's
+    update of a move's value. The same terms as the difference of the two full sums in another
+    order, so equal to it up to rounding. ``indices`` are left as they were; ``marks``: int64
+    zeros of the instances (left zero), ``touched``: int64 scratch of the instances."""
+    n = _touch(t, placed, marks, touched, 0)
+    rest = flips
+    while rest:
+        n = _touch(t, lowest_bit_index(rest), marks, touched, n)
+        rest &= rest - _ONE
+    before = 0.0
+    for j in range(n):
+        before += row[t.offset[touched[j]] + indices[touched[j]]]
+    play_bits(indices, t, placed, flips, colour)
+    after = 0.0
+    for j in range(n):
+        after += row[t.offset[touched[j]] + indices[touched[j]]]
+        marks[touched[j]] = 0
+    undo_bits(indices, t, placed, flips, colour)
+    return after - before
+
+
+@njit(cache=True, inline="always")
+def _touch(t, cell, marks, touched, n):
+    """Adds the instances reading ``cell`` (not yet marked) to ``touched[n:]``."""
+    if cell < 0:
+        return n
+    for k in range(t.cell_start[cell], t.cell_start[cell + 1]):
+        i = t.cell_instance[k]
+        if marks[i] == 0:
+            marks[i] = 1
+            touched[n] = i
+            n += 1
+    return n

@@ -197,3 +197,43 @@ def feature_vector(P, O):
     out[10] = odd
     out[11] = even
     return out
+
+
+@njit(cache=True)
+def feature_counts_into(P, O, needed, x):
+    """The feature values of ``(P, O)`` that ``needed`` marks (catalogue order, 12 columns;
+    mobility always) into ``x``, as ``feature_vector`` counts them: what ``add_feature_counts``
+    and a TD step read, counted once for both."""
+    x[0] = bb.popcount(bb.legal_moves(P, O))
+    x[1] = bb.popcount(bb.legal_moves(O, P))
+    if needed[2] or needed[3]:
+        x[2] = bb.popcount(bb.frontier(O, P))
+        x[3] = bb.popcount(bb.frontier(P, O))
+    if needed[4] or needed[5]:
+        h, v, d9, d7 = full_lines(P | O)
+        x[4] = bb.popcount(stable_with_lines(P, O, h, v, d9, d7))
+        x[5] = bb.popcount(stable_with_lines(O, P, h, v, d9, d7))
+    if needed[6] or needed[7] or needed[8] or needed[9]:
+        xs, cs = squares_next_to_empty_corners(P | O)
+        x[6], x[7] = bb.popcount(P & xs), bb.popcount(O & xs)
+        x[8], x[9] = bb.popcount(P & cs), bb.popcount(O & cs)
+    if needed[10] or needed[11]:
+        x[10], x[11] = parity_regions(~(P | O))
+
+
+@njit(cache=True)
+def add_feature_counts(value, f, x):
+    """``add_features`` from counted features (``feature_counts_into``; ``f``: 12 catalogue
+    columns): the same sums in the same order, so the same value to the bit."""
+    value += f[0] * x[0] + f[1] * x[1]
+    if f[2] != 0.0 or f[3] != 0.0:
+        value += f[2] * x[2] + f[3] * x[3]
+    if f[4] != 0.0 or f[5] != 0.0:
+        value += f[4] * x[4]
+        value += f[5] * x[5]
+    if f[6] != 0.0 or f[7] != 0.0 or f[8] != 0.0 or f[9] != 0.0:
+        value += f[6] * x[6] + f[7] * x[7]
+        value += f[8] * x[8] + f[9] * x[9]
+    if f[10] != 0.0 or f[11] != 0.0:
+        value += f[10] * x[10] + f[11] * x[11]
+    return value

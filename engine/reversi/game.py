@@ -28,6 +28,7 @@ from engine.core.records import (
 )
 from engine.reversi.cs303 import CS303_EXPORT, NPZ_EXPORT
 from engine.reversi.game_states import ReversiStates
+from engine.reversi.game_td import ReversiTD
 from engine.reversi.genome import NetworkKind, SquareTableKind, validated_genome
 from engine.reversi.position import Position, Variant
 from engine.reversi.search_settings import EXACT_SOLVERS
@@ -39,7 +40,7 @@ WEIGHTS_CACHE_SIZE = 256  # genomes whose Weights a game keeps (a population plu
 BOARD_SQUARES = 64
 
 
-class ReversiGame(ReversiStates, GameBase):
+class ReversiGame(ReversiStates, ReversiTD, GameBase):
     """One variant of Reversi with its genome settings (``with_settings`` makes a copy)."""
 
     players = ("black", "white")
@@ -140,27 +141,6 @@ class ReversiGame(ReversiStates, GameBase):
         if search.endgame_empties > BOARD_SQUARES:
             raise GameSettingsError(f"search.endgame_empties={search.endgame_empties} must "
                                     f"satisfy 0 <= endgame_empties <= {BOARD_SQUARES}")
-
-    def learns_by_td(self) -> bool:
-        return self.kind == "ntuple"
-
-    def td_learn(self, genome: np.ndarray, games: int, seed: Seed, alpha: float,
-                 epsilon: float, opponents=(), self_play_share: float = 0.5) -> np.ndarray:
-        """TD(0) self-play of a network genome, some games against fixed ``opponents`` (agent
-        specs: references, ``wpc1``, weights or network files) if given
-        (``engine.reversi.td.td_learn``)."""
-        if self.kind != "ntuple":
-            return super().td_learn(genome, games, seed, alpha, epsilon)
-        from engine.reversi.td import opponent_networks, td_learn
-
-        fixed = opponent_networks(tuple(opponents), self.variant.is_reversed)
-        learnt = td_learn(self.network, genome, games, seed, alpha, epsilon, self.phase_bounds,
-                          self.variant.is_reversed, fixed, self_play_share)
-        self.weights(learnt)  # the same checks as any genome: finite, below the win score
-        return learnt
-
-    def td_opponents(self) -> bool:
-        return self.kind == "ntuple"
 
     def reference_genome(self, reference: str) -> np.ndarray:
         return self.model().reference(reference)

@@ -27,7 +27,6 @@ RNG seeded from it.
 
 from __future__ import annotations
 
-import functools
 import math
 
 import numpy as np
@@ -39,11 +38,17 @@ from engine.kernels.ntuple_genome import NetworkGenome
 from engine.kernels.ntuple_td import add_to_entries, explores, learn_genome, squared_counts
 from engine.kernels.rng import random_bit
 from engine.reversi import bitboard as bb
-from engine.reversi.evaluation import N_ALL_FEATURES, add_features, feature_vector
+from engine.reversi.evaluation import (
+    N_ALL_FEATURES,
+    add_feature_counts,
+    add_features,
+    feature_counts_into,
+    feature_vector,
+)
 from engine.reversi.layout import CATALOGUE_INDEX, phase_of_discs_table
-from engine.reversi.network import NtupleWeights
-from engine.reversi.network_eval import children_indices, move_value, network_value
+from engine.reversi.network_eval import best_child, greedy_move, new_child_scratch
 from engine.reversi.position import Position
+from engine.reversi.td_opponents import opponent_schedule
 
 FEATURE_SCALE = 8.0
 MAX_RECORD = 64  # positions one game leaves for learning: at most 60 moves
@@ -80,35 +85,86 @@ def td_step(P, O, target, alpha, phase_of_discs, t, weights, features, learnable
 
 
 @njit(cache=True)
-def greedy_move(P, O, moves, phase_of_discs, t, weights, features, reversed_rules, indices):
-    """The 1-ply agent's move: the best negated child value, the first in square order."""
-    children_indices(P, O, t, indices)
-    best, best_sq = -np.inf, -1
-    x = moves
-    while x:
-        sq = bb.lowest_bit_index(x)
-        x &= x - bb.ONE
-        f = bb.flips(P, O, sq)
-        nP, nO = bb.make_move(P, O, sq, f)
-        v = -move_value(indices, sq, f, nP, nO, phase_of_discs, t, weights, features,
-                        reversed_rules, True)
-        if v > best:
-            best, best_sq = v, sq
-    return best_sq
+def count_inputs(P, O, phase_of_discs, t, needed, indices, x):
+    """What a position's value and its TD step read, counted once: its instances' indices,
+    its feature counts (``needed``: ``feature_counts_into``); returns its phase."""
+    nt.indices_bits(P, O, t, indices)
+    feature_counts_into(P, O, needed, x)
+    return phase_of_discs[bb.popcount(P | O)]
+
+
+@njit(cache=True)
+def counted_value(indices, x, phase, t, weights, features):
+    """``network_value`` of a position that is not finished, from its counted inputs: the
+    same sums in the same order, so the same value to the bit."""
+    return add_feature_counts(nt.evaluate_indices(indices, t, weights[phase]), features[phase],
+                              x)
+
+
+@njit(cache=True)
+def counted_step(indices, x, phase, target, alpha, t, weights, features, learnable, counts):
+    """``td_step`` from counted inputs (``count_inputs``): the same arithmetic, to the bit."""
+    row = weights[phase]
+    value = math.tanh(counted_value(indices, x, phase, t, weights, features))
+    error = target - value
+    norm = float(squared_counts(indices, t, counts))
+    for k in range(learnable.shape[0]):
+        if learnable[k]:
+            norm += (x[k] / FEATURE_SCALE) * (x[k] / FEATURE_SCALE)
+    step = alpha / norm * error * (1.0 - value * value)
+    add_to_entries(indices, t, row, step)
+    for k in range(learnable.shape[0]):
+        if learnable[k]:
+            features[phase, k] += step * (x[k] / FEATURE_SCALE) / FEATURE_SCALE
+    return error
+
+
+def new_scratch(t, n_weights):
+    """The arrays a game of ``self_play_game`` writes: a node's indices, the entry counts of a
+    step, two positions' counted inputs (indices, features), ``best_child``'s arrays."""
+    return (np.empty(t.offset.shape[0], np.int64), np.zeros(n_weights, np.int64),
+            np.empty((2, t.offset.shape[0]), np.int64), np.zeros((2, N_ALL_FEATURES)),
+            new_child_scratch(t))
+
+
+def largest_weights(weights: np.ndarray) -> np.ndarray:
+    """Per phase, the largest ``|weight|``: what ``best_child`` bounds its rounding by."""
+    return np.abs(weights).max(axis=1, initial=0.0)
+
+
+@njit(cache=True)
+def track_largest(indices, t, row, largest, phase):
+    """After a step moved the entries ``indices`` read: ``largest[phase]`` stays an upper
+    bound of ``|row|``."""
+    for i in range(indices.shape[0]):
+        w = abs(row[t.offset[i] + indices[i]])
+        if w > largest[phase]:
+            largest[phase] = w
+
+
+def needed_features(features: np.ndarray, learnable: np.ndarray) -> np.ndarray:
+    """The catalogue features a run counts: those that learn or weigh something."""
+    return learnable | np.any(features != 0.0, axis=0)
 
 
 @njit(cache=True)
 def self_play_game(P, O, alpha, epsilon, rng, phase_of_discs, t, weights, features, learnable,
-                   reversed_rules, indices, counts, record_P, record_O, record_mover,
+                   needed, largest, reversed_rules, scratch, record_P, record_O, record_mover,
                    opponent_side, opp_phase_of_discs, opp_t, opp_weights, opp_features,
                    opp_indices):
     """One game from ``(P, O)`` (player 0 to move) learning as it goes (module docstring).
     With ``opponent_side`` 0 or 1 that player's moves are a fixed opponent's (the ``opp_*``
     arrays, never learnt; epsilon-greedy too; ``opp_indices`` its scratch), the other's the
     network's; -1: self-play (pass the network's own arrays as ``opp_*``).
-    The positions learnt from, in order, go to the ``record_*`` arrays; returns their number,
-    the sum of squared errors and the result for player 0 (1 win, 0 draw, -1 loss)."""
-    mover, count, squared = 0, 0, 0.0
+    ``needed``: the features counted (``needed_features``); ``largest``: per phase an upper
+    bound of ``|weights|`` (``largest_weights``, kept one as the weights learn); ``scratch``:
+    ``new_scratch``'s arrays. The network's moves are ``best_child``'s (the 1-ply agent's).
+    Each position's inputs are counted once (``count_inputs`` into row ``count % 2``): for its
+    value as the previous position's target, then for its own step. The positions learnt from,
+    in order, go to the ``record_*`` arrays; returns their number, the sum of squared errors
+    and the result for player 0 (1 win, 0 draw, -1 loss)."""
+    indices, counts, inputs, counted, children = scratch
+    mover, count, squared, last_phase = 0, 0, 0.0, 0
     while True:
         moves = bb.legal_moves(P, O)
         if moves == bb.ZERO:
@@ -116,21 +172,25 @@ def self_play_game(P, O, alpha, epsilon, rng, phase_of_discs, t, weights, featur
                 break
             P, O, mover = O, P, 1 - mover  # a pass: nobody learns here
             continue
+        now, before = count % 2, 1 - count % 2
+        phase = count_inputs(P, O, phase_of_discs, t, needed, inputs[now], counted[now])
         if count > 0:
-            value = math.tanh(network_value(P, O, phase_of_discs, t, weights, features,
-                                            reversed_rules))
+            value = math.tanh(counted_value(inputs[now], counted[now], phase, t, weights,
+                                            features))
             target = value if mover == record_mover[count - 1] else -value
-            error = td_step(record_P[count - 1], record_O[count - 1], target, alpha,
-                            phase_of_discs, t, weights, features, learnable, indices, counts)
+            error = counted_step(inputs[before], counted[before], last_phase, target, alpha, t,
+                                 weights, features, learnable, counts)
+            track_largest(inputs[before], t, weights[last_phase], largest, last_phase)
             squared += error * error
+        last_phase = phase
         if explores(rng, epsilon):
             sq = random_bit(rng, moves)
         elif mover == opponent_side:
             sq = greedy_move(P, O, moves, opp_phase_of_discs, opp_t, opp_weights, opp_features,
                              reversed_rules, opp_indices)
         else:
-            sq = greedy_move(P, O, moves, phase_of_discs, t, weights, features, reversed_rules,
-                             indices)
+            sq = best_child(P, O, moves, phase_of_discs, t, weights, features, reversed_rules,
+                            indices, children, largest)
         record_P[count], record_O[count], record_mover[count] = P, O, mover
         count += 1
         P, O = bb.make_move(P, O, sq, bb.flips(P, O, sq))
@@ -139,84 +199,35 @@ def self_play_game(P, O, alpha, epsilon, rng, phase_of_discs, t, weights, featur
     result = 1.0 if score > 0 else -1.0 if score < 0 else 0.0
     if count > 0:
         target = result if mover == record_mover[count - 1] else -result
-        error = td_step(record_P[count - 1], record_O[count - 1], target, alpha,
-                        phase_of_discs, t, weights, features, learnable, indices, counts)
+        last = (count - 1) % 2
+        error = counted_step(inputs[last], counted[last], last_phase, target, alpha, t, weights,
+                             features, learnable, counts)
+        track_largest(inputs[last], t, weights[last_phase], largest, last_phase)
         squared += error * error
     return count, squared, result if mover == 0 else -result
 
 
 @njit(cache=True)
 def play_games(games, P0, O0, alpha, epsilon, rng, phase_of_discs, t, weights, features,
-               learnable, reversed_rules, against, opp_phase_of_discs, opp_t, opp_weights,
-               opp_features):
+               learnable, needed, largest, reversed_rules, scratch, against, opp_phase_of_discs,
+               opp_t, opp_weights, opp_features):
     """``games`` games of ``self_play_game`` from ``(P0, O0)``: self-play (``against`` False;
     pass the network's own arrays as ``opp_*``) or against a fixed opponent, the network first
     in even games and second in odd ones. Returns each game's mean squared TD error (a learning
     curve) and its result for the first player."""
-    indices = np.empty(t.offset.shape[0], np.int64)
-    counts = np.zeros(weights.shape[1], np.int64)
     record_P = np.empty(MAX_RECORD, np.uint64)
     record_O = np.empty(MAX_RECORD, np.uint64)
     record_mover = np.empty(MAX_RECORD, np.int64)
-    opp_indices = np.empty(opp_t.offset.shape[0], np.int64) if against else indices
+    opp_indices = np.empty(opp_t.offset.shape[0], np.int64) if against else scratch[0]
     curve, results = np.zeros(games), np.zeros(games)
     for g in range(games):
         count, squared, results[g] = self_play_game(
             P0, O0, alpha, epsilon, rng, phase_of_discs, t, weights, features, learnable,
-            reversed_rules, indices, counts, record_P, record_O, record_mover,
+            needed, largest, reversed_rules, scratch, record_P, record_O, record_mover,
             1 - g % 2 if against else -1, opp_phase_of_discs, opp_t, opp_weights, opp_features,
             opp_indices)
         curve[g] = squared / max(count, 1)
     return curve, results
-
-
-OPPONENT_BLOCK = 100  # games in a row against one opponent (an even number: both colours)
-
-
-def opponent_network(spec: str, reversed_rules: bool) -> NtupleWeights:
-    """A fixed TD opponent as a network the kernel plays at 1 ply: a network file as it is; a
-    square-table reference or file (``wpc``, ``othello_league.json``, ...) as a network of 64
-    one-cell tuples without symmetry, which evaluates exactly as the table does; ``wpc1``: the
-    League's matrix (the variant's literature WPC)."""
-    from engine.reversi.agents.factory import load_spec_weights
-    from engine.reversi.network import network_layout, projected_network
-    from engine.reversi.weights_io import reference_weights
-
-    if spec == "wpc1":
-        source = reference_weights("wpc_negated" if reversed_rules else "wpc")
-    else:
-        source = load_spec_weights(spec)
-    if isinstance(source, NtupleWeights):
-        return source
-    cells = network_layout("square1", "identity")
-    return projected_network(source, cells, source.phase_bounds, source.feature_groups,
-                             "square1", "identity")
-
-
-@functools.lru_cache(maxsize=16)
-def opponent_networks(specs: tuple[str, ...], reversed_rules: bool) -> tuple:
-    """``opponent_network`` of each spec, made once per process (a TD run calls ``td_learn``
-    chunk by chunk); ``ValueError`` naming a spec that is not a square-table or network
-    player."""
-    out = []
-    for spec in specs:
-        try:
-            out.append(opponent_network(spec, reversed_rules))
-        except (ValueError, OSError) as err:
-            raise ValueError(f"TD opponent {spec!r}: {str(err).splitlines()[0]}") from None
-    return tuple(out)
-
-
-def opponent_schedule(games: int, n_opponents: int, self_play_share: float,
-                      rng: np.random.Generator) -> list[tuple[int, int]]:
-    """``(opponent, games)`` blocks of ``OPPONENT_BLOCK`` games: opponent -1 (self-play) with
-    probability ``self_play_share``, else one of the ``n_opponents`` uniformly."""
-    blocks = []
-    for done in range(0, games, OPPONENT_BLOCK):
-        who = -1 if n_opponents == 0 or rng.random() < self_play_share else \
-            int(rng.integers(n_opponents))
-        blocks.append((who, min(OPPONENT_BLOCK, games - done)))
-    return blocks
 
 
 def td_learn(network: NetworkGenome, genome: np.ndarray, games: int, seed: Seed, alpha: float,
@@ -253,13 +264,15 @@ def learn(network: NetworkGenome, genome: np.ndarray, games: int, seed: Seed, al
         learnable = np.zeros(N_ALL_FEATURES, np.bool_)
         learnable[columns] = True
         curves, results = [], []
+        largest, scratch = largest_weights(net), new_scratch(network.tables, net.shape[1])
         blocks = opponent_schedule(games, len(fixed), self_play_share, generator) if fixed \
             else [(-1, games)]
         for who, n in blocks:
             opponent = (phase_of_discs, network.tables, net, catalogue) if who < 0 else fixed[who]
             curve, result = play_games(n, P0, O0, alpha, epsilon, rng, phase_of_discs,
                                        network.tables, net, catalogue, learnable,
-                                       bool(reversed_rules), who >= 0, *opponent)
+                                       needed_features(catalogue, learnable), largest,
+                                       bool(reversed_rules), scratch, who >= 0, *opponent)
             curves.append(curve)
             results.append(result)
         feat[:, :len(columns)] = catalogue[:, columns]

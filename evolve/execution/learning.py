@@ -4,6 +4,10 @@ worker, and the learnt genome depends on the task alone (its seed), never on who
 
 A ``TdContext`` is shipped once per batch (the game, its settings, the genomes and the TD
 settings); ``play(tasks)`` is the name every backend calls.
+
+TD in rounds (``python -m evolve.td --round-games``): a ``RoundContext`` holds one round's fixed
+genome; each ``PlayTask`` is a chunk of its self-play games (``Game.td_play``), recorded for the
+driver, which learns from them in task order (``Game.td_learn_games``).
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from engine.core.agent import child_seeds
 from evolve.execution.games import configured_game
 
 
@@ -46,4 +51,39 @@ class TdContext:
                                    np.random.SeedSequence(list(task.seed)), self.alpha,
                                    self.epsilon)
             results.append(LearnResult(task.index, np.asarray(learnt, dtype=np.float64)))
+        return results
+
+
+@dataclass(frozen=True)
+class PlayTask:
+    index: int  # position in this round's result list
+    games: int
+    seed: tuple[int, ...]  # SeedSequence entropy: the openings' and the games' seeds
+
+
+@dataclass(frozen=True)
+class PlayResult:
+    index: int
+    record: dict  # the game's record of its games (``Game.td_play``)
+
+
+@dataclass(frozen=True)
+class RoundContext:
+    game: str
+    settings: dict
+    genome: np.ndarray  # the round's fixed genome
+    epsilon: float
+    opening_plies: tuple[int, int] | None  # (min, max) random plies before play, or None
+
+    def play(self, tasks: list[PlayTask]) -> list[PlayResult]:
+        """Every task's recorded games, in task order."""
+        game = configured_game(self.game, self.settings)
+        results = []
+        for task in tasks:
+            opening_seed, play_seed = child_seeds(np.random.SeedSequence(list(task.seed)), 2)
+            openings = None if self.opening_plies is None else game.random_openings(
+                task.games, opening_seed, *self.opening_plies)
+            results.append(PlayResult(task.index, game.td_play(self.genome, task.games,
+                                                               play_seed, self.epsilon,
+                                                               openings)))
         return results

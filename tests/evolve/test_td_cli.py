@@ -7,13 +7,13 @@ import numpy as np
 import pytest
 
 from engine.core.registry import get_game
-from evolve import td
+from evolve import td, td_training
 
 SETTINGS = {"genome": {"kind": "ntuple", "layout": "straight2", "features": []}}
 
 
 def test_the_file_is_the_games_td_learn_over_its_seed_streams(tmp_path, monkeypatch):
-    monkeypatch.setattr(td, "CHUNK", 30)
+    monkeypatch.setattr(td_training, "ONLINE_CHUNK", 30)
     out = tmp_path / "net.json"
     assert td.main(["--game", "othello", "--settings", json.dumps(SETTINGS), "--stage",
                     "50:0.1", "--stage", "20:0.01", "--seed", "4", "--out", str(out)]) == 0

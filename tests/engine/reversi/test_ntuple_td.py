@@ -17,7 +17,15 @@ from engine.kernels.rng import new_state
 from engine.reversi.evaluation import feature_vector
 from engine.reversi.layout import CATALOGUE_INDEX
 from engine.reversi.position import Position
-from engine.reversi.td import FEATURE_SCALE, MAX_RECORD, self_play_game, td_step
+from engine.reversi.td import (
+    FEATURE_SCALE,
+    MAX_RECORD,
+    largest_weights,
+    needed_features,
+    new_scratch,
+    self_play_game,
+    td_step,
+)
 from tests.engine.reversi.conftest import random_reachable
 from tests.engine.reversi.helpers_ntuple import network_game, random_network
 
@@ -46,12 +54,12 @@ def play_one(w, epsilon: float, seed: int, alpha: float = 0.5):
     records = (np.empty(MAX_RECORD, np.uint64), np.empty(MAX_RECORD, np.uint64),
                np.empty(MAX_RECORD, np.int64))
     start = Position.start()
-    indices = np.empty(len(t.offset), np.int64)
+    scratch = new_scratch(t, weights.shape[1])
     count, _, result = self_play_game(
         np.uint64(start.player), np.uint64(start.opponent), alpha, epsilon,
         new_state(np.random.default_rng(seed)), phase_of_discs, t, weights, features, learnable,
-        False, indices, np.zeros(weights.shape[1], np.int64), *records,
-        -1, phase_of_discs, t, weights, features, indices)  # -1: no fixed opponent
+        needed_features(features, learnable), largest_weights(weights), False, scratch, *records,
+        -1, phase_of_discs, t, weights, features, scratch[0])  # -1: no fixed opponent
     return weights, features, [r[:count] for r in records], result
 
 

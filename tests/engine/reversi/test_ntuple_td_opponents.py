@@ -19,11 +19,12 @@ from engine.reversi.network_eval import network_value
 from engine.reversi.position import Position
 from engine.reversi.td import (
     MAX_RECORD,
-    OPPONENT_BLOCK,
-    opponent_network,
-    opponent_schedule,
+    largest_weights,
+    needed_features,
+    new_scratch,
     self_play_game,
 )
+from engine.reversi.td_opponents import OPPONENT_BLOCK, opponent_network, opponent_schedule
 from engine.reversi.weights_io import reference_weights
 from evolve import td
 from tests.engine.reversi.conftest import random_reachable
@@ -72,8 +73,8 @@ def test_the_opponents_side_plays_its_one_ply_moves_and_does_not_learn(seed):
     count, _, _ = self_play_game(
         np.uint64(start.player), np.uint64(start.opponent), 0.5, 0.0,
         new_state(np.random.default_rng(seed)), phase_of_discs, t, weights, features,
-        learnable, False, np.empty(len(t.offset), np.int64),
-        np.zeros(weights.shape[1], np.int64), *records, 1, *opponent.numba_arrays(),
+        learnable, needed_features(features, learnable), largest_weights(weights), False,
+        new_scratch(t, weights.shape[1]), *records, 1, *opponent.numba_arrays(),
         np.empty(len(opponent.tables.offset), np.int64))
     players, opponents, mover = (r[:count] for r in records)
     checked = 0

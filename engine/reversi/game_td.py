@@ -1,0 +1,59 @@
+"""Temporal-difference learning of Reversi's ``ntuple`` genomes behind the game contract (a
+mixin of ``ReversiGame``, which gives ``kind``, ``network``, ``phase_bounds``, ``variant`` and
+``weights``): online self-play (``engine.reversi.td``), against fixed opponents, and in rounds
+(``engine.reversi.td_rounds``)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from engine.core import Seed
+
+
+class ReversiTD:
+    def learns_by_td(self) -> bool:
+        return self.kind == "ntuple"
+
+    def td_learn(self, genome: np.ndarray, games: int, seed: Seed, alpha: float,
+                 epsilon: float, opponents=(), self_play_share: float = 0.5) -> np.ndarray:
+        """TD(0) self-play of a network genome, some games against fixed ``opponents`` (agent
+        specs: references, ``wpc1``, weights or network files) if given
+        (``engine.reversi.td.td_learn``)."""
+        if self.kind != "ntuple":
+            return super().td_learn(genome, games, seed, alpha, epsilon)
+        from engine.reversi.td import td_learn
+        from engine.reversi.td_opponents import opponent_networks
+
+        fixed = opponent_networks(tuple(opponents), self.variant.is_reversed)
+        learnt = td_learn(self.network, genome, games, seed, alpha, epsilon, self.phase_bounds,
+                          self.variant.is_reversed, fixed, self_play_share)
+        self.weights(learnt)  # the same checks as any genome: finite, below the win score
+        return learnt
+
+    def td_opponents(self) -> bool:
+        return self.kind == "ntuple"
+
+    def td_rounds(self) -> bool:
+        return self.kind == "ntuple"
+
+    def td_play(self, genome: np.ndarray, games: int, seed: Seed, epsilon: float,
+                openings=None) -> dict:
+        """Fixed-network self-play, recorded (``engine.reversi.td_rounds.td_play``)."""
+        if self.kind != "ntuple":
+            return super().td_play(genome, games, seed, epsilon, openings)
+        from engine.reversi.td_rounds import td_play
+
+        return td_play(self.network, genome, self.phase_bounds, self.variant.is_reversed,
+                       games, seed, epsilon, openings)
+
+    def td_learn_games(self, genome: np.ndarray, records, alpha: float
+                       ) -> tuple[np.ndarray, np.ndarray]:
+        if self.kind != "ntuple":
+            return super().td_learn_games(genome, records, alpha)
+        from engine.reversi.td_rounds import td_learn_games
+
+        learnt, errors = td_learn_games(self.network, genome, self.phase_bounds,
+                                        self.variant.is_reversed, records, alpha)
+        self.weights(learnt)  # the same checks as any genome: finite, below the win score
+        return learnt, errors
+

@@ -1,0 +1,195 @@
+"""TD self-play in rounds (numba): games played with a fixed network, then learnt from in game
+order, so that the games of a round can be played anywhere (``Game.td_play`` /
+``Game.td_learn_games``: the contract ``python -m evolve.td --round-games`` distributes).
+
+``td_play``: ``games`` games of the genome against itself, 1 ply, epsilon-greedy exactly as
+``engine.reversi.td`` plays them (a uniformly random legal move with probability ``epsilon``,
+else the 1-ply agent's move), but **the weights do not change during play**. Each game starts
+from the standard position or from a seeded random opening (``opening_plies``); player 0 is the
+side to move there. The record holds every position where its mover had a legal move, in
+order, with the mover, and each game's result for player 0.
+
+``td_learn_games``: TD(0) along each recorded game, games in order, the steps of
+``engine.reversi.td`` (``td_step``: tanh squashing, the normalised step, the feature weights
+learning too): position ``k`` moves towards ``V(x_{k+1})`` (negated when the other side moves
+there, kept after a pass), the last one towards the result from its mover's view. A target is
+read with the weights as they are at that step. So a round of one game learns what online TD
+learns from the same game; a round of many games learns from games all played by the round's
+starting network (the price of playing them in parallel).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from engine.core.agent import Seed, make_rng
+from engine.kernels.ntuple_td import check_td_args, explores
+from engine.kernels.rng import new_state, random_bit
+from engine.reversi import bitboard as bb
+from engine.reversi.evaluation import N_ALL_FEATURES
+from engine.reversi.layout import CATALOGUE_INDEX, phase_of_discs_table
+from engine.reversi.network_eval import best_child
+from engine.reversi.position import Position
+from engine.reversi.td import (
+    MAX_RECORD,
+    count_inputs,
+    counted_step,
+    counted_value,
+    largest_weights,
+    needed_features,
+    new_scratch,
+)
+
+RECORD_ARRAYS = ("players", "opponents", "movers", "lengths", "results")
+
+
+@njit(cache=True)
+def play_recorded(starts_P, starts_O, epsilon, rng, phase_of_discs, t, weights, features,
+                  largest, reversed_rules, scratch, out_P, out_O, out_mover, lengths, results):
+    """One game from each start ``(starts_P[g], starts_O[g])`` (player 0 to move), the network
+    fixed (``largest``, ``scratch``: as ``engine.reversi.td.self_play_game`` takes them);
+    positions go to ``out_*`` one game after another (``lengths[g]`` each), the result
+    for player 0 to ``results[g]``. Returns the number of positions written."""
+    indices, _, _, _, children = scratch
+    at = 0
+    for g in range(starts_P.shape[0]):
+        P, O, mover, count = starts_P[g], starts_O[g], 0, 0
+        while True:
+            moves = bb.legal_moves(P, O)
+            if moves == bb.ZERO:
+                if bb.legal_moves(O, P) == bb.ZERO:
+                    break
+                P, O, mover = O, P, 1 - mover
+                continue
+            if explores(rng, epsilon):
+                sq = random_bit(rng, moves)
+            else:
+                sq = best_child(P, O, moves, phase_of_discs, t, weights, features,
+                                reversed_rules, indices, children, largest)
+            out_P[at + count], out_O[at + count], out_mover[at + count] = P, O, mover
+            count += 1
+            P, O = bb.make_move(P, O, sq, bb.flips(P, O, sq))
+            mover = 1 - mover
+        score = bb.final_score(P, O, reversed_rules)  # for ``mover``, who would move now
+        result = 1.0 if score > 0 else -1.0 if score < 0 else 0.0
+        lengths[g], results[g] = count, result if mover == 0 else -result
+        at += count
+    return at
+
+
+@njit(cache=True)
+def learn_recorded(players, opponents, movers, lengths, results, alpha, phase_of_discs, t,
+                   weights, features, learnable, needed, scratch):
+    """TD(0) along each recorded game in order (module docstring), each position's inputs
+    counted once, as ``engine.reversi.td.self_play_game`` learns; returns the mean squared
+    error of each game."""
+    _, counts, inputs, counted, _ = scratch
+    curve = np.zeros(lengths.shape[0])
+    at = 0
+    for g in range(lengths.shape[0]):
+        n, squared = lengths[g], 0.0
+        if n > 0:
+            phase = count_inputs(players[at], opponents[at], phase_of_discs, t, needed,
+                                 inputs[0], counted[0])
+        for k in range(n):
+            now, after = k % 2, 1 - k % 2
+            next_phase = phase
+            if k + 1 < n:
+                next_phase = count_inputs(players[at + k + 1], opponents[at + k + 1],
+                                          phase_of_discs, t, needed, inputs[after],
+                                          counted[after])
+                value = math.tanh(counted_value(inputs[after], counted[after], next_phase, t,
+                                                weights, features))
+                target = value if movers[at + k + 1] == movers[at + k] else -value
+            else:
+                target = results[g] if movers[at + k] == 0 else -results[g]
+            error = counted_step(inputs[now], counted[now], phase, target, alpha, t, weights,
+                                 features, learnable, counts)
+            squared += error * error
+            phase = next_phase
+        curve[g] = squared / max(n, 1)
+        at += n
+    return curve
+
+
+def catalogue_features(network, feat: np.ndarray) -> tuple[np.ndarray, np.ndarray, list]:
+    """The genome's feature weights spread over the whole catalogue (what the kernels read),
+    which of them learn, and their columns."""
+    columns = [CATALOGUE_INDEX[n] for n in network.feature_names]
+    catalogue = np.zeros((network.phases, N_ALL_FEATURES))
+    catalogue[:, columns] = feat[:, :len(columns)]
+    learnable = np.zeros(N_ALL_FEATURES, np.bool_)
+    learnable[columns] = True
+    return catalogue, learnable, columns
+
+
+def start_boards(openings) -> tuple[np.ndarray, np.ndarray]:
+    """The ``(P, O)`` of each opening (move sequences from the start), side to move first."""
+    boards = []
+    for line in openings:
+        position = Position.start()
+        for move in line:
+            position = position.play(move)
+        boards.append(position.boards)
+    return (np.array([b[0] for b in boards], np.uint64),
+            np.array([b[1] for b in boards], np.uint64))
+
+
+def td_play(network, genome: np.ndarray, phase_bounds, reversed_rules: bool, games: int,
+            seed: Seed, epsilon: float, openings=None) -> dict[str, np.ndarray]:
+    """``games`` games of fixed-network self-play (module docstring) from the standard
+    position or from ``openings`` (one move sequence per game); reproducible from ``seed``."""
+    check_td_args(games, 1.0, epsilon)
+    net, feat = network.split(genome)
+    catalogue, _, _ = catalogue_features(network, feat)
+    if openings is None:
+        start = Position.start()
+        openings_P = np.full(games, start.player, np.uint64)
+        openings_O = np.full(games, start.opponent, np.uint64)
+    else:
+        if len(openings) != games:
+            raise ValueError(f"{len(openings)} openings for {games} games")
+        openings_P, openings_O = start_boards(openings)
+    size = games * MAX_RECORD
+    out_P, out_O = np.empty(size, np.uint64), np.empty(size, np.uint64)
+    out_mover = np.empty(size, np.int8)
+    lengths, results = np.empty(games, np.int64), np.empty(games)
+    n = play_recorded(openings_P, openings_O, float(epsilon), new_state(make_rng(seed)),
+                      phase_of_discs_table(tuple(phase_bounds)), network.tables, net, catalogue,
+                      largest_weights(net), bool(reversed_rules),
+                      new_scratch(network.tables, net.shape[1]), out_P, out_O, out_mover,
+                      lengths, results)
+    return {"players": out_P[:n].copy(), "opponents": out_O[:n].copy(),
+            "movers": out_mover[:n].copy(), "lengths": lengths, "results": results}
+
+
+def joined(records) -> dict[str, np.ndarray]:
+    """Records one after another (their games in order); ``ValueError`` if one is malformed."""
+    records = list(records)
+    for r in records:
+        if set(r) != set(RECORD_ARRAYS) or int(np.sum(r["lengths"])) != len(r["players"]):
+            raise ValueError("a TD record must hold players, opponents, movers, lengths and "
+                             "results, with sum(lengths) positions")
+    return {key: np.concatenate([np.asarray(r[key]) for r in records]) if records else
+            np.zeros(0) for key in RECORD_ARRAYS}
+
+
+def td_learn_games(network, genome: np.ndarray, phase_bounds, reversed_rules: bool, records,
+                   alpha: float) -> tuple[np.ndarray, np.ndarray]:
+    """A copy of ``genome`` after TD(0) along every game of ``records`` (``td_play``'s, in
+    order), and each game's mean squared error."""
+    check_td_args(0, alpha, 0.0)
+    net, feat = network.split(genome)
+    catalogue, learnable, columns = catalogue_features(network, feat)
+    r = joined(records)
+    curve = learn_recorded(r["players"].astype(np.uint64), r["opponents"].astype(np.uint64),
+                           r["movers"].astype(np.int8), r["lengths"].astype(np.int64),
+                           r["results"].astype(np.float64), float(alpha),
+                           phase_of_discs_table(tuple(phase_bounds)), network.tables, net,
+                           catalogue, learnable, needed_features(catalogue, learnable),
+                           new_scratch(network.tables, net.shape[1]))
+    feat[:, :len(columns)] = catalogue[:, columns]
+    return network.join(net, feat), curve

@@ -1,0 +1,210 @@
+"""The training loop of ``python -m evolve.td``: stages of TD self-play cut into steps, each
+reproducible from its seed, checkpointed so that a killed run resumes exactly.
+
+Two ways to play a stage's games (``Schedule``):
+
+- **online** (``round_games`` 0, one process): steps of ``ONLINE_CHUNK`` games of
+  ``Game.td_learn``, stage ``k``'s chunk ``c`` from ``SeedSequence([seed, k, c])``: the network
+  learns after every move.
+- **rounds** (``round_games`` G, any backend: serial or Ray actors, one machine or a cluster):
+  step ``i`` is a round of G games played with a fixed network (``Game.td_play``) in tasks of
+  ``chunk_games`` games, task ``c`` of round ``r`` of stage ``k`` from
+  ``SeedSequence([seed, k, r, c])``; the driver then learns from them in task order, game by
+  game (``Game.td_learn_games``). Round ``i`` is played by the network as it was after round
+  ``i - 2`` (round 0 and 1: the start), so that the workers play round ``i + 1`` while the
+  driver learns round ``i``. The network depends on the seed, G and the chunk size alone: it is
+  the same for 1, 2 or 16 workers, serial or Ray.
+
+A checkpoint (``.npz``, no pickle) holds the next step, the network, the network that plays
+that step's round, the games and CPU seconds so far, and the settings it was made with; it is
+replaced atomically, so a kill at any moment leaves the last one whole.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+
+log = logging.getLogger("evolve.td")
+ONLINE_CHUNK = 5000  # games per td_learn call in online mode: a step, a seed stream
+CHECKPOINT_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """What fixes the network besides the start: the stages, the seed and how games are cut."""
+
+    game: str  # the game and its settings (JSON), so a checkpoint is not resumed by another
+    settings: str
+    stages: tuple[tuple[int, float], ...]  # (games, alpha)
+    seed: int
+    epsilon: float
+    round_games: int = 0  # 0: online
+    chunk_games: int = 100
+    opening_plies: tuple[int, int] | None = None
+    opponents: tuple[str, ...] = ()
+    self_play_share: float = 0.5
+
+    def steps(self) -> list[tuple[int, int, int, float]]:
+        """``(stage, index in the stage, games, alpha)`` of every step, in order."""
+        size = self.round_games or ONLINE_CHUNK
+        return [(k, i, min(size, games - done), alpha)
+                for k, (games, alpha) in enumerate(self.stages)
+                for i, done in enumerate(range(0, games, size))]
+
+    def tasks(self, stage: int, index: int, games: int) -> list:
+        from evolve.execution.learning import PlayTask
+
+        return [PlayTask(c, min(self.chunk_games, games - start),
+                         (self.seed, stage, index, c))
+                for c, start in enumerate(range(0, games, self.chunk_games))]
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), sort_keys=True)
+
+
+@dataclass
+class Progress:
+    step: int = 0  # the next step to run
+    games: int = 0
+    cpu_seconds: float = 0.0
+
+
+def train(game, genome: np.ndarray, schedule: Schedule, backend=None,
+          checkpoint: Path | None = None, checkpoint_seconds: float = 60.0,
+          progress_bar: bool = False, resume: bool = False) -> tuple[np.ndarray, Progress]:
+    """The genome after every step of ``schedule`` (module docstring), from ``genome`` or from
+    ``checkpoint`` with ``resume``; ``backend``: an execution backend for rounds (``None``:
+    in-process). Returns the genome and the totals."""
+    from tqdm import tqdm
+
+    steps = schedule.steps()
+    done, snapshot = Progress(), genome.copy()
+    if resume and checkpoint is not None and checkpoint.is_file():
+        genome, snapshot, done = read_checkpoint(checkpoint, schedule)
+        log.info("resumed from %s: step %d of %d, %s games done", checkpoint, done.step,
+                 len(steps), f"{done.games:,}")
+    total = sum(g for _, _, g, _ in steps)
+    clock = Clock(total, done.games)
+    last_saved = time.monotonic()
+    with tqdm(total=total, initial=done.games, unit="game", disable=not progress_bar,
+              desc="TD self-play") as bar:
+        runner = (RoundRunner(game, schedule, steps, backend) if schedule.round_games
+                  else OnlineRunner(game, schedule, steps))
+        for i in range(done.step, len(steps)):
+            started = time.process_time()
+            genome, snapshot, errors = runner.step(i, genome, snapshot)
+            done = Progress(i + 1, done.games + steps[i][2],
+                            done.cpu_seconds + time.process_time() - started)
+            bar.update(steps[i][2])
+            clock.log(done, steps[i], errors, len(steps))
+            if checkpoint is not None and (time.monotonic() - last_saved >= checkpoint_seconds
+                                           or i + 1 == len(steps)):
+                write_checkpoint(checkpoint, schedule, genome, snapshot, done)
+                last_saved = time.monotonic()
+    return genome, done
+
+
+class OnlineRunner:
+    def __init__(self, game, schedule: Schedule, steps):
+        self.game, self.schedule, self.steps = game, schedule, steps
+        self.against = ({"opponents": schedule.opponents,
+                         "self_play_share": schedule.self_play_share}
+                        if schedule.opponents else {})
+
+    def step(self, i: int, genome, snapshot):
+        stage, index, games, alpha = self.steps[i]
+        learnt = self.game.td_learn(genome, games, np.random.SeedSequence(
+            [self.schedule.seed, stage, index]), alpha, self.schedule.epsilon, **self.against)
+        return learnt, learnt, None
+
+
+class RoundRunner:
+    """Rounds with one in flight: step ``i`` submits round ``i + 1`` (played by the network
+    before round ``i`` is learnt), then learns round ``i``."""
+
+    def __init__(self, game, schedule: Schedule, steps, backend):
+        from evolve.execution.backends import SerialBackend
+
+        self.game, self.schedule, self.steps = game, schedule, steps
+        self.backend = backend or SerialBackend()
+        self.futures: dict[int, object] = {}
+
+    def submit(self, i: int, genome) -> None:
+        from evolve.execution.learning import RoundContext
+
+        if i < len(self.steps) and i not in self.futures:
+            stage, index, games, _ = self.steps[i]
+            context = RoundContext(self.game.name, self.game.settings(), genome.copy(),
+                                   self.schedule.epsilon, self.schedule.opening_plies)
+            self.futures[i] = self.backend.submit(context, self.schedule.tasks(stage, index,
+                                                                               games))
+
+    def step(self, i: int, genome, snapshot):
+        self.submit(i, snapshot)  # after a resume: the round the checkpoint's snapshot plays
+        self.submit(i + 1, genome)
+        records = [r.record for r in self.futures.pop(i).result()]
+        learnt, errors = self.game.td_learn_games(genome, records, self.steps[i][3])
+        return learnt, genome, errors  # round i + 1's player: the network before round i
+
+
+class Clock:
+    """A log line about every ``LOG_SECONDS``: games, games/s, the TD error, the time left."""
+
+    LOG_SECONDS = 30.0
+
+    def __init__(self, total: int, done: int):
+        self.total, self.start_games = total, done
+        self.started = self.last = time.monotonic()
+
+    def log(self, done: Progress, step, errors, n_steps: int) -> None:
+        now = time.monotonic()
+        if now - self.last < self.LOG_SECONDS and done.games < self.total:
+            return
+        self.last = now
+        rate = (done.games - self.start_games) / max(now - self.started, 1e-9)
+        left = (self.total - done.games) / max(rate, 1e-9)
+        error = "" if errors is None or not len(errors) else \
+            f", TD error {float(np.mean(errors)):.4f}"
+        log.info("step %d/%d (stage %d): %s/%s games, %.0f games/s%s, ETA %s", done.step,
+                 n_steps, step[0], f"{done.games:,}", f"{self.total:,}", rate, error,
+                 _duration(left))
+
+
+def _duration(seconds: float) -> str:
+    seconds = int(round(seconds))
+    h, rest = divmod(seconds, 3600)
+    return f"{h}h{rest // 60:02d}m" if h else f"{rest // 60}m{rest % 60:02d}s"
+
+
+def write_checkpoint(path: Path, schedule: Schedule, genome, snapshot, done: Progress) -> None:
+    """Atomically: a temporary file beside ``path``, then a rename."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp.npz")
+    np.savez(tmp, version=np.int64(CHECKPOINT_VERSION), schedule=np.str_(schedule.to_json()),
+             genome=genome, snapshot=snapshot, step=np.int64(done.step),
+             games=np.int64(done.games), cpu_seconds=np.float64(done.cpu_seconds))
+    os.replace(tmp, path)
+
+
+def read_checkpoint(path: Path, schedule: Schedule) -> tuple[np.ndarray, np.ndarray, Progress]:
+    """The checkpoint's genome, snapshot and progress; ``ValueError`` if it was made with
+    other settings (resuming it would not give the run they describe)."""
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            if int(z["version"]) != CHECKPOINT_VERSION:
+                raise ValueError(f"checkpoint {path}: version {int(z['version'])}, this program "
+                                 f"reads {CHECKPOINT_VERSION}")
+            if str(z["schedule"]) != schedule.to_json():
+                raise ValueError(f"checkpoint {path} was made with other settings "
+                                 f"({z['schedule']}); delete it or give the same options")
+            return (z["genome"].copy(), z["snapshot"].copy(),
+                    Progress(int(z["step"]), int(z["games"]), float(z["cpu_seconds"])))
+    except (OSError, KeyError, EOFError) as exc:
+        raise ValueError(f"checkpoint {path}: not readable ({exc})") from None

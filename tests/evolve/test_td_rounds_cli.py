@@ -1,0 +1,127 @@
+"""python -m evolve.td in rounds and with checkpoints: the network is the documented schedule
+over the game's contract (rounds played one round behind the learning), the same bits serial or
+on 2 Ray workers, and the same after a kill -9 and ``--resume`` as without the kill."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from engine.core.agent import child_seeds
+from engine.core.registry import get_game
+from evolve import td
+from evolve.td_training import read_checkpoint
+
+SETTINGS = {"genome": {"kind": "ntuple", "layout": "straight2", "phases": 2,
+                       "features": ["mobility"]}}
+ROUNDS = ["--game", "othello", "--settings", json.dumps(SETTINGS), "--stage", "90:0.1",
+          "--stage", "40:0.02", "--round-games", "40", "--chunk-games", "15", "--seed", "3"]
+
+
+def genome_of(path: Path) -> np.ndarray:
+    return get_game("othello", SETTINGS).load_champion(path).genome
+
+
+def expected_rounds(openings=None) -> np.ndarray:
+    """The schedule of evolve.td_training written out over the contract: round i of stage k
+    in tasks of 15 games (task c from SeedSequence([3, k, i, c]): its openings' seed, then its
+    games'), played by the network before round i - 1 was learnt."""
+    game = get_game("othello", SETTINGS)
+    steps = [(0, 0, 40, 0.1), (0, 1, 40, 0.1), (0, 2, 10, 0.1), (1, 0, 40, 0.02)]
+    genome = np.zeros(game.genome_spec().size)
+    players = [genome]  # players[i]: the network that plays round i
+    for i, (k, r, games, alpha) in enumerate(steps):
+        players.append(genome)
+        records = []
+        for c, start in enumerate(range(0, games, 15)):
+            n = min(15, games - start)
+            seeds = child_seeds(np.random.SeedSequence([3, k, r, c]), 2)
+            lines = None if openings is None else game.random_openings(n, seeds[0], *openings)
+            records.append(game.td_play(players[i], n, seeds[1], 0.1, lines))
+        genome = game.td_learn_games(genome, records, alpha)[0]
+    return genome
+
+
+def test_rounds_are_the_documented_schedule_over_the_contract(tmp_path):
+    out = tmp_path / "net.json"
+    assert td.main([*ROUNDS, "--out", str(out), "--no-progress"]) == 0
+    np.testing.assert_array_equal(genome_of(out), expected_rounds())
+    meta = json.loads(out.read_text())["metadata"]["td"]
+    assert (meta["round_games"], meta["chunk_games"]) == (40, 15)
+    assert not (tmp_path / "net.json.checkpoint.npz").exists()  # done: nothing to resume
+    with_openings = tmp_path / "openings.json"
+    assert td.main([*ROUNDS, "--openings", "2:6", "--out", str(with_openings)]) == 0
+    np.testing.assert_array_equal(genome_of(with_openings), expected_rounds((2, 6)))
+
+
+def test_two_ray_workers_learn_the_same_bits_as_serial(tmp_path):
+    serial, ray = tmp_path / "serial.json", tmp_path / "ray.json"
+    assert td.main([*ROUNDS, "--out", str(serial)]) == 0
+    assert td.main([*ROUNDS, "--backend", "ray", "--workers", "2", "--out", str(ray)]) == 0
+    np.testing.assert_array_equal(genome_of(serial), genome_of(ray))
+
+
+@pytest.mark.parametrize("mode", [["--round-games", "300", "--chunk-games", "100"], []])
+def test_a_kill_9_and_resume_give_the_uninterrupted_network(tmp_path, mode):
+    """Online steps are ONLINE_CHUNK games; the subprocess gets a small one from the env."""
+    args = ["--game", "othello", "--settings", json.dumps(SETTINGS), "--stage", "6000:0.05",
+            "--seed", "1", *mode, "--checkpoint-seconds", "0", "--no-progress"]
+    whole, killed = tmp_path / "whole.json", tmp_path / "killed.json"
+    command = [sys.executable, "-c", "import sys, evolve.td_training as t; "
+               "t.ONLINE_CHUNK = 300; from evolve.td import main; sys.exit(main(sys.argv[1:]))"]
+    subprocess.run([*command, *args, "--out", str(whole)], check=True, capture_output=True)
+    checkpoint = tmp_path / "killed.json.checkpoint.npz"
+    run = subprocess.Popen([*command, *args, "--out", str(killed)], stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while not checkpoint.exists() and run.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+    time.sleep(0.1)
+    os.kill(run.pid, signal.SIGKILL)
+    run.wait()
+    assert not killed.exists(), "the run finished before the kill: make it longer"
+    step = int(np.load(checkpoint)["step"])
+    assert 0 < step < 20, step
+    done = subprocess.run([*command, *args, "--resume", "--out", str(killed)],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "resumed from" in done.stderr
+    np.testing.assert_array_equal(genome_of(killed), genome_of(whole))
+
+
+@pytest.mark.parametrize("extra, message", [
+    (["--backend", "ray"], "error: --backend ray needs --round-games G"),
+    (["--openings", "2:4"], "error: --openings needs --round-games G"),
+    (["--round-games", "10", "--opponents", "wpc1"], "error: --opponents: online TD only"),
+    (["--round-games", "-1"], "error: --round-games must be >= 0"),
+])
+def test_bad_round_options_are_one_line(tmp_path, capsys, extra, message):
+    out = tmp_path / "x.json"
+    args = ["--game", "othello", "--settings", json.dumps(SETTINGS), "--stage", "10:0.1"]
+    assert td.main([*args, *extra, "--out", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(message) and err.count("\n") == 1 and not out.exists()
+
+
+def test_a_checkpoint_of_other_settings_is_not_resumed(tmp_path, capsys):
+    out = tmp_path / "x.json"
+    checkpoint = tmp_path / "x.json.checkpoint.npz"
+    args = ["--game", "othello", "--settings", json.dumps(SETTINGS), "--stage", "600:0.1",
+            "--round-games", "200", "--checkpoint-seconds", "0", "--out", str(out)]
+    assert td.main([*args, "--seed", "1"]) == 0
+    from evolve.td_training import Progress, Schedule, write_checkpoint
+
+    other = Schedule("othello", "{}", ((600, 0.1),), 1, 0.1, 200)
+    write_checkpoint(checkpoint, other, np.zeros(3), np.zeros(3), Progress(1, 200, 1.0))
+    assert td.main([*args, "--seed", "1", "--resume"]) == 1
+    assert "was made with other settings" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="other settings"):
+        read_checkpoint(checkpoint, Schedule("othello", "{}", ((600, 0.1),), 2, 0.1, 200))
