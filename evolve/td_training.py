@@ -150,8 +150,12 @@ class RoundRunner:
         self.submit(i, snapshot)  # after a resume: the round the checkpoint's snapshot plays
         self.submit(i + 1, genome)
         records = [r.record for r in self.futures.pop(i).result()]
-        learnt, errors = self.game.td_learn_games(genome, records, self.steps[i][3])
-        return learnt, genome, errors  # round i + 1's player: the network before round i
+        learnt, errors = genome, []
+        for record in records:  # task by task (the same steps), keeping the workers busy
+            learnt, more = self.game.td_learn_games(learnt, [record], self.steps[i][3])
+            errors.append(more)
+            self.backend.poll()
+        return learnt, genome, np.concatenate(errors)  # round i + 1's player: before round i
 
 
 class Clock:

@@ -197,9 +197,9 @@ JOBS = [
     script("bench_kernels", "bench.kernels", "--baseline a214400a0c57 --repeats 7", 480,
            "timing", "the shared search kernels against the last commit before them, in one "
            "process (same moves, values, node counts)"),
-    script("bench_td", "bench.td", "--baseline fa485de --games 20000", 600, "timing",
-           "TD self-play games per CPU-second of Reversi's networks against an older checkout "
-           "(the same learnt genomes)"),
+    script("bench_td", "bench.td", "--baseline fa485de --games 20000 --workers 0 1 2", 780,
+           "timing", "TD self-play games per CPU-second of Reversi's networks against the "
+           "checkout before (the same genomes); distributed TD serial, on 1 and 2 Ray workers"),
     script("bench_mcts", "bench.mcts", "--baseline 20e09c6c9294 --rounds 5 --playouts 20000",
            600, "timing", "MCTS play-outs/s against the last commit before the shared UCT loop"),
     job("test_suite", f"{PY} -m pytest -q -p no:cacheprovider", "test_suite.md", 450, "timing",
@@ -274,6 +274,19 @@ JOBS = [
                                                             features="true")[1:],
                "--start reference --stage 50000:0.1 --stage 25000:0.03", 100,
                "the Hexifence n-tuple champion (N=3): TD self-play from the seed weights"),
+    # issue 28: a candidate for the Othello champion, the published 4+2x2 layout (21 straight
+    # 4-tuples + 10 2x2 squares) by distributed TD; CPU-hours: resumable across sessions from
+    # its checkpoint (the same command continues it)
+    job("candidate_othello_ntuple_4x2x2", f"{PY} -m evolve.td --game othello --settings '"
+        + NETWORK.format(layout="straight4+square2", rest='"symmetry": "d4", ',
+                         features='["mobility", "stability"]')
+        + "' --stage 8000000:0.07 --stage 4000000:0.02 --stage 4000000:0.01 --stage "
+        "4000000:0.005 --round-games 2000 --chunk-games 250 --backend ray --workers 2 --seed 0 "
+        "--out {results}/champions/othello_ntuple_4x2x2.json --checkpoint "
+        "{results}/checkpoints/othello_ntuple_4x2x2.checkpoint.npz --checkpoint-seconds 300 "
+        "--resume --no-progress", "champions/othello_ntuple_4x2x2.json", 5 * 3600, "exact",
+        "a candidate Othello network: 4+2x2 + mobility, stability, 20 million games of TD in "
+        "rounds on 2 Ray workers (the same bits on any number)"),
 ]
 
 # result files no job writes, and why

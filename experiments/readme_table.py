@@ -105,6 +105,19 @@ def ga_speedup(d: dict) -> str:
     return f"{row['ray-1'] / row['ray-2']:.2f}x"
 
 
+def td_workers(d: dict) -> str:
+    rows = {r["workers"]: r for r in d["distributed"]}
+    same = "same bits" if all(r["same_bits"] for r in rows.values()) else "DIFFERENT bits"
+    return f"{rows[2]['games_per_second'] / rows[0]['games_per_second']:.2f}x ({same})"
+
+
+def td_speed(d: dict) -> str:
+    r = next(r for r in d["rows"] if (r["layout"], r["features"]) ==
+             ("straight2", "mobility,stability"))["rates"]
+    base = r["online, baseline"]
+    return f"{r['online'] / base:.2f}x online, {r['rounds'] / base:.2f}x in rounds"
+
+
 def strength_course(d: dict) -> str:
     m = _match(d, "course")
     return f"{m['score']:.1%}, {_elo_ci(m)}"
@@ -173,6 +186,10 @@ ROWS = [
     Row("bench_ga", "10 agents x 10 generations at depth 5 (Ray, 2 workers)", "< 2 min",
         ga_study),
     Row("bench_ga", "Ray 2 workers vs 1 at depth 5, one generation", ">= 1.7x", ga_speedup),
+    Row("bench_td", "distributed TD (`evolve.td --round-games`), Ray 2 workers vs one "
+        "process, Othello `straight2` + mobility, stability", ">= 1.7x", td_workers),
+    Row("bench_td", "TD self-play games per CPU-second vs the code before issue 28 (same "
+        "network, same bits)", ">= 2x", td_speed),
     Row("strength_reversed_reversi", "default Reversed Reversi champion vs the course matrix "
         "(depth 4, 200 games)", ">= 75%", strength_course),
     Row("progress_reversed_reversi", "default Reversed Reversi study: champions of generations "

@@ -57,6 +57,9 @@ class SerialBackend:
     def play(self, context, tasks: list) -> list:
         return self.submit(context, tasks).result()
 
+    def poll(self) -> None:
+        """Nothing runs in the background here (``RayBackend.poll`` starts queued work)."""
+
     def close(self) -> None:
         self._contexts.clear()
 

@@ -87,6 +87,15 @@ class RayBackend:
             (aid, actor), entry = self.pool.take(), self._pending.popleft()
             self._running[actor.play.remote(entry[2], entry[3])] = (aid, entry)
 
+    def poll(self) -> None:
+        """Collect the chunks that have finished and start queued ones, without waiting: a
+        driver busy with its own work calls it now and then so that idle actors get work."""
+        if self._running:
+            refs = list(self._running)
+            for ref in self.ray.wait(refs, num_returns=len(refs), timeout=0)[0]:
+                self._collect(ref)
+        self._dispatch()
+
     def wait(self, future) -> list:
         """Play queued chunks (of any batch, in order) until ``future``'s games are all in."""
         done = self._results[future.batch_id]

@@ -17,10 +17,11 @@ start (small random weights from a fixed seed):
 Rates are games per CPU-second of the fastest of ``--repeats`` runs (``time.process_time``).
 The first call of each (numba compiling or loading its cache) is not timed.
 
-``--workers 1 2``: distributed TD as ``python -m evolve.td --round-games`` runs it (the first
+``--workers 0 1 2``: distributed TD as ``python -m evolve.td --round-games`` runs it (the first
 network and features of the lists, ``--round-games`` per round, tasks of ``--chunk-games``),
-on that many Ray actors: wall-clock games per second after the actors are warm, and whether
-every worker count learnt the same bits (the script exits 1 otherwise).
+in this process (0: the serial backend, one core) or on that many Ray actors (the driver
+learning on a core of its own while they play): wall-clock games per second after the actors
+are warm, and whether every way learnt the same bits (the script exits 1 otherwise).
 """
 
 from __future__ import annotations
@@ -83,8 +84,11 @@ def distributed(settings: dict, games: int, round_games: int, chunk_games: int,
                         ((games, ALPHA),), SEED, EPSILON, round_games, chunk_games)
     rows, first = [], None
     for n in workers:
-        backend = make_backend("ray", RayConfig(num_cpus=n, workers=n),
-                               warm_up=functools.partial(warm_up, game.name, game.settings()))
+        warm = functools.partial(warm_up, game.name, game.settings())
+        if n == 0:
+            warm()
+        backend = make_backend("serial" if n == 0 else "ray", RayConfig(num_cpus=n, workers=n),
+                               warm_up=warm)
         try:
             start = time.perf_counter()
             genome, _ = train(game, np.zeros(game.genome_spec().size), schedule, backend)
@@ -152,7 +156,7 @@ def main(argv=None) -> int:
         lines += ["", f"Distributed TD (`--round-games {args.round_games} --chunk-games "
                   f"{args.chunk_games}`), {args.layouts[0]}, features {groups}, "
                   f"{args.distributed_games:,} games, wall clock after the actors are warm:", "",
-                  "| Ray workers | games/s | vs the first row | same bits |",
+                  "| Ray workers (0: serial) | games/s | vs the first row | same bits |",
                   "|---:|---:|---:|---|",
                   *[f"| {r['workers']} | {r['games_per_second']:,.0f} | "
                     f"{r['games_per_second'] / base:.2f}x | {'yes' if r['same_bits'] else 'NO'} |"
