@@ -145,12 +145,12 @@ def run(args: argparse.Namespace, argv: list[str]) -> Path:
     genome = start_genome(game, args.start)
     began = time.monotonic()
     progress = not args.no_progress and sys.stderr.isatty()
-    backend = round_backend(args, game) if args.round_games else None
     checkpoint = args.checkpoint or args.out.with_name(args.out.name + ".checkpoint.npz")
+    resumed_at = resumed_games(checkpoint, schedule) if args.resume else 0  # checked first
+    backend = round_backend(args, game) if args.round_games else None
     if checkpoint.exists() and not args.resume:
         logging.getLogger("evolve.td").warning(
             "%s exists: starting over (give --resume to continue it)", checkpoint)
-    resumed_at = resumed_games(checkpoint, schedule) if args.resume else 0
     try:
         genome, done = train(game, genome, schedule, backend, checkpoint,
                              args.checkpoint_seconds, progress, args.resume)
@@ -191,10 +191,17 @@ def checked_schedule(args, game) -> Schedule:
         raise ValueError(f"--round-games: {game.name} learns online only (td_rounds is false)")
     if args.workers is not None and args.workers < 1:
         raise ValueError(f"--workers must be >= 1, got {args.workers}")
+    if args.openings:
+        try:  # every task draws distinct openings: say now if there are too few
+            game.random_openings(args.chunk_games, 0, *args.openings)
+        except ValueError as exc:
+            raise ValueError(f"--openings {args.openings[0]}:{args.openings[1]}: {exc} (a task "
+                             f"of --chunk-games {args.chunk_games} needs that many distinct "
+                             "openings: more plies or smaller tasks)") from None
     return Schedule(game.name, json.dumps(game.settings(), sort_keys=True),
                     tuple(args.stage), args.seed, args.epsilon, args.round_games,
                     args.chunk_games, args.openings, tuple(args.opponents),
-                    args.self_play_share)
+                    args.self_play_share, args.start)
 
 
 def resumed_games(checkpoint: Path, schedule: Schedule) -> int:

@@ -50,6 +50,7 @@ class Schedule:
     opening_plies: tuple[int, int] | None = None
     opponents: tuple[str, ...] = ()
     self_play_share: float = 0.5
+    start: str = "zero"  # the --start the run began from
 
     def steps(self) -> list[tuple[int, int, int, float]]:
         """``(stage, index in the stage, games, alpha)`` of every step, in order."""
@@ -66,7 +67,12 @@ class Schedule:
                 for c, start in enumerate(range(0, games, self.chunk_games))]
 
     def to_json(self) -> str:
-        return json.dumps(asdict(self), sort_keys=True)
+        """What a checkpoint is checked against (``start`` only when not ``zero``: checkpoints
+        made before it was recorded stay resumable)."""
+        fields = asdict(self)
+        if fields["start"] == "zero":
+            del fields["start"]
+        return json.dumps(fields, sort_keys=True)
 
 
 @dataclass
@@ -90,6 +96,8 @@ def train(game, genome: np.ndarray, schedule: Schedule, backend=None,
         genome, snapshot, done = read_checkpoint(checkpoint, schedule)
         log.info("resumed from %s: step %d of %d, %s games done", checkpoint, done.step,
                  len(steps), f"{done.games:,}")
+    elif resume:
+        log.info("no checkpoint at %s: starting from the first game", checkpoint)
     total = sum(g for _, _, g, _ in steps)
     clock = Clock(total, done.games)
     last_saved = time.monotonic()
@@ -198,17 +206,20 @@ def write_checkpoint(path: Path, schedule: Schedule, genome, snapshot, done: Pro
 
 
 def read_checkpoint(path: Path, schedule: Schedule) -> tuple[np.ndarray, np.ndarray, Progress]:
-    """The checkpoint's genome, snapshot and progress; ``ValueError`` if it was made with
-    other settings (resuming it would not give the run they describe)."""
+    """The checkpoint's genome, snapshot and progress; ``ValueError`` if it cannot be read or
+    was made with other settings (resuming it would not give the run they describe)."""
     try:
         with np.load(path, allow_pickle=False) as z:
-            if int(z["version"]) != CHECKPOINT_VERSION:
-                raise ValueError(f"checkpoint {path}: version {int(z['version'])}, this program "
-                                 f"reads {CHECKPOINT_VERSION}")
-            if str(z["schedule"]) != schedule.to_json():
-                raise ValueError(f"checkpoint {path} was made with other settings "
-                                 f"({z['schedule']}); delete it or give the same options")
-            return (z["genome"].copy(), z["snapshot"].copy(),
-                    Progress(int(z["step"]), int(z["games"]), float(z["cpu_seconds"])))
-    except (OSError, KeyError, EOFError) as exc:
-        raise ValueError(f"checkpoint {path}: not readable ({exc})") from None
+            data = {k: z[k] for k in ("version", "schedule", "genome", "snapshot", "step",
+                                      "games", "cpu_seconds")}
+    except Exception as exc:  # noqa: BLE001 -- a torn or foreign file: any read error is its
+        raise ValueError(f"checkpoint {path}: not readable ({type(exc).__name__}); delete it "
+                         "or run without --resume") from None
+    if int(data["version"]) != CHECKPOINT_VERSION:
+        raise ValueError(f"checkpoint {path}: version {int(data['version'])}, this program "
+                         f"reads {CHECKPOINT_VERSION}")
+    if str(data["schedule"]) != schedule.to_json():
+        raise ValueError(f"checkpoint {path} was made with other settings "
+                         f"({data['schedule']}); delete it or give the same options")
+    return (data["genome"].copy(), data["snapshot"].copy(),
+            Progress(int(data["step"]), int(data["games"]), float(data["cpu_seconds"])))

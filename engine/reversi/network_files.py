@@ -90,7 +90,7 @@ def load(path: str | Path, data: dict) -> NtupleWeights:
         champion = network_file(base.name).load(path, data, make_game)
         game = base.with_settings(champion.settings)
         return game.weights(champion.genome, champion.name,
-                            {"variant": game.variant.value, **champion.metadata})
+                            {**champion.metadata, "variant": game.variant.value})
     except ChampionFileError as exc:
         raise WeightsFileError(str(exc)) from None
     except ValueError as exc:  # NtupleWeights: weights too large for the win score

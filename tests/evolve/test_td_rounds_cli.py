@@ -102,6 +102,7 @@ def test_a_kill_9_and_resume_give_the_uninterrupted_network(tmp_path, mode):
     (["--openings", "2:4"], "error: --openings needs --round-games G"),
     (["--round-games", "10", "--opponents", "wpc1"], "error: --opponents: online TD only"),
     (["--round-games", "-1"], "error: --round-games must be >= 0"),
+    (["--round-games", "10", "--openings", "1:1"], "error: --openings 1:1: found only 4 "),
 ])
 def test_bad_round_options_are_one_line(tmp_path, capsys, extra, message):
     out = tmp_path / "x.json"
@@ -125,3 +126,14 @@ def test_a_checkpoint_of_other_settings_is_not_resumed(tmp_path, capsys):
     assert "was made with other settings" in capsys.readouterr().err
     with pytest.raises(ValueError, match="other settings"):
         read_checkpoint(checkpoint, Schedule("othello", "{}", ((600, 0.1),), 2, 0.1, 200))
+
+
+def test_a_torn_checkpoint_is_one_line(tmp_path, capsys):
+    out = tmp_path / "x.json"
+    (tmp_path / "x.json.checkpoint.npz").write_bytes(b"PK\x03\x04 torn")
+    args = ["--game", "othello", "--settings", json.dumps(SETTINGS), "--stage", "20:0.1",
+            "--round-games", "10", "--resume", "--out", str(out)]
+    assert td.main(args) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error: checkpoint ") and "not readable" in err
+    assert err.count("\n") == 1 and not out.exists()
