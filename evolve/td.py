@@ -20,7 +20,8 @@ fixed network in tasks of ``--chunk-games`` games, then learnt from in game orde
 is the same for any number of workers (``evolve.td_training``). ``--openings MIN:MAX``: every
 game starts after MIN..MAX seeded random plies. A checkpoint (``--checkpoint``, default
 ``OUT.checkpoint.npz``) is written about every ``--checkpoint-seconds``; ``--resume`` continues
-from it exactly (after a kill -9 too).
+from it exactly (after a kill -9 too). ``--snapshot-every GAMES`` also saves the network after
+every GAMES games (``OUT``'s name + ``.gN.json``), for learning curves.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from pathlib import Path
 import numpy as np
 
 from engine.core.registry import game_names, get_game
-from evolve.td_training import Schedule, train
+from evolve.td_training import ONLINE_CHUNK, Schedule, train
 
 
 def stage(text: str) -> tuple[int, float]:
@@ -99,6 +100,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                    help="write the checkpoint about this often (and at the end)")
     p.add_argument("--resume", action="store_true",
                    help="continue from the checkpoint (exactly; it must have the same settings)")
+    p.add_argument("--snapshot-every", type=int, default=0, metavar="GAMES",
+                   help="also save the network each time another GAMES games are done, as "
+                        "OUT's name + .gN.json (N: games done; for learning curves)")
     p.add_argument("--no-progress", action="store_true")
     return p.parse_args(argv)
 
@@ -151,28 +155,47 @@ def run(args: argparse.Namespace, argv: list[str]) -> Path:
     if checkpoint.exists() and not args.resume:
         logging.getLogger("evolve.td").warning(
             "%s exists: starting over (give --resume to continue it)", checkpoint)
+    save = functools.partial(save_network, game, args, argv, against)
+    snapshots = functools.partial(save_snapshot, save, args.out, args.snapshot_every) \
+        if args.snapshot_every else None
     try:
         genome, done = train(game, genome, schedule, backend, checkpoint,
-                             args.checkpoint_seconds, progress, args.resume)
+                             args.checkpoint_seconds, progress, args.resume, snapshots)
     finally:
         if backend is not None:
             backend.close()
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    rounds = ({"round_games": args.round_games, "chunk_games": args.chunk_games}
-              if args.round_games else {})
-    openings = {"openings": list(args.openings)} if args.openings else {}
-    game.save_champion(args.out, genome, f"TD {done.games} games", {
-        "command": shlex.join(["python", "-m", "evolve.td", *argv]),
-        "td": {"stages": [{"games": g, "alpha": a} for g, a in args.stage],
-               "epsilon": args.epsilon, "seed": args.seed, "start": args.start,
-               **(against or {}), **rounds, **openings,
-               "cpu_seconds": round(done.cpu_seconds, 1)}})
+    save(args.out, genome, done)
     checkpoint.unlink(missing_ok=True)  # the run is complete: nothing left to resume
     seconds = time.monotonic() - began
     print(f"wrote {args.out}: {done.games:,} TD games ({done.games - resumed_at:,} in this "
           f"run's {seconds:.0f} s: {(done.games - resumed_at) / max(seconds, 1e-9):,.0f} "
           f"games/s; {done.cpu_seconds:.0f} CPU-s in the driver)")
     return args.out
+
+
+def save_network(game, args, argv, against, path: Path, genome, done) -> None:
+    """``genome`` as a champion file whose metadata say how it was made."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    rounds = ({"round_games": args.round_games, "chunk_games": args.chunk_games}
+              if args.round_games else {})
+    openings = {"openings": list(args.openings)} if args.openings else {}
+    game.save_champion(path, genome, f"TD {done.games} games", {
+        "command": shlex.join(["python", "-m", "evolve.td", *argv]),
+        "td": {"stages": [{"games": g, "alpha": a} for g, a in args.stage],
+               "epsilon": args.epsilon, "seed": args.seed, "start": args.start,
+               **(against or {}), **rounds, **openings, "games": done.games,
+               "cpu_seconds": round(done.cpu_seconds, 1)}})
+
+
+def snapshot_path(out: Path, games: int) -> Path:
+    """Where ``--snapshot-every`` saves the network after ``games`` games."""
+    return out.with_name(f"{out.stem}.g{games}{out.suffix or '.json'}")
+
+
+def save_snapshot(save, out: Path, every: int, genome, done, step_games: int) -> None:
+    """After the step that reaches another multiple of ``every`` games."""
+    if done.games // every > (done.games - step_games) // every:
+        save(snapshot_path(out, done.games), genome, done)
 
 
 def checked_schedule(args, game) -> Schedule:
@@ -189,6 +212,11 @@ def checked_schedule(args, game) -> Schedule:
         raise ValueError("--opponents: online TD only (leave out --round-games)")
     elif not game.td_rounds():
         raise ValueError(f"--round-games: {game.name} learns online only (td_rounds is false)")
+    step_games = args.round_games or ONLINE_CHUNK
+    if args.snapshot_every < 0 or args.snapshot_every % step_games:
+        raise ValueError(f"--snapshot-every {args.snapshot_every}: allowed a multiple of the "
+                         f"games of a step ({step_games}: "
+                         f"{'--round-games' if args.round_games else 'online TD'})")
     if args.workers is not None and args.workers < 1:
         raise ValueError(f"--workers must be >= 1, got {args.workers}")
     if args.openings:

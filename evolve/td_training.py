@@ -52,9 +52,14 @@ class Schedule:
     self_play_share: float = 0.5
     start: str = "zero"  # the --start the run began from
 
+    @property
+    def step_games(self) -> int:
+        """Games per step (the last step of a stage may have fewer)."""
+        return self.round_games or ONLINE_CHUNK
+
     def steps(self) -> list[tuple[int, int, int, float]]:
         """``(stage, index in the stage, games, alpha)`` of every step, in order."""
-        size = self.round_games or ONLINE_CHUNK
+        size = self.step_games
         return [(k, i, min(size, games - done), alpha)
                 for k, (games, alpha) in enumerate(self.stages)
                 for i, done in enumerate(range(0, games, size))]
@@ -84,10 +89,13 @@ class Progress:
 
 def train(game, genome: np.ndarray, schedule: Schedule, backend=None,
           checkpoint: Path | None = None, checkpoint_seconds: float = 60.0,
-          progress_bar: bool = False, resume: bool = False) -> tuple[np.ndarray, Progress]:
+          progress_bar: bool = False, resume: bool = False,
+          after_step=None) -> tuple[np.ndarray, Progress]:
     """The genome after every step of ``schedule`` (module docstring), from ``genome`` or from
     ``checkpoint`` with ``resume``; ``backend``: an execution backend for rounds (``None``:
-    in-process). Returns the genome and the totals."""
+    in-process). ``after_step(genome, progress, games of the step)`` is called after each step, before its
+    checkpoint (so a step it saw is either checkpointed or run again after a kill). Returns the
+    genome and the totals."""
     from tqdm import tqdm
 
     steps = schedule.steps()
@@ -112,6 +120,8 @@ def train(game, genome: np.ndarray, schedule: Schedule, backend=None,
                             done.cpu_seconds + time.process_time() - started)
             bar.update(steps[i][2])
             clock.log(done, steps[i], errors, len(steps))
+            if after_step is not None:
+                after_step(genome, done, steps[i][2])
             if checkpoint is not None and (time.monotonic() - last_saved >= checkpoint_seconds
                                            or i + 1 == len(steps)):
                 write_checkpoint(checkpoint, schedule, genome, snapshot, done)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import shlex
 from dataclasses import dataclass
 
+from experiments.learning.td_curves import CURVES
 from experiments.strength.goals import GOALS, Goal
 
 PY = "python"
@@ -287,6 +288,9 @@ JOBS = [
         "--resume --no-progress", "champions/othello_ntuple_4x2x2.json", 5 * 3600, "exact",
         "a candidate Othello network: 4+2x2 + mobility, stability, 20 million games of TD in "
         "rounds on 2 Ray workers (the same bits on any number)"),
+    *[job(c.name, f"{PY} -m experiments.learning.td_curves --curve {c.name} --results "
+          "{results}", f"{c.name}.md {c.name}.json {c.name}.png", c.seconds, "games", c.what)
+      for c in CURVES],
 ]
 
 # result files no job writes, and why

@@ -103,6 +103,9 @@ def test_a_kill_9_and_resume_give_the_uninterrupted_network(tmp_path, mode):
     (["--round-games", "10", "--opponents", "wpc1"], "error: --opponents: online TD only"),
     (["--round-games", "-1"], "error: --round-games must be >= 0"),
     (["--round-games", "10", "--openings", "1:1"], "error: --openings 1:1: found only 4 "),
+    (["--round-games", "10", "--snapshot-every", "15"], "error: --snapshot-every 15: allowed "
+     "a multiple of the games of a step (10"),
+    (["--snapshot-every", "-5000"], "error: --snapshot-every -5000: allowed a multiple"),
 ])
 def test_bad_round_options_are_one_line(tmp_path, capsys, extra, message):
     out = tmp_path / "x.json"
@@ -137,3 +140,21 @@ def test_a_torn_checkpoint_is_one_line(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.startswith("error: checkpoint ") and "not readable" in err
     assert err.count("\n") == 1 and not out.exists()
+
+
+def test_snapshots_are_the_networks_of_shorter_runs(tmp_path):
+    """A snapshot after N games is the network a run of the first N games gives (steps are
+    seeded by their place in the schedule), saved after the step that reaches each multiple."""
+    out = tmp_path / "net.json"
+    one_stage = ["--game", "othello", "--settings", json.dumps(SETTINGS), "--stage",
+                 "120:0.1", "--round-games", "40", "--chunk-games", "15", "--seed", "3"]
+    assert td.main([*one_stage, "--out", str(out), "--snapshot-every", "40",
+                    "--no-progress"]) == 0
+    assert sorted(p.name for p in tmp_path.glob("net.g*.json")) == [
+        "net.g120.json", "net.g40.json", "net.g80.json"]
+    shorter = tmp_path / "short.json"
+    assert td.main([*[a.replace("120:", "80:") for a in one_stage], "--out", str(shorter),
+                    "--no-progress"]) == 0
+    np.testing.assert_array_equal(genome_of(tmp_path / "net.g80.json"), genome_of(shorter))
+    np.testing.assert_array_equal(genome_of(tmp_path / "net.g120.json"), genome_of(out))
+    assert json.loads((tmp_path / "net.g80.json").read_text())["metadata"]["td"]["games"] == 80
