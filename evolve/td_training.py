@@ -93,9 +93,9 @@ def train(game, genome: np.ndarray, schedule: Schedule, backend=None,
           after_step=None) -> tuple[np.ndarray, Progress]:
     """The genome after every step of ``schedule`` (module docstring), from ``genome`` or from
     ``checkpoint`` with ``resume``; ``backend``: an execution backend for rounds (``None``:
-    in-process). ``after_step(genome, progress, games of the step)`` is called after each step, before its
-    checkpoint (so a step it saw is either checkpointed or run again after a kill). Returns the
-    genome and the totals."""
+    in-process). ``after_step(genome, progress, games of the step)`` is called after each step,
+    before its checkpoint (so a step it saw is either checkpointed or run again after a kill).
+    Returns the genome and the totals."""
     from tqdm import tqdm
 
     steps = schedule.steps()

@@ -163,7 +163,7 @@ def figure(curve: Curve, rows: list[dict], out: Path) -> None:
 
     fig, axes = plt.subplots(1, len(curve.anchors), figsize=(4.2 * len(curve.anchors), 3.6),
                              squeeze=False, sharey=True)
-    for j, (ax, anchor) in enumerate(zip(axes[0], curve.anchors)):
+    for j, (ax, anchor) in enumerate(zip(axes[0], curve.anchors, strict=True)):
         for r in curve.runs:
             mine = [row for row in rows if row["run"] == r.label]
             if not mine:
