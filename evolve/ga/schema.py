@@ -172,10 +172,18 @@ def make_game(c: Config):
     return get_game(c.game.name, c.game.settings)
 
 
+ZERO_REFERENCE = "zero"  # a seed reference every genome has: all genes 0
+
+
 def seed_genome(game, reference: str):
     """A seed reference's genome: one of the game's named references, or a champion file
     (``.json``) of the same genome (a TD-trained network, an earlier study's champion).
-    ``ValueError`` naming the file when it is not one."""
+    ``ValueError`` naming the file when it is not one. ``zero``: every gene 0 (an n-tuple
+    network that knows nothing: where Co-CMA-ES starts its mean)."""
+    if reference == ZERO_REFERENCE:
+        import numpy as np
+
+        return np.zeros(len(game.genome_spec().names))
     if not reference.endswith(".json"):
         return game.reference_genome(reference)
     import numpy as np

@@ -15,6 +15,7 @@ from evolve.ga.schema import (
     BACKENDS,
     CROSSOVERS,
     SELECTIONS,
+    ZERO_REFERENCE,
     Config,
     GAConfig,
     fitness_opponents,
@@ -162,10 +163,10 @@ def _validate_references(c: Config) -> None:
                 seed_genome(game, ref)
             except ValueError as exc:
                 raise ConfigError(f"game.seed_references: {exc}") from None
-        elif ref not in allowed:
+        elif ref not in allowed and ref != ZERO_REFERENCE:
             raise ConfigError(f"game.seed_references: unknown reference {ref!r} (allowed: "
-                              f"{', '.join(allowed)}, or a champion file .json of the same "
-                              "genome)")
+                              f"{', '.join(allowed)}, {ZERO_REFERENCE}, or a champion file "
+                              ".json of the same genome)")
 
 
 def _validate_panel(c: Config) -> None:

@@ -59,8 +59,8 @@ def test_command_line_overrides_reach_the_typed_config():
     ("yardstick.panel=[greedy,foo]", "yardstick.panel: unknown agent spec 'foo' (allowed: random"),
     ("yardstick.panel=[missing.json]", "yardstick.panel: weights file not found: missing.json"),
     ("game.seed_references=[bogus]",
-     "game.seed_references: unknown reference 'bogus' (allowed: course, wpc, wpc_negated, or "
-     "a champion file .json of the same genome)"),
+     "game.seed_references: unknown reference 'bogus' (allowed: course, wpc, wpc_negated, "
+     "zero, or a champion file .json of the same genome)"),
     ("game.genome.phase_bounds=[40,20]",
      "game.genome.phase_bounds=[40, 20] must satisfy strictly increasing"),
     ("game.genome.phase_bounds=[4,20]",
