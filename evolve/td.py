@@ -21,7 +21,9 @@ is the same for any number of workers (``evolve.td_training``). ``--openings MIN
 game starts after MIN..MAX seeded random plies. A checkpoint (``--checkpoint``, default
 ``OUT.checkpoint.npz``) is written about every ``--checkpoint-seconds``; ``--resume`` continues
 from it exactly (after a kill -9 too). ``--snapshot-every GAMES`` also saves the network after
-every GAMES games (``OUT``'s name + ``.gN.json``), for learning curves.
+every GAMES games (``OUT``'s name + ``.gN.json``), for learning curves. ``--step-rule tcl``
+(temporal coherence: each weight's own rate) and ``--phase-share S`` (neighbouring phases learn
+from each other's positions), where the game's TD takes them (``Game.td_step_rules``).
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from pathlib import Path
 
 import numpy as np
 
+from engine.core.records import STEP_RULES
 from engine.core.registry import game_names, get_game
 from evolve.td_training import ONLINE_CHUNK, Schedule, train
 
@@ -77,6 +80,13 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                    help="fixed players some games are played against (e.g. wpc1 a.json)")
     p.add_argument("--self-play-share", type=float, default=0.5,
                    help="with --opponents: share of the games that stay self-play")
+    p.add_argument("--step-rule", choices=STEP_RULES, default="nlms",
+                   help="how each weight moves: nlms (all at the stage's rate, default) or tcl "
+                        "(temporal coherence: each weight's rate shrinks as its changes "
+                        "disagree)")
+    p.add_argument("--phase-share", type=float, default=0.0, metavar="S",
+                   help="genomes with phases: a step also moves the neighbouring phases' same "
+                        "weights by S times it (0 <= S <= 1; default 0: phases apart)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", type=Path, required=True)
     p.add_argument("--round-games", type=int, default=0, metavar="G",
@@ -183,8 +193,15 @@ def save_network(game, args, argv, against, path: Path, genome, done) -> None:
         "command": shlex.join(["python", "-m", "evolve.td", *argv]),
         "td": {"stages": [{"games": g, "alpha": a} for g, a in args.stage],
                "epsilon": args.epsilon, "seed": args.seed, "start": args.start,
-               **(against or {}), **rounds, **openings, "games": done.games,
+               **(against or {}), **rounds, **openings, **rule_settings(args),
+               "games": done.games,
                "cpu_seconds": round(done.cpu_seconds, 1)}})
+
+
+def rule_settings(args) -> dict:
+    """The step rule in a file's metadata, when not the default."""
+    return {**({"step_rule": args.step_rule} if args.step_rule != "nlms" else {}),
+            **({"phase_share": args.phase_share} if args.phase_share else {})}
 
 
 def snapshot_path(out: Path, games: int) -> Path:
@@ -217,6 +234,15 @@ def checked_schedule(args, game) -> Schedule:
         raise ValueError(f"--snapshot-every {args.snapshot_every}: allowed a multiple of the "
                          f"games of a step ({step_games}: "
                          f"{'--round-games' if args.round_games else 'online TD'})")
+    if not 0.0 <= args.phase_share <= 1.0:
+        raise ValueError(f"--phase-share {args.phase_share}: allowed 0 <= S <= 1")
+    if (args.step_rule != "nlms" or args.phase_share) and \
+            args.step_rule not in (game.td_step_rules() or ()):
+        supported = game.td_step_rules()
+        raise ValueError(f"--step-rule {args.step_rule}"
+                         f"{f' --phase-share {args.phase_share}' if args.phase_share else ''}: "
+                         f"{game.name}'s TD takes "
+                         f"{', '.join(supported) if supported else 'plain nlms only'}")
     if args.workers is not None and args.workers < 1:
         raise ValueError(f"--workers must be >= 1, got {args.workers}")
     if args.openings:
@@ -229,7 +255,7 @@ def checked_schedule(args, game) -> Schedule:
     return Schedule(game.name, json.dumps(game.settings(), sort_keys=True),
                     tuple(args.stage), args.seed, args.epsilon, args.round_games,
                     args.chunk_games, args.openings, tuple(args.opponents),
-                    args.self_play_share, args.start)
+                    args.self_play_share, args.start, args.step_rule, args.phase_share)
 
 
 def resumed_games(checkpoint: Path, schedule: Schedule) -> int:

@@ -51,6 +51,8 @@ class Schedule:
     opponents: tuple[str, ...] = ()
     self_play_share: float = 0.5
     start: str = "zero"  # the --start the run began from
+    step_rule: str = "nlms"  # how each weight moves (engine.core.StepRule)
+    phase_share: float = 0.0
 
     @property
     def step_games(self) -> int:
@@ -75,9 +77,17 @@ class Schedule:
         """What a checkpoint is checked against (``start`` only when not ``zero``: checkpoints
         made before it was recorded stay resumable)."""
         fields = asdict(self)
-        if fields["start"] == "zero":
-            del fields["start"]
+        for key, default in (("start", "zero"), ("step_rule", "nlms"), ("phase_share", 0.0)):
+            if fields[key] == default:  # not recorded by older checkpoints
+                del fields[key]
         return json.dumps(fields, sort_keys=True)
+
+    def rule(self):
+        """A fresh ``StepRule`` (None when plain: the games' defaults, any game)."""
+        from engine.core import StepRule
+
+        rule = StepRule(self.step_rule, self.phase_share)
+        return None if rule.is_plain else rule
 
 
 @dataclass
@@ -99,9 +109,9 @@ def train(game, genome: np.ndarray, schedule: Schedule, backend=None,
     from tqdm import tqdm
 
     steps = schedule.steps()
-    done, snapshot = Progress(), genome.copy()
+    done, snapshot, rule = Progress(), genome.copy(), schedule.rule()
     if resume and checkpoint is not None and checkpoint.is_file():
-        genome, snapshot, done = read_checkpoint(checkpoint, schedule)
+        genome, snapshot, done = read_checkpoint(checkpoint, schedule, rule)
         log.info("resumed from %s: step %d of %d, %s games done", checkpoint, done.step,
                  len(steps), f"{done.games:,}")
     elif resume:
@@ -111,8 +121,8 @@ def train(game, genome: np.ndarray, schedule: Schedule, backend=None,
     last_saved = time.monotonic()
     with tqdm(total=total, initial=done.games, unit="game", disable=not progress_bar,
               desc="TD self-play") as bar:
-        runner = (RoundRunner(game, schedule, steps, backend) if schedule.round_games
-                  else OnlineRunner(game, schedule, steps))
+        runner = (RoundRunner(game, schedule, steps, backend, rule) if schedule.round_games
+                  else OnlineRunner(game, schedule, steps, rule))
         for i in range(done.step, len(steps)):
             started = time.process_time()
             genome, snapshot, errors = runner.step(i, genome, snapshot)
@@ -124,17 +134,19 @@ def train(game, genome: np.ndarray, schedule: Schedule, backend=None,
                 after_step(genome, done, steps[i][2])
             if checkpoint is not None and (time.monotonic() - last_saved >= checkpoint_seconds
                                            or i + 1 == len(steps)):
-                write_checkpoint(checkpoint, schedule, genome, snapshot, done)
+                write_checkpoint(checkpoint, schedule, genome, snapshot, done, rule)
                 last_saved = time.monotonic()
     return genome, done
 
 
 class OnlineRunner:
-    def __init__(self, game, schedule: Schedule, steps):
+    def __init__(self, game, schedule: Schedule, steps, rule=None):
         self.game, self.schedule, self.steps = game, schedule, steps
         self.against = ({"opponents": schedule.opponents,
                          "self_play_share": schedule.self_play_share}
                         if schedule.opponents else {})
+        if rule is not None:  # learnt in place across steps
+            self.against["rule"] = rule
 
     def step(self, i: int, genome, snapshot):
         stage, index, games, alpha = self.steps[i]
@@ -147,10 +159,11 @@ class RoundRunner:
     """Rounds with one in flight: step ``i`` submits round ``i + 1`` (played by the network
     before round ``i`` is learnt), then learns round ``i``."""
 
-    def __init__(self, game, schedule: Schedule, steps, backend):
+    def __init__(self, game, schedule: Schedule, steps, backend, rule=None):
         from evolve.execution.backends import SerialBackend
 
         self.game, self.schedule, self.steps = game, schedule, steps
+        self.rule = {} if rule is None else {"rule": rule}
         self.backend = backend or SerialBackend()
         self.futures: dict[int, object] = {}
 
@@ -170,7 +183,8 @@ class RoundRunner:
         records = [r.record for r in self.futures.pop(i).result()]
         learnt, errors = genome, []
         for record in records:  # task by task (the same steps), keeping the workers busy
-            learnt, more = self.game.td_learn_games(learnt, [record], self.steps[i][3])
+            learnt, more = self.game.td_learn_games(learnt, [record], self.steps[i][3],
+                                                    **self.rule)
             errors.append(more)
             self.backend.poll()
         return learnt, genome, np.concatenate(errors)  # round i + 1's player: before round i
@@ -205,23 +219,32 @@ def _duration(seconds: float) -> str:
     return f"{h}h{rest // 60:02d}m" if h else f"{rest // 60}m{rest % 60:02d}s"
 
 
-def write_checkpoint(path: Path, schedule: Schedule, genome, snapshot, done: Progress) -> None:
+RULE_PREFIX = "rule_"  # a step rule's state arrays in a checkpoint
+
+
+def write_checkpoint(path: Path, schedule: Schedule, genome, snapshot, done: Progress,
+                     rule=None) -> None:
     """Atomically: a temporary file beside ``path``, then a rename."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp.npz")
+    state = {} if rule is None else {RULE_PREFIX + k: v for k, v in rule.state.items()}
     np.savez(tmp, version=np.int64(CHECKPOINT_VERSION), schedule=np.str_(schedule.to_json()),
              genome=genome, snapshot=snapshot, step=np.int64(done.step),
-             games=np.int64(done.games), cpu_seconds=np.float64(done.cpu_seconds))
+             games=np.int64(done.games), cpu_seconds=np.float64(done.cpu_seconds), **state)
     os.replace(tmp, path)
 
 
-def read_checkpoint(path: Path, schedule: Schedule) -> tuple[np.ndarray, np.ndarray, Progress]:
-    """The checkpoint's genome, snapshot and progress; ``ValueError`` if it cannot be read or
-    was made with other settings (resuming it would not give the run they describe)."""
+def read_checkpoint(path: Path, schedule: Schedule, rule=None
+                    ) -> tuple[np.ndarray, np.ndarray, Progress]:
+    """The checkpoint's genome, snapshot and progress (and the step rule's state, into
+    ``rule``); ``ValueError`` if it cannot be read or was made with other settings (resuming
+    it would not give the run they describe)."""
     try:
         with np.load(path, allow_pickle=False) as z:
             data = {k: z[k] for k in ("version", "schedule", "genome", "snapshot", "step",
                                       "games", "cpu_seconds")}
+            state = {k[len(RULE_PREFIX):]: z[k].copy() for k in z.files
+                     if k.startswith(RULE_PREFIX)}
     except Exception as exc:  # noqa: BLE001 -- a torn or foreign file: any read error is its
         raise ValueError(f"checkpoint {path}: not readable ({type(exc).__name__}); delete it "
                          "or run without --resume") from None
@@ -231,5 +254,7 @@ def read_checkpoint(path: Path, schedule: Schedule) -> tuple[np.ndarray, np.ndar
     if str(data["schedule"]) != schedule.to_json():
         raise ValueError(f"checkpoint {path} was made with other settings "
                          f"({data['schedule']}); delete it or give the same options")
+    if rule is not None:
+        rule.state.update(state)
     return (data["genome"].copy(), data["snapshot"].copy(),
             Progress(int(data["step"]), int(data["games"]), float(data["cpu_seconds"])))

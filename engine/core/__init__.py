@@ -18,6 +18,7 @@ from engine.core.game import (
     Option,
     Outcome,
     SearchSettings,
+    StepRule,
     moves_text,
     parse_moves,
 )
@@ -25,5 +26,5 @@ from engine.core.registry import default_game, game_names, get_game
 
 __all__ = ["DRAW", "JSON_EXPORT", "Agent", "Champion", "ChampionFileError", "ExportFormat",
            "Game", "GameBase", "GameSettingsError", "GenomeSpec", "Option", "Outcome",
-           "SearchSettings", "Seed", "child_seeds", "default_game", "game_names", "get_game",
-           "make_rng", "moves_text", "parse_moves"]
+           "SearchSettings", "Seed", "StepRule", "child_seeds", "default_game", "game_names",
+           "get_game", "make_rng", "moves_text", "parse_moves"]

@@ -110,6 +110,11 @@ class GameBase:
         raise ValueError(f"{self.name}: TD self-play in rounds is not available for these "
                          "settings (td_rounds is false)")
 
+    def td_step_rules(self) -> tuple[str, ...]:
+        """The ``StepRule`` names ``td_learn`` and ``td_learn_games`` take as ``rule=`` (a
+        rule with ``phase_share`` too); empty: plain normalised LMS only (no ``rule=``)."""
+        return ()
+
     def td_learn_games(self, genome: np.ndarray, records, alpha: float
                        ) -> tuple[np.ndarray, np.ndarray]:
         """A copy of ``genome`` after TD(0) along every game of ``records`` (``td_play``'s

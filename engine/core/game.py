@@ -30,10 +30,11 @@ from engine.core.records import (
     Option,
     Outcome,
     SearchSettings,
+    StepRule,
 )
 
 __all__ = ["DRAW", "JSON_EXPORT", "Champion", "ChampionFileError", "ExportFormat", "Game",
-           "GameSettingsError", "GenomeSpec", "Option", "Outcome", "SearchSettings",
+           "GameSettingsError", "GenomeSpec", "Option", "Outcome", "SearchSettings", "StepRule",
            "moves_text", "parse_moves"]
 
 
@@ -87,6 +88,9 @@ class Game(Protocol):
 
     def td_learn_games(self, genome: np.ndarray, records, alpha: float
                        ) -> tuple[np.ndarray, np.ndarray]: ...  # optional: TD along records
+
+    def td_step_rules(self) -> tuple[str, ...]: ...  # optional (()): StepRule names td_learn
+    # and td_learn_games take as rule= (besides plain nlms, which every TD learner is)
 
     # --- agents ---------------------------------------------------------------------------
     def make_agent(self, genome: np.ndarray, search: SearchSettings, seed: Seed = None,

@@ -21,6 +21,34 @@ class ChampionFileError(ValueError):
     """A champion/weights file that cannot be used; the message names the file and the field."""
 
 
+STEP_RULES = ("nlms", "tcl")
+
+
+@dataclass
+class StepRule:
+    """How a TD learner moves each weight (``Game.td_learn`` / ``td_learn_games`` take it as
+    ``rule=`` when the game lists the rule in ``td_step_rules``): ``nlms``, every weight at the
+    run's rate (normalised LMS, the default); ``tcl``, temporal coherence learning, each weight
+    at the run's rate times its own ``|sum of asked changes| / sum of their sizes``.
+    ``phase_share`` > 0 (genomes with phases): a step also moves the neighbouring phases' same
+    weights by that share of it. ``state``: the rule's arrays (TCL's sums), filled and learnt
+    in place by the game; a checkpoint keeps them to resume exactly."""
+
+    name: str = "nlms"
+    phase_share: float = 0.0
+    state: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        if self.name not in STEP_RULES:
+            raise ValueError(f"step rule {self.name!r}: allowed {', '.join(STEP_RULES)}")
+        if not 0.0 <= self.phase_share <= 1.0:
+            raise ValueError(f"phase share {self.phase_share!r}: allowed 0 <= share <= 1")
+
+    @property
+    def is_plain(self) -> bool:
+        return self.name == "nlms" and self.phase_share == 0.0
+
+
 @dataclass(frozen=True)
 class SearchSettings:
     """How an evolved agent searches; identical for the whole population and the panel.

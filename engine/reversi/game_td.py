@@ -15,7 +15,8 @@ class ReversiTD:
         return self.kind == "ntuple"
 
     def td_learn(self, genome: np.ndarray, games: int, seed: Seed, alpha: float,
-                 epsilon: float, opponents=(), self_play_share: float = 0.5) -> np.ndarray:
+                 epsilon: float, opponents=(), self_play_share: float = 0.5,
+                 rule=None) -> np.ndarray:
         """TD(0) self-play of a network genome, some games against fixed ``opponents`` (agent
         specs: references, ``wpc1``, weights or network files) if given
         (``engine.reversi.td.td_learn``)."""
@@ -26,7 +27,7 @@ class ReversiTD:
 
         fixed = opponent_networks(tuple(opponents), self.variant.is_reversed)
         learnt = td_learn(self.network, genome, games, seed, alpha, epsilon, self.phase_bounds,
-                          self.variant.is_reversed, fixed, self_play_share)
+                          self.variant.is_reversed, fixed, self_play_share, rule)
         self.weights(learnt)  # the same checks as any genome: finite, below the win score
         return learnt
 
@@ -46,14 +47,17 @@ class ReversiTD:
         return td_play(self.network, genome, self.phase_bounds, self.variant.is_reversed,
                        games, seed, epsilon, openings)
 
-    def td_learn_games(self, genome: np.ndarray, records, alpha: float
+    def td_step_rules(self) -> tuple[str, ...]:
+        return ("nlms", "tcl") if self.kind == "ntuple" else ()
+
+    def td_learn_games(self, genome: np.ndarray, records, alpha: float, rule=None
                        ) -> tuple[np.ndarray, np.ndarray]:
         if self.kind != "ntuple":
             return super().td_learn_games(genome, records, alpha)
         from engine.reversi.td_rounds import td_learn_games
 
         learnt, errors = td_learn_games(self.network, genome, self.phase_bounds,
-                                        self.variant.is_reversed, records, alpha)
+                                        self.variant.is_reversed, records, alpha, rule)
         self.weights(learnt)  # the same checks as any genome: finite, below the win score
         return learnt, errors
 

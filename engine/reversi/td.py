@@ -49,8 +49,8 @@ from engine.reversi.layout import CATALOGUE_INDEX, phase_of_discs_table
 from engine.reversi.network_eval import best_child, greedy_move, new_child_scratch
 from engine.reversi.position import Position
 from engine.reversi.td_opponents import opponent_schedule
+from engine.reversi.td_rules import FEATURE_SCALE, is_plain, no_rule, rule_arrays, ruled_step
 
-FEATURE_SCALE = 8.0
 MAX_RECORD = 64  # positions one game leaves for learning: at most 60 moves
 
 
@@ -102,8 +102,11 @@ def counted_value(indices, x, phase, t, weights, features):
 
 
 @njit(cache=True)
-def counted_step(indices, x, phase, target, alpha, t, weights, features, learnable, counts):
-    """``td_step`` from counted inputs (``count_inputs``): the same arithmetic, to the bit."""
+def counted_step(indices, x, phase, target, alpha, t, weights, features, learnable, counts,
+                 rule):
+    """``td_step`` from counted inputs (``count_inputs``): the same arithmetic, to the bit,
+    under ``no_rule()``; another ``rule`` (``engine.reversi.td_rules``) moves each weight by
+    its own rate and/or the neighbouring phases too."""
     row = weights[phase]
     value = math.tanh(counted_value(indices, x, phase, t, weights, features))
     error = target - value
@@ -112,6 +115,10 @@ def counted_step(indices, x, phase, target, alpha, t, weights, features, learnab
         if learnable[k]:
             norm += (x[k] / FEATURE_SCALE) * (x[k] / FEATURE_SCALE)
     step = alpha / norm * error * (1.0 - value * value)
+    if not is_plain(rule):
+        ruled_step(indices, x, phase, alpha, error * (1.0 - value * value) / norm, t, weights,
+                   features, learnable, rule)
+        return error
     add_to_entries(indices, t, row, step)
     for k in range(learnable.shape[0]):
         if learnable[k]:
@@ -142,6 +149,17 @@ def track_largest(indices, t, row, largest, phase):
             largest[phase] = w
 
 
+@njit(cache=True)
+def track_step(indices, t, weights, largest, phase, rule):
+    """``track_largest`` for every phase a step under ``rule`` moved."""
+    track_largest(indices, t, weights[phase], largest, phase)
+    if rule[4] > 0.0:
+        if phase > 0:
+            track_largest(indices, t, weights[phase - 1], largest, phase - 1)
+        if phase + 1 < weights.shape[0]:
+            track_largest(indices, t, weights[phase + 1], largest, phase + 1)
+
+
 def needed_features(features: np.ndarray, learnable: np.ndarray) -> np.ndarray:
     """The catalogue features a run counts: those that learn or weigh something."""
     return learnable | np.any(features != 0.0, axis=0)
@@ -151,14 +169,15 @@ def needed_features(features: np.ndarray, learnable: np.ndarray) -> np.ndarray:
 def self_play_game(P, O, alpha, epsilon, rng, phase_of_discs, t, weights, features, learnable,
                    needed, largest, reversed_rules, scratch, record_P, record_O, record_mover,
                    opponent_side, opp_phase_of_discs, opp_t, opp_weights, opp_features,
-                   opp_indices):
+                   opp_indices, rule):
     """One game from ``(P, O)`` (player 0 to move) learning as it goes (module docstring).
     With ``opponent_side`` 0 or 1 that player's moves are a fixed opponent's (the ``opp_*``
     arrays, never learnt; epsilon-greedy too; ``opp_indices`` its scratch), the other's the
     network's; -1: self-play (pass the network's own arrays as ``opp_*``).
     ``needed``: the features counted (``needed_features``); ``largest``: per phase an upper
     bound of ``|weights|`` (``largest_weights``, kept one as the weights learn); ``scratch``:
-    ``new_scratch``'s arrays. The network's moves are ``best_child``'s (the 1-ply agent's).
+    ``new_scratch``'s arrays; ``rule``: the step rule (``td_rules``; ``no_rule()``: plain).
+    The network's moves are ``best_child``'s (the 1-ply agent's).
     Each position's inputs are counted once (``count_inputs`` into row ``count % 2``): for its
     value as the previous position's target, then for its own step. The positions learnt from,
     in order, go to the ``record_*`` arrays; returns their number, the sum of squared errors
@@ -179,8 +198,8 @@ def self_play_game(P, O, alpha, epsilon, rng, phase_of_discs, t, weights, featur
                                             features))
             target = value if mover == record_mover[count - 1] else -value
             error = counted_step(inputs[before], counted[before], last_phase, target, alpha, t,
-                                 weights, features, learnable, counts)
-            track_largest(inputs[before], t, weights[last_phase], largest, last_phase)
+                                 weights, features, learnable, counts, rule)
+            track_step(inputs[before], t, weights, largest, last_phase, rule)
             squared += error * error
         last_phase = phase
         if explores(rng, epsilon):
@@ -201,8 +220,8 @@ def self_play_game(P, O, alpha, epsilon, rng, phase_of_discs, t, weights, featur
         target = result if mover == record_mover[count - 1] else -result
         last = (count - 1) % 2
         error = counted_step(inputs[last], counted[last], last_phase, target, alpha, t, weights,
-                             features, learnable, counts)
-        track_largest(inputs[last], t, weights[last_phase], largest, last_phase)
+                             features, learnable, counts, rule)
+        track_step(inputs[last], t, weights, largest, last_phase, rule)
         squared += error * error
     return count, squared, result if mover == 0 else -result
 
@@ -210,7 +229,7 @@ def self_play_game(P, O, alpha, epsilon, rng, phase_of_discs, t, weights, featur
 @njit(cache=True)
 def play_games(games, P0, O0, alpha, epsilon, rng, phase_of_discs, t, weights, features,
                learnable, needed, largest, reversed_rules, scratch, against, opp_phase_of_discs,
-               opp_t, opp_weights, opp_features):
+               opp_t, opp_weights, opp_features, rule):
     """``games`` games of ``self_play_game`` from ``(P0, O0)``: self-play (``against`` False;
     pass the network's own arrays as ``opp_*``) or against a fixed opponent, the network first
     in even games and second in odd ones. Returns each game's mean squared TD error (a learning
@@ -225,29 +244,31 @@ def play_games(games, P0, O0, alpha, epsilon, rng, phase_of_discs, t, weights, f
             P0, O0, alpha, epsilon, rng, phase_of_discs, t, weights, features, learnable,
             needed, largest, reversed_rules, scratch, record_P, record_O, record_mover,
             1 - g % 2 if against else -1, opp_phase_of_discs, opp_t, opp_weights, opp_features,
-            opp_indices)
+            opp_indices, rule)
         curve[g] = squared / max(count, 1)
     return curve, results
 
 
 def td_learn(network: NetworkGenome, genome: np.ndarray, games: int, seed: Seed, alpha: float,
              epsilon: float, phase_bounds, reversed_rules: bool, opponents=(),
-             self_play_share: float = 0.5) -> np.ndarray:
+             self_play_share: float = 0.5, rule=None) -> np.ndarray:
     """A copy of ``genome`` (of the n-tuple ``network``, phases by ``phase_bounds``) after
     ``games`` games of TD(0) self-play (module docstring)."""
     net, feat = learn(network, genome, games, seed, alpha, epsilon, phase_bounds,
-                      reversed_rules, opponents, self_play_share)[:2]
+                      reversed_rules, opponents, self_play_share, rule)[:2]
     return network.join(net, feat)
 
 
 def learn(network: NetworkGenome, genome: np.ndarray, games: int, seed: Seed, alpha: float,
           epsilon: float, phase_bounds, reversed_rules: bool, opponents=(),
-          self_play_share: float = 0.5) -> tuple:
+          self_play_share: float = 0.5, rule=None) -> tuple:
     """(network weights, feature weights, mean squared error per game, result per game for the
     first player), reproducible from ``seed``. ``opponents``: fixed ``NtupleWeights``
     (``opponent_network``) that play some blocks of games instead of the network itself
     (``opponent_schedule``: a share ``self_play_share`` stays self-play); the network learns
-    from every position of those games as of its own. ``ValueError`` if an argument is out of
+    from every position of those games as of its own. ``rule``: a ``StepRule``
+    (``engine.kernels.ntuple_td``; None: plain normalised LMS), its state learnt in place.
+    ``ValueError`` if an argument is out of
     range. (With tanh squashing every step is bounded: weights cannot run away, a too large
     ``alpha`` only learns worse.)"""
     if not 0.0 <= self_play_share <= 1.0:
@@ -265,6 +286,7 @@ def learn(network: NetworkGenome, genome: np.ndarray, games: int, seed: Seed, al
         learnable[columns] = True
         curves, results = [], []
         largest, scratch = largest_weights(net), new_scratch(network.tables, net.shape[1])
+        arrays = step_rule_arrays(rule, net, catalogue)
         blocks = opponent_schedule(games, len(fixed), self_play_share, generator) if fixed \
             else [(-1, games)]
         for who, n in blocks:
@@ -272,10 +294,18 @@ def learn(network: NetworkGenome, genome: np.ndarray, games: int, seed: Seed, al
             curve, result = play_games(n, P0, O0, alpha, epsilon, rng, phase_of_discs,
                                        network.tables, net, catalogue, learnable,
                                        needed_features(catalogue, learnable), largest,
-                                       bool(reversed_rules), scratch, who >= 0, *opponent)
+                                       bool(reversed_rules), scratch, who >= 0, *opponent,
+                                       arrays)
             curves.append(curve)
             results.append(result)
         feat[:, :len(columns)] = catalogue[:, columns]
         return np.concatenate([np.zeros(0), *curves]), np.concatenate([np.zeros(0), *results])
 
     return learn_genome(network, genome, games, seed, alpha, epsilon, play)
+
+
+def step_rule_arrays(rule, net: np.ndarray, catalogue: np.ndarray) -> tuple:
+    """The kernels' ``rule`` tuple of a ``StepRule`` (None: plain)."""
+    if rule is None or rule.is_plain:
+        return no_rule()
+    return rule_arrays(rule.name, rule.phase_share, rule.state, net, catalogue)

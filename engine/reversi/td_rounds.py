@@ -41,6 +41,7 @@ from engine.reversi.td import (
     largest_weights,
     needed_features,
     new_scratch,
+    step_rule_arrays,
 )
 
 RECORD_ARRAYS = ("players", "opponents", "movers", "lengths", "results")
@@ -82,7 +83,7 @@ def play_recorded(starts_P, starts_O, epsilon, rng, phase_of_discs, t, weights, 
 
 @njit(cache=True)
 def learn_recorded(players, opponents, movers, lengths, results, alpha, phase_of_discs, t,
-                   weights, features, learnable, needed, scratch):
+                   weights, features, learnable, needed, scratch, rule):
     """TD(0) along each recorded game in order (module docstring), each position's inputs
     counted once, as ``engine.reversi.td.self_play_game`` learns; returns the mean squared
     error of each game."""
@@ -107,7 +108,7 @@ def learn_recorded(players, opponents, movers, lengths, results, alpha, phase_of
             else:
                 target = results[g] if movers[at + k] == 0 else -results[g]
             error = counted_step(inputs[now], counted[now], phase, target, alpha, t, weights,
-                                 features, learnable, counts)
+                                 features, learnable, counts, rule)
             squared += error * error
             phase = next_phase
         curve[g] = squared / max(n, 1)
@@ -178,9 +179,9 @@ def joined(records) -> dict[str, np.ndarray]:
 
 
 def td_learn_games(network, genome: np.ndarray, phase_bounds, reversed_rules: bool, records,
-                   alpha: float) -> tuple[np.ndarray, np.ndarray]:
+                   alpha: float, rule=None) -> tuple[np.ndarray, np.ndarray]:
     """A copy of ``genome`` after TD(0) along every game of ``records`` (``td_play``'s, in
-    order), and each game's mean squared error."""
+    order), and each game's mean squared error; ``rule``: as ``engine.reversi.td.learn``."""
     check_td_args(0, alpha, 0.0)
     net, feat = network.split(genome)
     catalogue, learnable, columns = catalogue_features(network, feat)
@@ -190,6 +191,7 @@ def td_learn_games(network, genome: np.ndarray, phase_bounds, reversed_rules: bo
                            r["results"].astype(np.float64), float(alpha),
                            phase_of_discs_table(tuple(phase_bounds)), network.tables, net,
                            catalogue, learnable, needed_features(catalogue, learnable),
-                           new_scratch(network.tables, net.shape[1]))
+                           new_scratch(network.tables, net.shape[1]),
+                           step_rule_arrays(rule, net, catalogue))
     feat[:, :len(columns)] = catalogue[:, columns]
     return network.join(net, feat), curve

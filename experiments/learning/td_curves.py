@@ -66,6 +66,7 @@ def network(layout: str, features=("mobility", "stability"), phases: int = 1) ->
 
 
 STAGES_2M = "--stage 1000000:0.07 --stage 500000:0.02 --stage 250000:0.01 --stage 250000:0.005"
+STAGES_1M = "--stage 500000:0.07 --stage 250000:0.02 --stage 125000:0.01 --stage 125000:0.005"
 ROUNDS = "--round-games 2000 --chunk-games 250"
 CURVES = [
     Curve("td_curve_othello_layouts", "othello", (
@@ -80,6 +81,20 @@ CURVES = [
         "online against rounds of 2,000 games (distributed TD's semantics) and rounds from "
         "random openings; every 250,000 games against today's network, wpc1 and the course "
         "matrix (League protocol)", 3600),
+    Curve("td_curve_othello_step_rules", "othello", (
+        Run("phases1", network("straight4+square2"), STAGES_1M),
+        Run("phases1_tcl", network("straight4+square2"), f"{STAGES_1M} --step-rule tcl"),
+        Run("phases4", network("straight4+square2", phases=4), STAGES_1M),
+        Run("phases4_share", network("straight4+square2", phases=4),
+            f"{STAGES_1M} --phase-share 0.25"),
+        Run("phases4_tcl_share", network("straight4+square2", phases=4),
+            f"{STAGES_1M} --step-rule tcl --phase-share 0.25"),
+    ), 250_000, (f"{CHAMPIONS}/othello_ntuple.json", "wpc1", "course"), LEAGUE, 600,
+        "Othello 4+2x2 networks by TD self-play, 1 million games each: one phase against four "
+        "(by discs), plain normalised LMS against temporal coherence (--step-rule tcl) and "
+        "neighbouring phases sharing a quarter of each step (--phase-share 0.25); every "
+        "250,000 games against today's network, wpc1 and the course matrix (League protocol)",
+        3600),
 ]
 
 

@@ -69,7 +69,10 @@ def test_two_ray_workers_learn_the_same_bits_as_serial(tmp_path):
     np.testing.assert_array_equal(genome_of(serial), genome_of(ray))
 
 
-@pytest.mark.parametrize("mode", [["--round-games", "300", "--chunk-games", "100"], []])
+@pytest.mark.parametrize("mode", [
+    ["--round-games", "300", "--chunk-games", "100"], [],
+    ["--step-rule", "tcl", "--phase-share", "0.2"],  # the rule's state is in the checkpoint
+    ["--round-games", "300", "--chunk-games", "100", "--step-rule", "tcl"]])
 def test_a_kill_9_and_resume_give_the_uninterrupted_network(tmp_path, mode):
     """Online steps are ONLINE_CHUNK games; the subprocess gets a small one from the env."""
     args = ["--game", "othello", "--settings", json.dumps(SETTINGS), "--stage", "6000:0.05",
@@ -106,6 +109,7 @@ def test_a_kill_9_and_resume_give_the_uninterrupted_network(tmp_path, mode):
     (["--round-games", "10", "--snapshot-every", "15"], "error: --snapshot-every 15: allowed "
      "a multiple of the games of a step (10"),
     (["--snapshot-every", "-5000"], "error: --snapshot-every -5000: allowed a multiple"),
+    (["--phase-share", "2"], "error: --phase-share 2.0: allowed 0 <= S <= 1"),
 ])
 def test_bad_round_options_are_one_line(tmp_path, capsys, extra, message):
     out = tmp_path / "x.json"
@@ -158,3 +162,16 @@ def test_snapshots_are_the_networks_of_shorter_runs(tmp_path):
     np.testing.assert_array_equal(genome_of(tmp_path / "net.g80.json"), genome_of(shorter))
     np.testing.assert_array_equal(genome_of(tmp_path / "net.g120.json"), genome_of(out))
     assert json.loads((tmp_path / "net.g80.json").read_text())["metadata"]["td"]["games"] == 80
+
+
+def test_a_step_rule_is_used_and_recorded(tmp_path):
+    args = ["--game", "othello", "--settings", json.dumps(SETTINGS), "--stage", "200:0.1",
+            "--round-games", "50", "--seed", "2", "--no-progress"]
+    plain, tcl = tmp_path / "plain.json", tmp_path / "tcl.json"
+    assert td.main([*args, "--out", str(plain)]) == 0
+    assert td.main([*args, "--step-rule", "tcl", "--phase-share", "0.25", "--out",
+                    str(tcl)]) == 0
+    assert not np.array_equal(genome_of(plain), genome_of(tcl))
+    meta = json.loads(tcl.read_text())["metadata"]["td"]
+    assert (meta["step_rule"], meta["phase_share"]) == ("tcl", 0.25)
+    assert "step_rule" not in json.loads(plain.read_text())["metadata"]["td"]

@@ -26,6 +26,7 @@ from engine.reversi.td import (
     self_play_game,
     td_step,
 )
+from engine.reversi.td_rules import no_rule
 from tests.engine.reversi.conftest import random_reachable
 from tests.engine.reversi.helpers_ntuple import network_game, random_network
 
@@ -59,7 +60,7 @@ def play_one(w, epsilon: float, seed: int, alpha: float = 0.5):
         np.uint64(start.player), np.uint64(start.opponent), alpha, epsilon,
         new_state(np.random.default_rng(seed)), phase_of_discs, t, weights, features, learnable,
         needed_features(features, learnable), largest_weights(weights), False, scratch, *records,
-        -1, phase_of_discs, t, weights, features, scratch[0])  # -1: no fixed opponent
+        -1, phase_of_discs, t, weights, features, scratch[0], no_rule())  # -1: no opponent
     return weights, features, [r[:count] for r in records], result
 
 

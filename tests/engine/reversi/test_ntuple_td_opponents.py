@@ -25,6 +25,7 @@ from engine.reversi.td import (
     self_play_game,
 )
 from engine.reversi.td_opponents import OPPONENT_BLOCK, opponent_network, opponent_schedule
+from engine.reversi.td_rules import no_rule
 from engine.reversi.weights_io import reference_weights
 from evolve import td
 from tests.engine.reversi.conftest import random_reachable
@@ -75,7 +76,7 @@ def test_the_opponents_side_plays_its_one_ply_moves_and_does_not_learn(seed):
         new_state(np.random.default_rng(seed)), phase_of_discs, t, weights, features,
         learnable, needed_features(features, learnable), largest_weights(weights), False,
         new_scratch(t, weights.shape[1]), *records, 1, *opponent.numba_arrays(),
-        np.empty(len(opponent.tables.offset), np.int64))
+        np.empty(len(opponent.tables.offset), np.int64), no_rule())
     players, opponents, mover = (r[:count] for r in records)
     checked = 0
     for k in range(count - 1):
