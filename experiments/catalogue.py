@@ -243,24 +243,7 @@ JOBS = [
         "learning_efficiency.png", 3 * 3600, "timing",
         "Elo against fixed anchors per CPU-second, per genome kind x optimizer (CPU budgets: "
         "a slower machine learns less in them)"),
-    # TD self-play alone: learning curves, from fixed seeds
-    script("strength_ntuple_reversi_othello", "learning.td_reversi", "--game othello --td-games "
-           "20000 100000 500000", 720, "games", "Othello: TD self-play alone from zero (straight "
-           "2-tuples) at 20k, 100k and 500k games, League protocol vs wpc1, wpc and the 1-ply "
-           "champion"),
-    script("strength_ntuple_reversi_reversed_reversi", "learning.td_reversi", "--game "
-           "reversed_reversi --features none mobility,stability --td-games 50000", 300, "games",
-           "Reversed Reversi: TD self-play alone, 50k games, with and without mobility and "
-           "stability, vs wpc_negated, course and the 1-ply champion"),
-    job("ntuple_pentago_strength", f"{PY} -m experiments.learning.td_pentago --td-games "
-        "10000 100000 300000 --games 200 --out {results}", "ntuple_pentago_strength.md "
-        "ntuple_pentago_strength.json", 3 * 3600, "timing",
-        "Pentago Twist: TD self-play alone from zero, vs the seed's weights and its MCTS at "
-        "0.5 s per move (time-limited: a machine figure)"),
-    job("ntuple_hexifence_strength", f"{PY} -m experiments.learning.td_hexifence "
-        "--td-games 10000 100000 --games 200 --out {results}", "ntuple_hexifence_strength.md "
-        "ntuple_hexifence_strength.json", 1800, "games",
-        "Hexifence N=3: TD self-play alone from zero vs the seed's weights at equal search"),
+    # networks by TD self-play alone (their learning curves: experiments.learning.td_curves)
     *(td_network(game, NETWORK.format(layout="square2", rest='"symmetry": "d4", ',
                                       features='["mobility", "stability"]'),
                  "--stage 1000000:0.07 --stage 1000000:0.02 --stage 1000000:0.01 "
@@ -288,8 +271,18 @@ JOBS = [
         "--resume --no-progress", "champions/othello_ntuple_4x2x2.json", 5 * 3600, "exact",
         "a candidate Othello network: 4+2x2 + mobility, stability, 20 million games of TD in "
         "rounds on 2 Ray workers (the same bits on any number)"),
+    job("candidate_reversed_reversi_ntuple_4x2x2", f"{PY} -m evolve.td --game reversed_reversi "
+        "--settings '" + NETWORK.format(layout="straight4+square2", rest='"symmetry": "d4", ',
+                                        features='["mobility", "stability"]')
+        + "' --stage 4000000:0.07 --stage 2000000:0.02 --stage 2000000:0.01 --stage "
+        "2000000:0.005 --seed 0 --out {results}/champions/reversed_reversi_ntuple_4x2x2.json "
+        "--checkpoint {results}/checkpoints/reversed_reversi_ntuple_4x2x2.checkpoint.npz "
+        "--checkpoint-seconds 300 --resume --no-progress",
+        "champions/reversed_reversi_ntuple_4x2x2.json", 3 * 3600, "exact",
+        "a candidate Reversed Reversi network: 4+2x2 + mobility, stability, 10 million games of "
+        "online TD (resumable)"),
     *[job(c.name, f"{PY} -m experiments.learning.td_curves --curve {c.name} --results "
-          "{results}", f"{c.name}.md {c.name}.json {c.name}.png", c.seconds, "games", c.what)
+          "{results}", f"{c.name}.md {c.name}.json {c.name}.png", c.seconds, c.kind, c.what)
       for c in CURVES],
 ]
 

@@ -52,12 +52,24 @@ class Curve:
     game: str
     runs: tuple[Run, ...]
     snapshot_every: int
-    anchors: tuple[str, ...]
-    search: str
+    anchors: tuple[str, ...]  # agent specs or files; "SPEC@SEARCH": at its own search
+    search: str      # evolve.evaluate's options for both sides (depth or time, epsilon ...)
     games: int       # per match
     what: str
     seconds: float   # estimate on the idle 2-core machine
     seed: int = 2026
+    measure_at: tuple[int, ...] = ()  # the snapshots played (games); () = every one
+    game_settings: str = ""  # evolve.evaluate's --game-settings (JSON), if any
+
+    def matches(self) -> list[tuple[str, str]]:
+        """``(anchor spec, search)`` in table order."""
+        return [(a.split("@")[0], a.split("@")[1] if "@" in a else self.search)
+                for a in self.anchors]
+
+    @property
+    def kind(self) -> str:
+        return "timing" if "--time" in self.search or "--time" in " ".join(self.anchors) \
+            else "games"
 
 
 def network(layout: str, features=("mobility", "stability"), phases: int = 1) -> dict:
@@ -81,6 +93,38 @@ CURVES = [
         "online against rounds of 2,000 games (distributed TD's semantics) and rounds from "
         "random openings; every 250,000 games against today's network, wpc1 and the course "
         "matrix (League protocol)", 3600),
+    # what TD self-play alone reaches, per game (issue 21's curves)
+    Curve("td_curve_othello_straight2", "othello", (
+        Run("straight2", network("straight2", features=()), "--stage 500000:0.07"),
+    ), 20_000, ("wpc1", "wpc", f"{CHAMPIONS}/othello_league.json"), LEAGUE, 400,
+        "Othello: TD self-play alone from zero (straight 2-tuples, no features) at 20k, 100k "
+        "and 500k games, League protocol vs wpc1, wpc and the 1-ply WPC champion", 600,
+        measure_at=(20_000, 100_000, 500_000)),
+    Curve("td_curve_reversed_reversi_features", "reversed_reversi", (
+        Run("none", network("straight2", features=()), "--stage 50000:0.07"),
+        Run("mobility_stability", network("straight2"), "--stage 50000:0.07"),
+    ), 10_000, ("wpc_negated", "course", f"{CHAMPIONS}/reversed_reversi_1ply.json"),
+        "--depth 1 --epsilon 0.1 --endgame-empties 3", 400,
+        "Reversed Reversi: TD self-play alone from zero, 50k games, with and without mobility "
+        "and stability, vs wpc_negated, course and the 1-ply champion (1 ply + exact last 3)",
+        300, measure_at=(10_000, 50_000)),
+    Curve("td_curve_pentago_twist", "pentago_twist", (
+        Run("straight5_corner3", {"genome": {"kind": "ntuple", "layout": "straight5+corner3",
+                                             "phases": 1, "features": False}},
+            "--stage 300000:0.3"),
+    ), 10_000, ("reference", "mcts@--time 0.5 --endgame-empties 8"),
+        "--depth 2 --endgame-empties 8", 200,
+        "Pentago Twist: TD self-play alone from zero at 10k, 100k and 300k games, vs the seed's "
+        "weights at depth 2 and its MCTS at 0.5 s per move (time-limited: a machine figure)",
+        3 * 3600, measure_at=(10_000, 100_000, 300_000)),
+    Curve("td_curve_hexifence", "hexifence", (
+        Run("cell_pair", {"size": 3, "genome": {"kind": "ntuple", "layout": "cell+pair",
+                                                "phases": 1, "features": False}},
+            "--stage 100000:0.1"),
+    ), 10_000, ("reference",), "--depth 2 --endgame-empties 20", 200,
+        "Hexifence N=3: TD self-play alone from zero at 10k and 100k games vs the seed's "
+        "weights at equal search (depth 2, exact from 20 undrawn edges)", 1800,
+        measure_at=(10_000, 100_000)),
     Curve("td_curve_othello_step_rules", "othello", (
         Run("phases1", network("straight4+square2"), STAGES_1M),
         Run("phases1_tcl", network("straight4+square2"), f"{STAGES_1M} --step-rule tcl"),
@@ -129,17 +173,30 @@ def train(curve: Curve, r: Run, log: list[str]) -> None:
     print(run(command, log, echo=True), end="", flush=True)
 
 
+def game_options(curve: Curve) -> list[str]:
+    return ["--game", curve.game, *(["--game-settings", curve.game_settings]
+                                    if curve.game_settings else [])]
+
+
 def measure_run(curve: Curve, r: Run, log: list[str]) -> list[dict]:
     rows = []
     for games, path in snapshots(curve, r):
+        if curve.measure_at and games not in curve.measure_at:
+            continue
         meta = json.loads(path.read_text())["metadata"]["td"]
-        done = evaluate([rel(path), "--vs", *curve.anchors, "--game", curve.game,
-                         *curve.search.split(), "--games", curve.games, "--seed", curve.seed,
-                         "--backend", "serial", "--no-progress"], log=log)
+        matches: dict[int, dict] = {}
+        for search in dict.fromkeys(s for _, s in curve.matches()):  # one call per search
+            which = [i for i, (_, s) in enumerate(curve.matches()) if s == search]
+            done = evaluate([rel(path), "--vs", *(curve.matches()[i][0] for i in which),
+                             *game_options(curve), *search.split(), "--games", curve.games,
+                             "--seed", curve.seed, "--backend", "serial", "--no-progress"],
+                            log=log)
+            for i, m in zip(which, done.data["matches"], strict=True):  # in --vs order
+                matches[i] = {**{k: m[k] for k in ("opponent", "score", "score_ci95", "wins",
+                                                   "draws", "losses")}, "search": search}
+        matches = [matches[i] for i in sorted(matches)]
         rows.append({"run": r.label, "games": games, "cpu_seconds": meta.get("cpu_seconds"),
-                     "matches": [{k: m[k] for k in ("opponent", "score", "score_ci95", "wins",
-                                                     "draws", "losses")}
-                                 for m in done.data["matches"]]})
+                     "matches": matches})
         scores = ", ".join(f"{m['score']:.3f}" for m in rows[-1]["matches"])
         print(f"{r.label} at {games:,} games: {scores}", flush=True)
     return rows
@@ -149,13 +206,15 @@ def head_to_head(curve: Curve, runs, log: list[str]) -> dict | None:
     finals = [rel(final_path(curve, r)) for r in runs if final_path(curve, r).exists()]
     if len(finals) < 2:
         return None
-    return evaluate(["--round-robin", *finals, "--game", curve.game, *curve.search.split(),
+    return evaluate(["--round-robin", *finals, *game_options(curve), *curve.search.split(),
                      "--games", curve.games, "--seed", curve.seed, "--backend", "serial",
                      "--no-progress"], log=log).data
 
 
 def short(spec: str) -> str:
-    return Path(spec).stem if spec.endswith(".json") else spec
+    name, _, search = spec.partition("@")
+    name = Path(name).stem if name.endswith(".json") else name
+    return f"{name} ({search.strip()})" if search else name
 
 
 def table(curve: Curve, rows: list[dict]) -> list[str]:
