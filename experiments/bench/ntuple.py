@@ -12,8 +12,10 @@ fill levels and flips are those of real play. Per layout (8x8, 8 symmetries, ran
 - indices only: ``evaluate_indices`` alone (the sum over the instances), on every position's
   indices computed beforehand.
 
-The baseline is the 64-weight square table as a network of 64 1-tuples (identity group),
-evaluated the same ways, and the same table as a hand-written loop over the set bits. Each rate
+Memory: the weights of one phase (float64; a genome of P phases holds P times as many, and
+TD's ``--step-rule tcl`` two more arrays of the same size). The baseline is the 64-weight square
+table as a network of 64 1-tuples (identity group), evaluated the same ways, and the same table
+as a hand-written loop over the set bits. Each rate
 is the best of ``--repeats`` timed passes in one jitted loop (no Python per position). The
 first-call cost (numba compiling, or loading its cache) is measured apart, in fresh processes.
 """
@@ -34,10 +36,16 @@ from experiments.stamp import Stamp, write_result
 LAYOUTS = [  # (label, families, group)
     ("square table (64 1-tuples)", "straight1", "identity"),
     ("all straight 2-tuples", "straight2", "d4"),
+    ("all straight 3-tuples", "straight3", "d4"),
+    ("all straight 4-tuples", "straight4", "d4"),
     ("all 2x2 squares", "square2", "d4"),
+    ("4+2x2 (straight 4-tuples + 2x2 squares)", "straight4+square2", "d4"),
+    ("3x3 corners", "corner3", "d4"),
+    ("edge+2X 10-tuples", "edge2x", "d4"),
     ("3x3 corners + edge+2X", "corner3+edge2x", "d4"),
-    ("full lines (>= 4 cells)", "lines", "d4"),
+    ("full lines (>= 4 cells: rows, columns, diagonals)", "lines", "d4"),
 ]
+PHASES_SHOWN = 4  # memory is also given for a genome of this many phases
 SETUP = """import numpy as np
 from engine.kernels import ntuple as nt
 layout = nt.board_layout(8, 8, nt.family_tuples(8, 8, "corner3+edge2x"), "d4")
@@ -182,6 +190,13 @@ def main() -> None:
         "rows": [{"layout": label, **r} for label, r in rows]})
 
 
+def size(n_bytes: int) -> str:
+    for unit, scale in (("MB", 1 << 20), ("kB", 1 << 10)):
+        if n_bytes >= scale:
+            return f"{n_bytes / scale:.1f} {unit}"
+    return f"{n_bytes} B"
+
+
 def report(args, n: int, first: dict, rows, hand: float) -> list[str]:
     (import_s, cold), (_, cached) = first["compile"], first["cached"]
     return [
@@ -193,13 +208,14 @@ def report(args, n: int, first: dict, rows, hand: float) -> list[str]:
         f"cache (compile): {cold:.2f} s",
         f"- the same, numba cache filled (every later process; includes numba's own start): "
         f"{cached:.3f} s", "",
-        "| layout | tables | weights | instances | full M/s | incremental M/s "
-        "| indices only M/s |",
-        "|---|---:|---:|---:|---:|---:|---:|",
-        *[f"| {label} | {r['tables']} | {r['weights']:,} | {r['instances']} | "
+        f"| layout | tables | weights | memory per phase | memory, {PHASES_SHOWN} phases | "
+        "instances | full M/s | incremental M/s | indices only M/s |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+        *[f"| {label} | {r['tables']} | {r['weights']:,} | {size(8 * r['weights'])} | "
+          f"{size(8 * r['weights'] * PHASES_SHOWN)} | {r['instances']} | "
           f"{r['full'] / 1e6:.2f} | {r['incremental'] / 1e6:.2f} | "
           f"{r['indices_only'] / 1e6:.2f} |" for label, r in rows],
-        f"| square table, hand-written bit loop | | 64 | | {hand / 1e6:.2f} | | |",
+        f"| square table, hand-written bit loop | | 64 | 512 B | | | {hand / 1e6:.2f} | | |",
     ]
 
 
