@@ -12,8 +12,12 @@ our code, one line per top-level field::
      "feature_weights": {"names": [...], "weights": [[...], ...]},   only with features
      "metadata": {...}}
 
-Schema version 2 tells these files apart from a game's feature-genome files (version 1). Every
-problem is one ``ChampionFileError`` line naming the file and the field.
+Schema version 2 (the integer) tells these files apart from a game's feature-genome files
+(version 1). Every problem is one ``ChampionFileError`` line naming the file and the field: an
+unknown top-level field, or a header field that contradicts the settings (``phases.count`` not
+``settings.genome.phases``, ``symmetry`` not ``settings.genome.symmetry``, ``phase_discs`` not
+one ``[first, last]`` range per phase, phases 1.. starting at ``settings.genome.phase_bounds``),
+is refused rather than ignored: a reader without our code trusts them.
 
 The ``.npz`` twin (``save_npz``; read with ``allow_pickle=False``): arrays ``schema_version``
 (2), ``weights`` ``[phases, n_weights]``, ``feature_weights`` ``[phases, F]`` (only with
@@ -37,6 +41,9 @@ from engine.kernels.ntuple_layout import Layout, LayoutError
 from engine.kernels.ntuple_settings import NTUPLE
 
 SCHEMA_VERSION = 2
+FIELDS = ("game", "schema_version", "kind", "name", "settings", "layout", "phases", "value",
+          "weights", "feature_weights", "metadata")  # written for every game
+HEADER_FIELDS = ("cells", "nodes", "states", "symmetry", "phase_discs")  # the games' own
 
 
 def one_line_per_field(doc: Mapping) -> str:
@@ -64,7 +71,11 @@ class NetworkFile:
     def document(self, game, genome, header: Mapping, phase_rule: str, name: str = "",
                  metadata: Mapping | None = None) -> dict:
         """The file's data for ``genome`` of ``game`` (its ``settings()`` and ``network``, a
-        ``NetworkGenome``); ``header``: the game's own fields, after the layout."""
+        ``NetworkGenome``); ``header``: the game's own fields (``HEADER_FIELDS``, what ``load``
+        accepts), after the layout."""
+        if not set(header) <= set(HEADER_FIELDS):
+            raise ValueError(f"header: fields must be among {', '.join(HEADER_FIELDS)}, got "
+                             f"{sorted(header)}")
         network = game.network
         net, feat = network.split(genome)
         doc = {"game": self.game, "schema_version": SCHEMA_VERSION, "kind": NTUPLE,
@@ -116,8 +127,11 @@ class NetworkFile:
                 "schema_version"):
             raise ChampionFileError(f"{path}: header_json must be an object whose "
                                     "schema_version is the schema_version array")
-        doc["weights"] = arrays["weights"].tolist()
         block = doc.get("feature_weights")
+        if "weights" in doc or (isinstance(block, dict) and "weights" in block):
+            raise ChampionFileError(f"{path}: header_json must not hold weights (the weights "
+                                    "and feature_weights arrays do)")
+        doc["weights"] = arrays["weights"].tolist()
         if ("feature_weights" in arrays) != isinstance(block, dict):
             raise ChampionFileError(f"{path}: feature_weights: the array and the header's "
                                     "feature_weights come together")
@@ -131,6 +145,13 @@ class NetworkFile:
         the game the file's settings configure (``GameSettingsError`` if they are bad), given
         the file's layout for settings that name a layout file the reader may not have."""
         check_header(path, data, self.game, SCHEMA_VERSION)
+        if type(data["schema_version"]) is not int:  # 2.0 == 2, yet not what save writes
+            raise ChampionFileError(f"{path}: schema_version={data['schema_version']!r}, "
+                                    f"expected the integer {SCHEMA_VERSION}")
+        unknown = sorted(set(data) - set(FIELDS) - set(HEADER_FIELDS))
+        if unknown:
+            raise ChampionFileError(f"{path}: unknown top-level field(s) {unknown}; allowed: "
+                                    f"{', '.join(FIELDS + HEADER_FIELDS)}")
         if data.get("kind") != NTUPLE:
             raise ChampionFileError(f"{path}: kind={data.get('kind')!r}, expected {NTUPLE!r}")
         settings = data.get("settings")
@@ -151,12 +172,33 @@ class NetworkFile:
         if layout != network.layout:
             raise ChampionFileError(f"{path}: layout does not match settings.genome.layout="
                                     f"{network.layout.name}")
+        self._check_header(path, data, game)
         net = self.matrix(path, data.get("weights"), "weights", network.phases,
                           layout.n_weights)
         metadata = data.get("metadata", {})
         return Champion(game.name, network.join(net, self._features(path, data, network)),
                         game.settings(), str(data.get("name", "")),
                         metadata if isinstance(metadata, dict) else {})
+
+    def _check_header(self, path, data: dict, game) -> None:
+        """``ChampionFileError`` when the descriptive fields contradict the settings of
+        ``game`` (the file's, as loaded): a reader without our code goes by them."""
+        phases, genome = game.network.phases, game.settings()["genome"]
+        block = data.get("phases")
+        if not (isinstance(block, dict) and set(block) == {"count", "rule"}
+                and type(block["count"]) is int and block["count"] == phases
+                and isinstance(block["rule"], str)):
+            raise ChampionFileError(f"{path}: phases must be {{\"count\": {phases}, \"rule\": "
+                                    "\"...\"} (settings.genome.phases, one weights row each)")
+        own = data["settings"]["genome"]
+        if "symmetry" in own and data.get("symmetry") != own["symmetry"]:
+            raise ChampionFileError(f"{path}: symmetry must be settings.genome.symmetry="
+                                    f"{own['symmetry']!r}")
+        if "phase_discs" in data and not _phase_ranges(data["phase_discs"], phases,
+                                                       genome.get("phase_bounds")):
+            raise ChampionFileError(f"{path}: phase_discs must be {phases} [first, last] "
+                                    "ranges in order, phases 1.. starting at "
+                                    f"settings.genome.phase_bounds={genome.get('phase_bounds')}")
 
     def _features(self, path, data: dict, network) -> np.ndarray | None:
         if not network.features:
@@ -187,3 +229,15 @@ class NetworkFile:
             raise ChampionFileError(f"{path}: {field} must be finite with |w| <= "
                                     f"{self.max_weight:g}")
         return matrix
+
+
+def _phase_ranges(ranges, phases: int, bounds) -> bool:
+    """Whether ``ranges`` is one ``[first, last]`` integer range per phase, each starting
+    right after the one before, phases 1.. at ``bounds`` when the settings have them."""
+    if not (isinstance(ranges, list) and len(ranges) == phases and all(
+            isinstance(r, list) and len(r) == 2 and all(type(v) is int for v in r)
+            and r[0] <= r[1] for r in ranges)):
+        return False
+    starts = [r[0] for r in ranges[1:]]
+    return starts == [r[1] + 1 for r in ranges[:-1]] and (
+        not isinstance(bounds, list | tuple) or starts == list(bounds))

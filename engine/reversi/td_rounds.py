@@ -21,6 +21,7 @@ starting network (the price of playing them in parallel).
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 
 import numpy as np
 from numba import njit
@@ -168,14 +169,38 @@ def td_play(network, genome: np.ndarray, phase_bounds, reversed_rules: bool, gam
 
 
 def joined(records) -> dict[str, np.ndarray]:
-    """Records one after another (their games in order); ``ValueError`` if one is malformed."""
+    """Records one after another (their games in order); ``ValueError`` if one is malformed
+    (``check_record``)."""
     records = list(records)
     for r in records:
-        if set(r) != set(RECORD_ARRAYS) or int(np.sum(r["lengths"])) != len(r["players"]):
-            raise ValueError("a TD record must hold players, opponents, movers, lengths and "
-                             "results, with sum(lengths) positions")
+        check_record(r)
     return {key: np.concatenate([np.asarray(r[key]) for r in records]) if records else
             np.zeros(0) for key in RECORD_ARRAYS}
+
+
+def check_record(record) -> None:
+    """``ValueError`` unless ``learn_recorded`` reads ``record`` within its arrays: numba does
+    not check indices, so a record from elsewhere (another machine, a file) that disagrees
+    with itself would read past them."""
+    if not isinstance(record, Mapping) or set(record) != set(RECORD_ARRAYS):
+        raise ValueError(f"a TD record must hold exactly {', '.join(RECORD_ARRAYS)}")
+    a = {key: np.asarray(record[key]) for key in RECORD_ARRAYS}
+    flat = [key for key, v in a.items() if v.ndim != 1]
+    if flat:
+        raise ValueError(f"a TD record must hold 1-D arrays, not {', '.join(flat)}")
+    positions = [len(a[key]) for key in ("players", "opponents", "movers")]
+    if len(set(positions)) != 1:
+        raise ValueError(f"a TD record must hold players, opponents and movers of one length, "
+                         f"got {positions}")
+    lengths = a["lengths"]
+    if len(a["results"]) != len(lengths):
+        raise ValueError(f"a TD record must hold one result per game: {len(a['results'])} "
+                         f"results, {len(lengths)} lengths")
+    if lengths.dtype.kind not in "iuf" or not np.all((lengths >= 0) & (lengths <= MAX_RECORD)):
+        raise ValueError(f"a TD record must hold game lengths from 0 to {MAX_RECORD}")
+    if int(np.sum(lengths)) != positions[0]:
+        raise ValueError(f"a TD record must hold sum(lengths) positions: lengths sum to "
+                         f"{int(np.sum(lengths))}, {positions[0]} positions")
 
 
 def td_learn_games(network, genome: np.ndarray, phase_bounds, reversed_rules: bool, records,

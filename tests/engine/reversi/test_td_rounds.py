@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from engine.reversi.network_eval import best_child, greedy_move, new_child_scratch
-from engine.reversi.td import largest_weights
-from engine.reversi.td_rounds import start_boards
+from engine.reversi.td import MAX_RECORD, largest_weights
+from engine.reversi.td_rounds import joined, start_boards
 from tests.engine.reversi.helpers_ntuple import network_game, random_network
 
 SETTINGS = ({"layout": "straight2", "phases": 2, "features": []},
@@ -87,3 +87,48 @@ def test_a_malformed_record_is_refused():
     with pytest.raises(ValueError, match="TD self-play in rounds is not available"):
         network_game("othello").with_settings({"genome": {"kind": "weights"}}).td_play(
             genome, 1, 0, 0.1)
+
+
+def record_of(lengths, positions=None, games=None) -> dict:
+    """A record of ``lengths`` games (zero boards and results) with ``positions`` players,
+    opponents and movers (default: ``sum(lengths)``) and ``games`` results."""
+    n = int(np.sum(lengths)) if positions is None else positions
+    return {"players": np.zeros(n, np.uint64), "opponents": np.zeros(n, np.uint64),
+            "movers": np.zeros(n, np.int8), "lengths": np.array(lengths, np.int64),
+            "results": np.zeros(len(lengths) if games is None else games)}
+
+
+def _shorter(key):
+    return lambda r: {**r, key: r[key][:-1]}
+
+
+@pytest.mark.parametrize("change, message", [
+    (_shorter("movers"), "players, opponents and movers of one length, got [64, 64, 63]"),
+    (_shorter("opponents"), "players, opponents and movers of one length"),
+    (_shorter("results"), "one result per game: 1 results, 2 lengths"),
+    (lambda r: {**r, "results": np.zeros(3)}, "one result per game: 3 results, 2 lengths"),
+    # the sum is right, yet game 0 would read past the positions
+    (lambda r: {**r, "lengths": np.array([70, -6])}, f"game lengths from 0 to {MAX_RECORD}"),
+    (lambda r: {**r, "lengths": np.array([-1, 65])}, f"game lengths from 0 to {MAX_RECORD}"),
+    (lambda r: {**r, "lengths": np.array([np.nan, 64.0])}, "game lengths from 0"),
+    (lambda r: {**r, "lengths": np.array(["0", "64"])}, "game lengths from 0"),
+    (lambda r: {**r, "results": np.zeros((2, 1))}, "1-D arrays, not results"),
+    (lambda r: {**r, "lengths": np.array([1, 64])}, "sum(lengths) positions: lengths sum to 65"),
+    (lambda r: {k: v for k, v in r.items() if k != "movers"}, "must hold exactly players"),
+])
+def test_a_record_that_disagrees_with_itself_is_refused_before_numba_reads_it(change, message):
+    """The kernel indexes the record unchecked: every count must agree before it runs."""
+    sound = record_of([0, MAX_RECORD])
+    assert len(joined([sound])["players"]) == MAX_RECORD
+    with pytest.raises(ValueError) as err:
+        joined([sound, change(sound)])
+    assert message in str(err.value) and "\n" not in str(err.value)
+
+
+def test_a_record_with_a_game_too_long_is_refused_by_td_learn_games():
+    game = network_game("othello")
+    genome = np.zeros(game.genome_spec().size)
+    with pytest.raises(ValueError, match="game lengths from 0 to"):
+        game.td_learn_games(genome, [record_of([MAX_RECORD + 1])], 0.1)
+    with pytest.raises(ValueError, match="one result per game"):
+        game.td_learn_games(genome, [record_of([3, 4], games=1)], 0.1)
