@@ -195,7 +195,10 @@ def save_network(game, args, argv, against, path: Path, genome, done) -> None:
                "epsilon": args.epsilon, "seed": args.seed, "start": args.start,
                **(against or {}), **rounds, **openings, **rule_settings(args),
                "games": done.games,
-               "cpu_seconds": round(done.cpu_seconds, 1)}})
+               "cpu_seconds": round(done.cpu_seconds, 1),
+               **({"worker_cpu_seconds": round(done.worker_cpu_seconds, 3)}
+                  if done.worker_cpu_seconds else {}),
+               "wall_seconds": round(done.wall_seconds, 1)}})
 
 
 def rule_settings(args) -> dict:

@@ -94,7 +94,13 @@ class Schedule:
 class Progress:
     step: int = 0  # the next step to run
     games: int = 0
-    cpu_seconds: float = 0.0
+    cpu_seconds: float = 0.0  # the driver's
+    worker_cpu_seconds: float = 0.0  # the rounds' games played in other processes (Ray)
+    wall_seconds: float = 0.0  # of the steps (a resumed run adds its own)
+
+    @property
+    def total_cpu_seconds(self) -> float:
+        return self.cpu_seconds + self.worker_cpu_seconds
 
 
 def train(game, genome: np.ndarray, schedule: Schedule, backend=None,
@@ -124,10 +130,12 @@ def train(game, genome: np.ndarray, schedule: Schedule, backend=None,
         runner = (RoundRunner(game, schedule, steps, backend, rule) if schedule.round_games
                   else OnlineRunner(game, schedule, steps, rule))
         for i in range(done.step, len(steps)):
-            started = time.process_time()
+            started, wall = time.process_time(), time.monotonic()
             genome, snapshot, errors = runner.step(i, genome, snapshot)
             done = Progress(i + 1, done.games + steps[i][2],
-                            done.cpu_seconds + time.process_time() - started)
+                            done.cpu_seconds + time.process_time() - started,
+                            done.worker_cpu_seconds + runner.worker_cpu(i),
+                            done.wall_seconds + time.monotonic() - wall)
             bar.update(steps[i][2])
             clock.log(done, steps[i], errors, len(steps))
             if after_step is not None:
@@ -148,6 +156,9 @@ class OnlineRunner:
         if rule is not None:  # learnt in place across steps
             self.against["rule"] = rule
 
+    def worker_cpu(self, i: int) -> float:
+        return 0.0  # every game is played in this process
+
     def step(self, i: int, genome, snapshot):
         stage, index, games, alpha = self.steps[i]
         learnt = self.game.td_learn(genome, games, np.random.SeedSequence(
@@ -166,6 +177,7 @@ class RoundRunner:
         self.rule = {} if rule is None else {"rule": rule}
         self.backend = backend or SerialBackend()
         self.futures: dict[int, object] = {}
+        self.remote_cpu: dict[int, float] = {}
 
     def submit(self, i: int, genome) -> None:
         from evolve.execution.learning import RoundContext
@@ -180,7 +192,9 @@ class RoundRunner:
     def step(self, i: int, genome, snapshot):
         self.submit(i, snapshot)  # after a resume: the round the checkpoint's snapshot plays
         self.submit(i + 1, genome)
-        records = [r.record for r in self.futures.pop(i).result()]
+        results = self.futures.pop(i).result()
+        self.remote_cpu[i] = sum(r.cpu_seconds for r in results if r.pid != os.getpid())
+        records = [r.record for r in results]
         learnt, errors = genome, []
         for record in records:  # task by task (the same steps), keeping the workers busy
             learnt, more = self.game.td_learn_games(learnt, [record], self.steps[i][3],
@@ -188,6 +202,10 @@ class RoundRunner:
             errors.append(more)
             self.backend.poll()
         return learnt, genome, np.concatenate(errors)  # round i + 1's player: before round i
+
+    def worker_cpu(self, i: int) -> float:
+        """What round ``i``'s games cost the workers that played them elsewhere (Ray)."""
+        return self.remote_cpu.pop(i, 0.0)
 
 
 class Clock:
@@ -230,7 +248,9 @@ def write_checkpoint(path: Path, schedule: Schedule, genome, snapshot, done: Pro
     state = {} if rule is None else {RULE_PREFIX + k: v for k, v in rule.state.items()}
     np.savez(tmp, version=np.int64(CHECKPOINT_VERSION), schedule=np.str_(schedule.to_json()),
              genome=genome, snapshot=snapshot, step=np.int64(done.step),
-             games=np.int64(done.games), cpu_seconds=np.float64(done.cpu_seconds), **state)
+             games=np.int64(done.games), cpu_seconds=np.float64(done.cpu_seconds),
+             worker_cpu_seconds=np.float64(done.worker_cpu_seconds),
+             wall_seconds=np.float64(done.wall_seconds), **state)
     os.replace(tmp, path)
 
 
@@ -245,6 +265,8 @@ def read_checkpoint(path: Path, schedule: Schedule, rule=None
                                       "games", "cpu_seconds")}
             state = {k[len(RULE_PREFIX):]: z[k].copy() for k in z.files
                      if k.startswith(RULE_PREFIX)}
+            workers, wall = (float(z[k]) if k in z.files else 0.0  # older checkpoints: 0
+                             for k in ("worker_cpu_seconds", "wall_seconds"))
     except Exception as exc:  # noqa: BLE001 -- a torn or foreign file: any read error is its
         raise ValueError(f"checkpoint {path}: not readable ({type(exc).__name__}); delete it "
                          "or run without --resume") from None
@@ -257,4 +279,5 @@ def read_checkpoint(path: Path, schedule: Schedule, rule=None
     if rule is not None:
         rule.state.update(state)
     return (data["genome"].copy(), data["snapshot"].copy(),
-            Progress(int(data["step"]), int(data["games"]), float(data["cpu_seconds"])))
+            Progress(int(data["step"]), int(data["games"]), float(data["cpu_seconds"]), workers,
+                     wall))

@@ -12,6 +12,8 @@ driver, which learns from them in task order (``Game.td_learn_games``).
 
 from __future__ import annotations
 
+import os
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -65,6 +67,8 @@ class PlayTask:
 class PlayResult:
     index: int
     record: dict  # the game's record of its games (``Game.td_play``)
+    cpu_seconds: float = 0.0  # what playing them cost the process that played them
+    pid: int = 0  # that process (the driver's own when the backend is serial)
 
 
 @dataclass(frozen=True)
@@ -83,7 +87,8 @@ class RoundContext:
             opening_seed, play_seed = child_seeds(np.random.SeedSequence(list(task.seed)), 2)
             openings = None if self.opening_plies is None else game.random_openings(
                 task.games, opening_seed, *self.opening_plies)
-            results.append(PlayResult(task.index, game.td_play(self.genome, task.games,
-                                                               play_seed, self.epsilon,
-                                                               openings)))
+            started = time.process_time()
+            record = game.td_play(self.genome, task.games, play_seed, self.epsilon, openings)
+            results.append(PlayResult(task.index, record, time.process_time() - started,
+                                      os.getpid()))
         return results

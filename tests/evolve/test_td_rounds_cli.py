@@ -67,6 +67,11 @@ def test_two_ray_workers_learn_the_same_bits_as_serial(tmp_path):
     assert td.main([*ROUNDS, "--out", str(serial)]) == 0
     assert td.main([*ROUNDS, "--backend", "ray", "--workers", "2", "--out", str(ray)]) == 0
     np.testing.assert_array_equal(genome_of(serial), genome_of(ray))
+    # the workers' CPU is counted (they play in other processes), the driver's own apart
+    on_ray = json.loads(ray.read_text())["metadata"]["td"]
+    alone = json.loads(serial.read_text())["metadata"]["td"]
+    assert on_ray["worker_cpu_seconds"] > 0 and "worker_cpu_seconds" not in alone
+    assert alone["wall_seconds"] > 0 and alone["cpu_seconds"] > 0
 
 
 @pytest.mark.parametrize("mode", [
