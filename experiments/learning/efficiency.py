@@ -47,22 +47,34 @@ def cpu_seconds(pid: int) -> float:
 
 
 def run_evolve(method: Method, seed: int, budget: float, run_dir: Path) -> list[dict]:
-    """Run the study until its CPU reaches ``budget``; [{"cpu", "champion"}] per generation."""
+    """Run the study until its CPU reaches ``budget``; [{"cpu", "champion"}] per generation.
+    A run stopped before (a killed session) resumes from its checkpoint (``resume=``), its CPU
+    so far and the generations seen read from ``<run>.progress.json`` (written every few
+    seconds: a kill loses at most those seconds of CPU from the count)."""
+    progress = run_dir.parent / f"{run_dir.name}.progress.json"
+    before = json.loads(progress.read_text()) if progress.is_file() and \
+        (run_dir / "checkpoint").is_dir() else {"cpu": 0.0, "seen": []}
     cmd = [sys.executable, "-m", "evolve", *method.overrides, *RUN_ONLY,
            *([] if method.yardstick else [NO_YARDSTICK]), f"seed={seed}",
            "ga.generations=100000", f"hydra.run.dir={run_dir}"]
-    log = open(run_dir.parent / f"{run_dir.name}.log", "w")
+    if before["seen"]:
+        cmd = [sys.executable, "-m", "evolve", f"resume={run_dir}"]
+    log = open(run_dir.parent / f"{run_dir.name}.log", "a")
     child = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
-    seen: list[dict] = []
+    seen: list[dict] = before["seen"]
     champions = run_dir / "champions"
+    last_saved = 0.0
     try:
         while child.poll() is None:
-            used = cpu_seconds(child.pid)
+            used = before["cpu"] + cpu_seconds(child.pid)
             done = sorted(champions.glob("gen_*.json")) if champions.is_dir() else []
             for path in done[len(seen):]:
                 seen.append({"cpu": used, "champion": str(path)})
             if used >= budget:
                 break
+            if time.monotonic() - last_saved > 5.0:
+                progress.write_text(json.dumps({"cpu": used, "seen": seen}))
+                last_saved = time.monotonic()
             time.sleep(0.2)
     finally:
         if child.poll() is None:
@@ -76,6 +88,31 @@ def run_evolve(method: Method, seed: int, budget: float, run_dir: Path) -> list[
         raise RuntimeError(f"{method.name}: no generation finished within {budget:.0f} CPU-s "
                            f"(see {run_dir}.log)")
     return seen
+
+
+def run_td(method: Method, seed: int, budget: float, run_dir: Path) -> list[dict]:
+    """``python -m evolve.td`` with the method's options to its end (a run stopped before
+    resumes exactly from its checkpoint); per snapshot its CPU (the driver's and its Ray
+    workers') and wall seconds. Its games, not the budget, fix how long it runs: size its
+    stages to the budget; the points are its snapshots within each fraction of it."""
+    out = run_dir / "network.json"
+    run_dir.mkdir(parents=True, exist_ok=True)
+    if not out.is_file():
+        cmd = [sys.executable, "-m", "evolve.td", *method.overrides, "--seed", str(seed),
+               "--out", str(out), "--checkpoint", str(run_dir / "network.checkpoint.npz"),
+               "--checkpoint-seconds", "120", "--resume", "--no-progress"]
+        with open(run_dir.parent / f"{run_dir.name}.log", "a") as log:
+            if subprocess.run(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT).returncode:
+                raise RuntimeError(f"{method.name} seed {seed} failed (see {run_dir}.log)")
+    history = []
+    for path in [*run_dir.glob("network.g*.json"), out]:
+        td = json.loads(path.read_text())["metadata"]["td"]
+        history.append({"cpu": td["cpu_seconds"] + td.get("worker_cpu_seconds", 0.0),
+                        "wall": td.get("wall_seconds"), "games": td["games"],
+                        "champion": str(path)})
+    final = history[-1]["games"]  # the last snapshot is the final network again
+    return sorted([h for h in history[:-1] if h["games"] < final] + history[-1:],
+                  key=lambda h: h["games"])
 
 
 def run_in_process(method: Method, seed: int, budget: float, run_dir: Path) -> list[dict]:
@@ -129,9 +166,10 @@ def study(plan: Plan, methods: list[Method], seeds: list[int], budget: float, ga
         if done.is_file() and json.loads(done.read_text())["key"] == key:
             rows += json.loads(done.read_text())["rows"]  # measured by an interrupted run
             continue
-        if run_dir.exists():
+        resumable = method.kind in ("evolve", "td_cli")  # from their checkpoints
+        if run_dir.exists() and not resumable:
             shutil.rmtree(run_dir)
-        runner = run_evolve if method.kind == "evolve" else run_in_process
+        runner = {"evolve": run_evolve, "td_cli": run_td}.get(method.kind, run_in_process)
         history = runner(method, seed, budget, run_dir)
         measured = []
         for point in checkpoints(history, budget):
@@ -139,6 +177,7 @@ def study(plan: Plan, methods: list[Method], seeds: list[int], budget: float, ga
             result = pooled(measure(plan, point["champion"], games, out))
             measured.append({"method": method.name, "seed": seed, "fraction": point["fraction"],
                              "cpu": round(point["cpu"], 1),
+                             **({"wall": round(point["wall"], 1)} if point.get("wall") else {}),
                              "champion": shown(point["champion"]), **result})
             print(f"{plan.game} {method.name} seed {seed} at {point['cpu']:.0f} CPU-s: "
                   f"{result['score']:.1%} vs the anchors", flush=True)
@@ -173,12 +212,19 @@ def main(argv: list[str] | None = None) -> int:
     report = kept(base.with_suffix(".json"))
     for name in args.game:
         plan = PLANS[name]
-        methods = [x for x in plan.methods if not args.methods or x.name in args.methods]
+        methods = [x for x in plan.methods if x.name in (args.methods or ()) or
+                   not args.methods and x.budget is None]  # budgeted methods: by name
         if not methods:
             p.error(f"--methods: none of {args.methods} is in {name}'s plan "
                     f"({', '.join(x.name for x in plan.methods)})")
-        budget = args.budget or plan.budget
+        budgets = {x.budget for x in methods if x.budget is not None}
+        if len(budgets) > 1 or budgets and args.budget not in (None, *budgets):
+            p.error(f"--methods: {', '.join(x.name for x in methods)} have budgets "
+                    f"{sorted(budgets)}: measure methods of one budget at a time")
+        budget = args.budget or next(iter(budgets), None) or plan.budget
         rows = study(plan, methods, args.seeds, budget, args.games, args.work.resolve())
+        if budget != plan.budget:  # another budget: its own section beside the plan's
+            name = f"{name} @ {budget:.0f} CPU-s"
         setting = {"budget": budget, "anchors": list(plan.anchors),
                    "protocol": list(plan.protocol), "games": args.games}
         old = report["games"].get(name, {})
@@ -186,7 +232,8 @@ def main(argv: list[str] | None = None) -> int:
             old = {}  # measured otherwise: not comparable, replaced
         ran = {x.name for x in methods}
         report["games"][name] = {
-            **setting, "methods": {**old.get("methods", {}), **{x.name: x.what for x in methods}},
+            "game": plan.game, **setting,
+            "methods": {**old.get("methods", {}), **{x.name: x.what for x in methods}},
             "rows": [r for r in old.get("rows", []) if r["method"] not in ran] + rows,
             "commands": {**old.get("commands", {}), **{x.name: stamp.command for x in methods}}}
     write_json(base.with_suffix(".json"), report, stamp)

@@ -23,9 +23,10 @@ class Method:
     name: str
     what: str
     overrides: tuple[str, ...]
-    kind: str = "evolve"      # evolve | td_alone | texel
+    kind: str = "evolve"      # evolve | td_alone | texel | td_cli
     td_start: str = "zero"    # td_alone: zero | reference
     yardstick: bool = False   # evolve: keep the yardstick (its hall of fame is in the fitness)
+    budget: float | None = None  # run only at this budget (named with --methods), not the plan's
 
 
 @dataclass(frozen=True)
@@ -38,8 +39,30 @@ class Plan:
     notes: tuple[str, ...] = field(default_factory=tuple)
 
 
-def m(name, what, *overrides, kind="evolve", td_start="zero", yardstick=False) -> Method:
-    return Method(name, what, tuple(overrides), kind, td_start, yardstick)
+def m(name, what, *overrides, kind="evolve", td_start="zero", yardstick=False,
+      budget=None) -> Method:
+    return Method(name, what, tuple(overrides), kind, td_start, yardstick, budget)
+
+
+HOUR = 3600.0
+NETWORK_4X2X2 = ('{"genome": {"kind": "ntuple", "layout": "straight4+square2", "symmetry": '
+                 '"d4", "phases": 1, "features": []}}')
+TD_HOUR = ("--stage", "5000000:0.07", "--stage", "2500000:0.02", "--stage", "1250000:0.01",
+           "--stage", "1250000:0.005", "--snapshot-every", "500000")  # ~1 CPU-hour
+
+
+def an_hour(game: str, cocmaes: tuple[str, ...]) -> tuple[Method, ...]:
+    """Issue 28's leading learners for one CPU-hour each, on the published 4+2x2 network (no
+    features): TD online on one core, distributed TD on 2 Ray workers, Co-CMA-ES."""
+    td = ("--game", game, "--settings", NETWORK_4X2X2, *TD_HOUR)
+    return (m("td_hour", "TD self-play online (python -m evolve.td), 4+2x2, 10 million games",
+              *td, kind="td_cli", budget=HOUR),
+            m("td_ray2_hour", "distributed TD: rounds of 2,000 games on 2 Ray workers, 4+2x2, 10 "
+              "million games (CPU: the driver's and the workers')", *td, "--round-games", "2000",
+              "--chunk-games", "250", "--backend", "ray", "--workers", "2", kind="td_cli",
+              budget=HOUR),
+            m("cocmaes_hour", "Co-CMA-ES (separable, 40 samples, round robin from 7-ply "
+              "openings), 4+2x2", *cocmaes, budget=HOUR))
 
 
 OTHELLO_NT = ("+experiment=othello_ntuple", "game.genome.layout=square2",
@@ -83,12 +106,13 @@ PLANS = {p.game: p for p in (
             "+experiment=othello_league", "games.epsilon=0.1"),
           m("ga_ntuple", "GA, n-tuple network (2x2 squares + mobility, stability)", *OTHELLO_NT),
           m("cmaes_ntuple", "separable CMA-ES, the same network", *OTHELLO_NT,
-            "ga.algorithm=cmaes", "ga.cma_diagonal=true"),
+            "ga.algorithm=cmaes", "ga.cma_diagonal=true", "ga.local_search=none"),
           m("es_ntuple", "natural-gradient ES (antithetic, ranks), the same network",
-            *OTHELLO_NT, "ga.algorithm=es", "ga.population=21"),
+            *OTHELLO_NT, "ga.algorithm=es", "ga.population=21", "ga.local_search=none"),
           m("ctdl_ntuple", "GA + TD self-play between generations (CTDL), the same network",
             *OTHELLO_NT, *CTDL),
-          *alone(OTHELLO_NT)),
+          *alone(OTHELLO_NT),
+          *an_hour("othello", ("+experiment=othello_cocmaes",))),
          "Othello League protocol: 1 ply, no exact endgame, both sides move at random with "
          "probability 0.1; wpc1 is the League's standard heuristic WPC."),
     plan("reversed_reversi", "--depth 1 --endgame-empties 3",
@@ -97,7 +121,12 @@ PLANS = {p.game: p for p in (
             "+experiment=reversed_reversi_1ply", yardstick=True),
           m("ctdl_ntuple", "GA + TD self-play (CTDL), 2x2 squares + mobility, stability",
             *RR_NT, *CTDL),
-          *alone(RR_NT)),
+          *alone(RR_NT),
+          *an_hour("reversed_reversi", (
+              "+experiment=reversed_reversi_ntuple", "game.genome.layout=straight4+square2",
+              "game.genome.phases=1", "game.seed_references=[zero]", "ga.algorithm=cmaes",
+              "ga.cma_diagonal=true", "ga.cma_sigma0=0.05", "ga.population=40",
+              "games.openings=1", "games.min_plies=7", "games.max_plies=7"))),
          "1 ply + exact last 3 on both sides; the committed 1-ply WPC champion is an anchor."),
     plan("pentago_twist", "--depth 2 --endgame-empties 8", ("reference", "mcts:1000"),
          seeded("pentago_twist", "straight 5-tuples + the features", 200)),

@@ -52,7 +52,7 @@ def markdown(report: dict, plans: dict, figure_name: str) -> list[str]:
              "95% Wilson interval; *all seeds* pools the seeds' games at the full budget.", "",
              f"![Elo against the anchors per CPU-second]({figure_name})", ""]
     for name, game in report["games"].items():
-        plan = plans[name]
+        plan = plans[game.get("game", name)]
         lines += [f"## {name}", "",
                   f"Anchors: {', '.join(f'`{a}`' for a in game['anchors'])}; protocol "
                   f"`{' '.join(game['protocol'])}`; {game['games']} games per anchor and "

@@ -73,3 +73,38 @@ def test_a_tiny_run_writes_the_table_and_figure(tmp_path):
     assert [r["fraction"] for r in rows] == [0.25, 0.5, 1.0]
     assert all(r["games"] == 12 for r in rows)
     assert (tmp_path / "learning_efficiency.png").stat().st_size > 0
+
+
+@pytest.mark.parametrize("game", sorted(PLANS))
+def test_every_study_method_of_the_plans_composes_and_validates(game):
+    from experiments.learning.efficiency_inprocess import compose_game
+
+    for method in PLANS[game].methods:
+        if method.kind != "td_cli":  # evolve.td options: checked by the run below
+            compose_game((*method.overrides, "seed=0"))
+
+
+def test_an_hour_long_method_runs_only_when_named_and_at_its_budget(tmp_path, capsys):
+    named = [x.name for x in PLANS["othello"].methods if x.budget is not None]
+    assert named == ["td_hour", "td_ray2_hour", "cocmaes_hour"]
+    with pytest.raises(SystemExit):
+        le.main(["--game", "othello", "--methods", "td_hour", "--budget", "240", "--work",
+                 str(tmp_path), "--results", str(tmp_path)])
+    assert "have budgets [3600.0]" in capsys.readouterr().err
+
+
+def test_an_evolve_td_method_is_its_snapshots_with_the_workers_cpu(tmp_path, monkeypatch):
+    """A td_cli method runs python -m evolve.td to its end (resumable), each snapshot a point
+    at its total CPU; a finished run is not run again."""
+    method = PLANS["othello"].methods[0].__class__(
+        "tiny_td", "tiny", ("--game", "othello", "--settings",
+                            '{"genome": {"kind": "ntuple", "layout": "straight2"}}',
+                            "--stage", "600:0.07", "--round-games", "200", "--chunk-games",
+                            "100", "--snapshot-every", "200"), kind="td_cli")
+    history = le.run_td(method, 0, 10.0, tmp_path / "seed0")
+    assert [h["games"] for h in history] == [200, 400, 600]
+    assert all(h["cpu"] > 0 and h["wall"] > 0 for h in history)
+    assert history[-1]["champion"].endswith("network.json")
+    assert not (tmp_path / "seed0" / "network.checkpoint.npz").exists()
+    monkeypatch.setattr(le.subprocess, "run", None)  # would fail if it ran again
+    assert le.run_td(method, 0, 10.0, tmp_path / "seed0") == history
