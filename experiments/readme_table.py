@@ -205,6 +205,9 @@ ROWS = [
         "the League's WPC (`wpc1`), League protocol, 400 games", ">= 90%", goal),
     Row("strength_othello_ntuple_vs_league", "... head to head vs our best WPC champion "
         "(`othello_league.json`)", ">= +200 Elo", goal),
+    Row("strength_othello_ntuple_4x2x2", "Othello candidate 4+2x2 (20 million games of "
+        "distributed TD) head to head vs today's network, League protocol, 1,000 games",
+        ">= 65%", goal),
     Row("strength_reversed_reversi_ntuple", "Reversed Reversi n-tuple champion vs the committed "
         "1-ply WPC champion, 1 ply + exact last 3, 400 games", ">= +150 Elo", goal),
     Row("strength_pentago_twist_ntuple", "Pentago Twist n-tuple champion vs its seed weights, "
