@@ -271,16 +271,21 @@ JOBS = [
         "--resume --no-progress", "champions/othello_ntuple_4x2x2.json", 5 * 3600, "exact",
         "a candidate Othello network: 4+2x2 + mobility, stability, 20 million games of TD in "
         "rounds on 2 Ray workers (the same bits on any number)"),
+    # issue 28: a Reversed Reversi candidate, 4+2x2 in 4 phases whose neighbours share a
+    # quarter of each step (what td_curve_othello_step_rules measured best at 1 million games)
     job("candidate_reversed_reversi_ntuple_4x2x2", f"{PY} -m evolve.td --game reversed_reversi "
         "--settings '" + NETWORK.format(layout="straight4+square2", rest='"symmetry": "d4", ',
-                                        features='["mobility", "stability"]')
+                                        features='["mobility", "stability"]'
+                                        ).replace('"phases": 1', '"phases": 4')
         + "' --stage 4000000:0.07 --stage 2000000:0.02 --stage 2000000:0.01 --stage "
-        "2000000:0.005 --seed 0 --out {results}/champions/reversed_reversi_ntuple_4x2x2.json "
+        "2000000:0.005 --phase-share 0.25 --round-games 2000 --chunk-games 250 --backend ray "
+        "--workers 2 --seed 0 --out {results}/champions/reversed_reversi_ntuple_4x2x2.json "
         "--checkpoint {results}/checkpoints/reversed_reversi_ntuple_4x2x2.checkpoint.npz "
         "--checkpoint-seconds 300 --resume --no-progress",
-        "champions/reversed_reversi_ntuple_4x2x2.json", 3 * 3600, "exact",
-        "a candidate Reversed Reversi network: 4+2x2 + mobility, stability, 10 million games of "
-        "online TD (resumable)"),
+        "champions/reversed_reversi_ntuple_4x2x2.json", 2 * 3600, "exact",
+        "a candidate Reversed Reversi network: 4+2x2 + mobility, stability in 4 phases "
+        "(neighbours share a quarter of each step), 10 million games of distributed TD on 2 "
+        "Ray workers (resumable)"),
     *[job(c.name, f"{PY} -m experiments.learning.td_curves --curve {c.name} --results "
           "{results}", f"{c.name}.md {c.name}.json {c.name}.png", c.seconds, c.kind, c.what)
       for c in CURVES],

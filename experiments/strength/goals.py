@@ -130,7 +130,8 @@ GOALS = (
          champion("reversed_reversi_ntuple_4x2x2"),
          (champion("reversed_reversi_ntuple"), champion("reversed_reversi_1ply"), "wpc_negated",
           "course"), RR_1PLY, 1000, Target("reversed_reversi_ntuple", "score", 0.65),
-         "issue 28's Reversed Reversi candidate (4+2x2, 10 million games of TD) head to head vs "
+         "issue 28's Reversed Reversi candidate (4+2x2 in 4 phases, 10 million games of "
+         "distributed TD) head to head vs "
          "today's network, 1 ply + exact last 3; and vs the 1-ply WPC champion, the negated WPC "
          "and the course matrix (no overfitting)", 120),
     Goal("strength_othello_cocmaes", "othello", "experiments/runs/othello_cocmaes/champion.json",
