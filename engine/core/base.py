@@ -183,7 +183,8 @@ class GameBase:
         names = game.genome_spec().names
         weights = data.get("weights")
         if not isinstance(weights, dict) or set(weights) != set(names):
-            missing = sorted(set(names) - set(weights or {}))[:3]
+            given = set(weights) if isinstance(weights, dict) else set()
+            missing = sorted(set(names) - given)[:3]
             raise ChampionFileError(f"{path}: weights must map each of the {len(names)} genes "
                                     f"to a number (missing e.g. {missing})")
         values = [weights[n] for n in names]

@@ -87,7 +87,8 @@ def check_header(path: str | Path, data: dict, game: str, schema_version: int) -
     """``ChampionFileError`` unless ``data`` names ``game`` and ``schema_version``."""
     if data.get("game") != game:
         raise ChampionFileError(f"{path}: game={data.get('game')!r}, expected {game!r}")
-    if data.get("schema_version") != schema_version:
+    version = data.get("schema_version")
+    if type(version) is not int or version != schema_version:  # true == 1 and 2.0 == 2: no
         raise ChampionFileError(f"{path}: schema_version={data.get('schema_version')!r}, "
                                 f"expected {schema_version}")
 

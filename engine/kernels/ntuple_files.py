@@ -145,9 +145,6 @@ class NetworkFile:
         the game the file's settings configure (``GameSettingsError`` if they are bad), given
         the file's layout for settings that name a layout file the reader may not have."""
         check_header(path, data, self.game, SCHEMA_VERSION)
-        if type(data["schema_version"]) is not int:  # 2.0 == 2, yet not what save writes
-            raise ChampionFileError(f"{path}: schema_version={data['schema_version']!r}, "
-                                    f"expected the integer {SCHEMA_VERSION}")
         unknown = sorted(set(data) - set(FIELDS) - set(HEADER_FIELDS))
         if unknown:
             raise ChampionFileError(f"{path}: unknown top-level field(s) {unknown}; allowed: "

@@ -9,7 +9,8 @@ the same number of games, so summed points stay comparable, as in the full round
 Each pair keeps its full round-robin pairing index, hence its game seeds: a sampled game is
 exactly the game the full round robin would have played, and a sampled generation's fitness is
 the full round robin's restricted to the drawn pairs (which is how its agreement with the full
-ranking is measured, ``experiments/bench_scale.py --agreement``). Scoring: ``score_round_robin``.
+ranking is measured, ``python -m experiments.bench.scale --agreement``). Scoring:
+``score_round_robin``.
 """
 
 from __future__ import annotations

@@ -47,7 +47,7 @@ def _set(key, value):
 
 @pytest.mark.parametrize("name", list(SETTINGS))
 @pytest.mark.parametrize("mutate, message", [
-    (_set("schema_version", 2.0), "schema_version=2.0, expected the integer 2"),
+    (_set("schema_version", 2.0), "schema_version=2.0, expected 2"),
     (_set("schema_version", "2"), "schema_version='2'"),
     (_set("weight", [[0.0]]), "unknown top-level field(s) ['weight']; allowed: game, "),
     (lambda d: d["phases"].__setitem__("count", 5), 'phases must be {"count": 2, "rule"'),
