@@ -210,6 +210,9 @@ ROWS = [
         ">= 65%", goal),
     Row("strength_reversed_reversi_ntuple", "Reversed Reversi n-tuple champion vs the committed "
         "1-ply WPC champion, 1 ply + exact last 3, 400 games", ">= +150 Elo", goal),
+    Row("strength_reversed_reversi_ntuple_4x2x2", "Reversed Reversi candidate 4+2x2 in 4 phases "
+        "(10 million games of distributed TD) head to head vs today's network, 1 ply + exact "
+        "last 3, 1,000 games", ">= 65%", goal),
     Row("strength_pentago_twist_ntuple", "Pentago Twist n-tuple champion vs its seed weights, "
         "depth 2, 400 games", "CI above 50%", goal),
     Row("strength_pentago_twist_es_d2", "Pentago Twist feature genome by ES against the seed "
