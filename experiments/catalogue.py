@@ -311,9 +311,6 @@ KEPT = {
     "champions/pentago_twist_seed.json": "the seed weights as a champion file (written by the "
     "former strength_ntuple.py; the goals now name the agent `reference`)",
     "champions/hexifence_seed.json": "the same for Hexifence",
-    "bench_agents.md": "Reversed Reversi agents' time per move by the former bench_agents.py; "
-    "bench_contract_reversed_reversi measures the same (and more) through the game contract",
-    "bench_agents.json": "its data",
     "tuning_quality.md": "the analysis of the tuning_quality_* tables, written by hand",
     "champions/hexifence_depth3_study.json": "champion of an earlier Hexifence study (its run "
     "is in git history at 1d84e0a, experiments/runs/hexifence): a strength goal's champion",
