@@ -49,7 +49,7 @@ from engine.reversi.layout import CATALOGUE_INDEX, phase_of_discs_table
 from engine.reversi.network_eval import best_child, greedy_move, new_child_scratch
 from engine.reversi.position import Position
 from engine.reversi.td_opponents import opponent_schedule
-from engine.reversi.td_rules import FEATURE_SCALE, is_plain, no_rule, rule_arrays, ruled_step
+from engine.reversi.td_rules import FEATURE_SCALE, is_plain, ruled_step, step_rule_arrays
 
 MAX_RECORD = 64  # positions one game leaves for learning: at most 60 moves
 
@@ -302,10 +302,3 @@ def learn(network: NetworkGenome, genome: np.ndarray, games: int, seed: Seed, al
         return np.concatenate([np.zeros(0), *curves]), np.concatenate([np.zeros(0), *results])
 
     return learn_genome(network, genome, games, seed, alpha, epsilon, play)
-
-
-def step_rule_arrays(rule, net: np.ndarray, catalogue: np.ndarray) -> tuple:
-    """The kernels' ``rule`` tuple of a ``StepRule`` (None: plain)."""
-    if rule is None or rule.is_plain:
-        return no_rule()
-    return rule_arrays(rule.name, rule.phase_share, rule.state, net, catalogue)

@@ -42,8 +42,8 @@ from engine.reversi.td import (
     largest_weights,
     needed_features,
     new_scratch,
-    step_rule_arrays,
 )
+from engine.reversi.td_rules import step_rule_arrays
 
 RECORD_ARRAYS = ("players", "opponents", "movers", "lengths", "results")
 

@@ -61,36 +61,41 @@ def _coherent(E, A, phase, k, asked):
     return rate
 
 
+@njit(cache=True, inline="always")
+def _move(array, phase, k, change, share):
+    """Entry ``k`` of ``phase`` moved by ``change``, its neighbouring phases by ``share`` of it."""
+    array[phase, k] += change
+    if share > 0.0:
+        if phase > 0:
+            array[phase - 1, k] += share * change
+        if phase + 1 < array.shape[0]:
+            array[phase + 1, k] += share * change
+
+
 @njit(cache=True)
 def ruled_step(indices, x, phase, alpha, asked, t, weights, features, learnable, rule):
     """The entries ``indices`` read (and the learnable features, inputs ``x``) of ``phase``
     moved by ``alpha * asked`` each under ``rule`` (module docstring)."""
     E, A, feature_E, feature_A, share = rule
     tcl = E.shape[0] > 0
-    last = weights.shape[0] - 1
     for i in range(indices.shape[0]):
         k = t.offset[i] + indices[i]
         rate = _coherent(E, A, phase, k, asked) if tcl else 1.0
-        change = alpha * rate * asked
-        weights[phase, k] += change
-        if share > 0.0:
-            if phase > 0:
-                weights[phase - 1, k] += share * change
-            if phase < last:
-                weights[phase + 1, k] += share * change
+        _move(weights, phase, k, alpha * rate * asked, share)
     for k in range(learnable.shape[0]):
         if learnable[k]:
             wanted = asked * (x[k] / FEATURE_SCALE) / FEATURE_SCALE
             rate = _coherent(feature_E, feature_A, phase, k, wanted) if tcl else 1.0
-            change = alpha * rate * wanted
-            features[phase, k] += change
-            if share > 0.0:
-                if phase > 0:
-                    features[phase - 1, k] += share * change
-                if phase < last:
-                    features[phase + 1, k] += share * change
+            _move(features, phase, k, alpha * rate * wanted, share)
 
 
 @njit(cache=True)
 def is_plain(rule) -> bool:
     return rule[0].shape[0] == 0 and rule[4] == 0.0
+
+
+def step_rule_arrays(rule, net: np.ndarray, catalogue: np.ndarray) -> tuple:
+    """The kernels' ``rule`` tuple of a ``StepRule`` (None: plain)."""
+    if rule is None or rule.is_plain:
+        return no_rule()
+    return rule_arrays(rule.name, rule.phase_share, rule.state, net, catalogue)
