@@ -41,7 +41,7 @@ import numpy as np
 
 from engine.core.records import STEP_RULES
 from engine.core.registry import game_names, get_game
-from evolve.td_training import ONLINE_CHUNK, Schedule, train
+from evolve.td_training import ONLINE_CHUNK, Schedule, save_snapshot, train
 
 
 def stage(text: str) -> tuple[int, float]:
@@ -205,17 +205,6 @@ def rule_settings(args) -> dict:
     """The step rule in a file's metadata, when not the default."""
     return {**({"step_rule": args.step_rule} if args.step_rule != "nlms" else {}),
             **({"phase_share": args.phase_share} if args.phase_share else {})}
-
-
-def snapshot_path(out: Path, games: int) -> Path:
-    """Where ``--snapshot-every`` saves the network after ``games`` games."""
-    return out.with_name(f"{out.stem}.g{games}{out.suffix or '.json'}")
-
-
-def save_snapshot(save, out: Path, every: int, genome, done, step_games: int) -> None:
-    """After the step that reaches another multiple of ``every`` games."""
-    if done.games // every > (done.games - step_games) // every:
-        save(snapshot_path(out, done.games), genome, done)
 
 
 def checked_schedule(args, game) -> Schedule:

@@ -281,3 +281,14 @@ def read_checkpoint(path: Path, schedule: Schedule, rule=None
     return (data["genome"].copy(), data["snapshot"].copy(),
             Progress(int(data["step"]), int(data["games"]), float(data["cpu_seconds"]), workers,
                      wall))
+
+
+def snapshot_path(out: Path, games: int) -> Path:
+    """Where ``--snapshot-every`` saves the network after ``games`` games."""
+    return out.with_name(f"{out.stem}.g{games}{out.suffix or '.json'}")
+
+
+def save_snapshot(save, out: Path, every: int, genome, done, step_games: int) -> None:
+    """After the step that reaches another multiple of ``every`` games."""
+    if done.games // every > (done.games - step_games) // every:
+        save(snapshot_path(out, done.games), genome, done)
