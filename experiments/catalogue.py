@@ -133,11 +133,14 @@ def export(name: str, run: str, what: str, fmt: str = "json") -> Job:
                f"--out {{results}}/{out}", out, 5, "exact", what)
 
 
-def td_network(game: str, settings: str, stages: str, seconds: float, what: str) -> Job:
-    """``python -m evolve.td``: a game's n-tuple champion learnt by TD self-play."""
-    return job(f"champion_{game}_ntuple", f"{PY} -m evolve.td --game {game} --settings "
-               f"'{settings}' {stages} --seed 0 --out {{results}}/champions/{game}_ntuple.json "
-               "--no-progress", f"champions/{game}_ntuple.json", seconds, "exact", what)
+def td_network(game: str, settings: str, stages: str, seconds: float, what: str,
+               name: str = "") -> Job:
+    """``python -m evolve.td``: a game's n-tuple champion learnt by TD self-play (``name``: the
+    file's stem when it is not the game's champion, ``<game>_ntuple``)."""
+    name = name or f"{game}_ntuple"
+    return job(f"champion_{name}", f"{PY} -m evolve.td --game {game} --settings "
+               f"'{settings}' {stages} --seed 0 --out {{results}}/champions/{name}.json "
+               "--no-progress", f"champions/{name}.json", seconds, "exact", what)
 
 
 NETWORK = ('{{"genome": {{"kind": "ntuple", "layout": "{layout}", {rest}"phases": 1, '
@@ -247,9 +250,12 @@ JOBS = [
     *(td_network(game, NETWORK.format(layout="square2", rest='"symmetry": "d4", ',
                                       features='["mobility", "stability"]'),
                  "--stage 1000000:0.07 --stage 1000000:0.02 --stage 1000000:0.01 "
-                 "--stage 1000000:0.005", 960, f"the {game} n-tuple champion: TD self-play "
-                 "alone (2x2 squares + mobility, stability), 4 million games")
-      for game in ("othello", "reversed_reversi")),
+                 "--stage 1000000:0.005", 960, f"{what}: TD self-play alone (2x2 squares + "
+                 "mobility, stability), 4 million games", name)
+      for game, name, what in (
+          ("othello", "", "the othello n-tuple champion"),
+          ("reversed_reversi", "reversed_reversi_ntuple_square2", "the reversed_reversi n-tuple "
+           "champion until issue 28 (kept for the head-to-head goals)"))),
     td_network("pentago_twist", NETWORK.format(layout="straight5", rest='"symmetry": "rot180", ',
                                                features="true"),
                "--start reference --stage 100000:0.1 --stage 50000:0.03", 150,
@@ -271,19 +277,19 @@ JOBS = [
         "--resume --no-progress", "champions/othello_ntuple_4x2x2.json", 5 * 3600, "exact",
         "a candidate Othello network: 4+2x2 + mobility, stability, 20 million games of TD in "
         "rounds on 2 Ray workers (the same bits on any number)"),
-    # issue 28: a Reversed Reversi candidate, 4+2x2 in 4 phases whose neighbours share a
+    # issue 28: the Reversed Reversi champion, 4+2x2 in 4 phases whose neighbours share a
     # quarter of each step (what td_curve_othello_step_rules measured best at 1 million games)
-    job("candidate_reversed_reversi_ntuple_4x2x2", f"{PY} -m evolve.td --game reversed_reversi "
+    job("champion_reversed_reversi_ntuple", f"{PY} -m evolve.td --game reversed_reversi "
         "--settings '" + NETWORK.format(layout="straight4+square2", rest='"symmetry": "d4", ',
                                         features='["mobility", "stability"]'
                                         ).replace('"phases": 1', '"phases": 4')
         + "' --stage 4000000:0.07 --stage 2000000:0.02 --stage 2000000:0.01 --stage "
         "2000000:0.005 --phase-share 0.25 --round-games 2000 --chunk-games 250 --backend ray "
-        "--workers 2 --seed 0 --out {results}/champions/reversed_reversi_ntuple_4x2x2.json "
-        "--checkpoint {results}/checkpoints/reversed_reversi_ntuple_4x2x2.checkpoint.npz "
+        "--workers 2 --seed 0 --out {results}/champions/reversed_reversi_ntuple.json "
+        "--checkpoint {results}/checkpoints/reversed_reversi_ntuple.checkpoint.npz "
         "--checkpoint-seconds 300 --resume --no-progress",
-        "champions/reversed_reversi_ntuple_4x2x2.json", 2 * 3600, "exact",
-        "a candidate Reversed Reversi network: 4+2x2 + mobility, stability in 4 phases "
+        "champions/reversed_reversi_ntuple.json", 2 * 3600, "exact",
+        "the Reversed Reversi n-tuple champion: 4+2x2 + mobility, stability in 4 phases "
         "(neighbours share a quarter of each step), 10 million games of distributed TD on 2 "
         "Ray workers (resumable)"),
     *[job(c.name, f"{PY} -m experiments.learning.td_curves --curve {c.name} --results "

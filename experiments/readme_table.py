@@ -208,11 +208,11 @@ ROWS = [
     Row("strength_othello_ntuple_4x2x2", "Othello candidate 4+2x2 (20 million games of "
         "distributed TD) head to head vs today's network, League protocol, 1,000 games",
         ">= 65%", goal),
-    Row("strength_reversed_reversi_ntuple", "Reversed Reversi n-tuple champion vs the committed "
-        "1-ply WPC champion, 1 ply + exact last 3, 400 games", ">= +150 Elo", goal),
-    Row("strength_reversed_reversi_ntuple_4x2x2", "Reversed Reversi candidate 4+2x2 in 4 phases "
-        "(10 million games of distributed TD) head to head vs today's network, 1 ply + exact "
-        "last 3, 1,000 games", ">= 65%", goal),
+    Row("strength_reversed_reversi_ntuple", "Reversed Reversi n-tuple champion (4+2x2 in 4 "
+        "phases, 10 million games of distributed TD) vs the committed 1-ply WPC champion, 1 ply "
+        "+ exact last 3, 400 games", ">= +150 Elo", goal),
+    Row("strength_reversed_reversi_ntuple_vs_square2", "... head to head vs the network before "
+        "it (2x2 squares, 4 million games), 1,000 games", ">= 65%", goal),
     Row("strength_pentago_twist_ntuple", "Pentago Twist n-tuple champion vs its seed weights, "
         "depth 2, 400 games", "CI above 50%", goal),
     Row("strength_pentago_twist_es_d2", "Pentago Twist feature genome by ES against the seed "

@@ -126,14 +126,20 @@ GOALS = (
                                               "cmaes/champion.json"), RR_1PLY, 400,
          Target("reversed_reversi_1ply", "elo", 150.0), "Reversed Reversi n-tuple champion, 1 "
          "ply + exact last 3, vs the committed 1-ply WPC champion", 40),
-    Goal("strength_reversed_reversi_ntuple_4x2x2", "reversed_reversi",
-         champion("reversed_reversi_ntuple_4x2x2"),
-         (champion("reversed_reversi_ntuple"), champion("reversed_reversi_1ply"), "wpc_negated",
-          "course"), RR_1PLY, 1000, Target("reversed_reversi_ntuple", "score", 0.65),
-         "issue 28's Reversed Reversi candidate (4+2x2 in 4 phases, 10 million games of "
-         "distributed TD) head to head vs "
-         "today's network, 1 ply + exact last 3; and vs the 1-ply WPC champion, the negated WPC "
-         "and the course matrix (no overfitting)", 120),
+    Goal("strength_reversed_reversi_ntuple_square2", "reversed_reversi",
+         champion("reversed_reversi_ntuple_square2"),
+         (champion("reversed_reversi_1ply"), "wpc_negated", "course",
+          "experiments/runs/reversed_reversi_1ply_cmaes/champion.json"), RR_1PLY, 400, None,
+         "the Reversed Reversi n-tuple champion until issue 28 (2x2 squares, 4 million games), "
+         "the same opponents, for comparison", 40),
+    Goal("strength_reversed_reversi_ntuple_vs_square2", "reversed_reversi",
+         champion("reversed_reversi_ntuple"),
+         (champion("reversed_reversi_ntuple_square2"), champion("reversed_reversi_1ply"),
+          "wpc_negated", "course"), RR_1PLY, 1000,
+         Target("reversed_reversi_ntuple_square2", "score", 0.65),
+         "issue 28: the Reversed Reversi champion (4+2x2 in 4 phases, 10 million games of "
+         "distributed TD) head to head vs the one before it, 1 ply + exact last 3; and vs the "
+         "1-ply WPC champion, the negated WPC and the course matrix (no overfitting)", 120),
     Goal("strength_othello_cocmaes", "othello", "experiments/runs/othello_cocmaes/champion.json",
          (champion("othello_ntuple"), "wpc1", "course"), LEAGUE, 1000, None,
          "the Co-CMA-ES study at its small scale (+experiment=othello_cocmaes: 40 samples, 100 "
