@@ -89,7 +89,7 @@ GOALS = (
     Goal("strength_pentago_twist", "pentago_twist", champion("pentago_twist"),
          ("mcts", "greedy", "random"), "--time 0.5 --endgame-empties 8", 200,
          Target("mcts", "score", 0.70), "Pentago Twist champion vs the seed's MCTS, 0.5 s per "
-         "move each (time-limited: a machine figure)", 4000, "ray"),
+         "move each (time-limited: a machine figure)", 600, "ray"),
     Goal("strength_pentago_twist_es", "pentago_twist", champion("pentago_twist_es"), ("mcts",),
          "--time 0.5 --endgame-empties 8", 400, Target("mcts", "score", 0.85),
          "the ES feature-genome champion vs the seed's MCTS, 0.5 s per move (issue 21)", 2400,
