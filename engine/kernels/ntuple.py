@@ -30,6 +30,7 @@ from engine.kernels.ntuple_builders import (
 )
 from engine.kernels.ntuple_eval import (
     IndexTables,
+    change_bits,
     check_bitboard_layout,
     check_weights,
     colour_swapped,
@@ -42,6 +43,7 @@ from engine.kernels.ntuple_eval import (
     play_bits,
     set_cell,
     state_permuted,
+    swapped_states,
     undo_bits,
 )
 from engine.kernels.ntuple_json import (
@@ -62,11 +64,11 @@ from engine.kernels.ntuple_td import (
 
 __all__ = [
     "FAMILIES", "GROUPS", "MAX_LUT_SIZE", "IndexTables", "Layout", "LayoutError",
-    "board_layout", "board_symmetries", "check_bitboard_layout", "check_weights",
+    "board_layout", "board_symmetries", "change_bits", "check_bitboard_layout", "check_weights",
     "colour_swapped", "corner_blocks", "edges_2x", "evaluate_bits", "evaluate_cells",
     "evaluate_indices", "family_tuples", "full_lines", "group_closure", "index_tables",
     "indices_bits", "indices_cells", "layout_from_json", "layout_from_tuples", "layout_to_json",
     "load_layout", "play_bits", "rectangles", "save_layout", "set_cell", "squares",
-    "state_permuted", "straight_tuples", "td_game_bits", "td_game_cells", "td_step_bits",
-    "td_step_cells", "tuples_from_board", "undo_bits", "value_bits", "value_cells",
+    "state_permuted", "straight_tuples", "swapped_states", "td_game_bits", "td_game_cells",
+    "td_step_bits", "td_step_cells", "tuples_from_board", "undo_bits", "value_bits", "value_cells",
 ]

@@ -158,6 +158,29 @@ def indices_bits(P, O, t, out):
 
 
 @njit(cache=True)
+def swapped_states(indices, occupied, out):
+    """The indices of the same cells with states 1 and 2 exchanged (the other side's view of
+    a bitboard position), into ``out``: a digit ``s`` becomes ``3 o - s`` (``o`` = 1 where the
+    cell is not empty), so an index becomes ``3 x occupied - index``, where ``occupied`` holds
+    the instances' indices of the occupancy alone (``indices_bits(P | O, 0, t, occupied)``,
+    kept up to date by ``change_bits``). Exact integer arithmetic: the same indices as a full
+    ``indices_bits`` of the swapped position, at the cost of one subtraction each."""
+    for i in range(indices.shape[0]):
+        out[i] = 3 * occupied[i] - indices[i]
+
+
+@njit(cache=True)
+def change_bits(indices, t, P0, O0, P1, O1):
+    """Indices of ``(P0, O0)`` become those of ``(P1, O1)``: only the cells whose state
+    differs are read (a move: the placed cell and its flips; the same colours on both sides)."""
+    diff = (P0 ^ P1) | (O0 ^ O1)
+    while diff:
+        cell = lowest_bit_index(diff)
+        change_cell(indices, t, cell, bit_state(P1, O1, cell) - bit_state(P0, O0, cell))
+        diff &= diff - _ONE
+
+
+@njit(cache=True)
 def indices_cells(states, t, out):
     for i in range(t.offset.shape[0]):
         index = 0

@@ -110,8 +110,18 @@ def best_child(P, O, moves, phase_of_discs, t, weights, features, reversed_rules
     child of best negated value, the first in square order among equals, exactly as valuing
     every child by ``move_value`` chooses (module docstring). ``largest_weight[phase]``: an
     upper bound of ``|weights[phase]|``; ``scratch``: ``new_child_scratch``'s arrays."""
-    marks, touched, sqs, fls, cPs, cOs, values = scratch
     children_indices(P, O, t, indices)
+    return best_child_from(P, O, moves, phase_of_discs, t, weights, features, reversed_rules,
+                           indices, scratch, largest_weight)
+
+
+@njit(cache=True)
+def best_child_from(P, O, moves, phase_of_discs, t, weights, features, reversed_rules, indices,
+                    scratch, largest_weight):
+    """``best_child`` when ``indices`` already hold the node's in its children's colours (as
+    ``children_indices`` computes them; TD self-play keeps them up to date move by move); they
+    are left as they were."""
+    marks, touched, sqs, fls, cPs, cOs, values = scratch
     phase = phase_of_discs[bb.popcount(P | O) + 1]  # every child has one disc more
     row, f = weights[phase], features[phase]
     base = nt.evaluate_indices(indices, t, row)

@@ -46,7 +46,7 @@ from engine.reversi.evaluation import (
     feature_vector,
 )
 from engine.reversi.layout import CATALOGUE_INDEX, phase_of_discs_table
-from engine.reversi.network_eval import best_child, greedy_move, new_child_scratch
+from engine.reversi.network_eval import best_child_from, greedy_move, new_child_scratch
 from engine.reversi.position import Position
 from engine.reversi.td_opponents import opponent_schedule
 from engine.reversi.td_rules import FEATURE_SCALE, is_plain, ruled_step, step_rule_arrays
@@ -85,12 +85,28 @@ def td_step(P, O, target, alpha, phase_of_discs, t, weights, features, learnable
 
 
 @njit(cache=True)
-def count_inputs(P, O, phase_of_discs, t, needed, indices, x):
-    """What a position's value and its TD step read, counted once: its instances' indices,
-    its feature counts (``needed``: ``feature_counts_into``); returns its phase."""
-    nt.indices_bits(P, O, t, indices)
+def count_features(P, O, phase_of_discs, needed, x):
+    """What a position's value and its TD step read besides its instances' indices (kept up to
+    date move by move: ``advance``), counted once: its feature counts (``needed``:
+    ``feature_counts_into``); returns its phase."""
     feature_counts_into(P, O, needed, x)
     return phase_of_discs[bb.popcount(P | O)]
+
+
+@njit(cache=True)
+def first_position(P, O, t, indices, occupied):
+    """The indices of a game's first position and of its occupancy (``advance``'s state)."""
+    nt.indices_bits(P, O, t, indices)
+    nt.indices_bits(P | O, bb.ZERO, t, occupied)
+
+
+@njit(cache=True)
+def advance(indices, occupied, t, P0, O0, from_P, from_O, P1, O1):
+    """``indices`` of ``(from_P, from_O)`` become those of ``(P1, O1)``, and ``occupied`` (the
+    occupancy's, of ``(P0, O0)``) that of ``(P1, O1)``: a move's cells only, the same integers
+    as recounting every index (``nt.indices_bits``) at a fraction of its cost."""
+    nt.change_bits(indices, t, from_P, from_O, P1, O1)
+    nt.change_bits(occupied, t, P0 | O0, bb.ZERO, P1 | O1, bb.ZERO)
 
 
 @njit(cache=True)
@@ -104,9 +120,9 @@ def counted_value(indices, x, phase, t, weights, features):
 @njit(cache=True)
 def counted_step(indices, x, phase, target, alpha, t, weights, features, learnable, counts,
                  rule):
-    """``td_step`` from counted inputs (``count_inputs``): the same arithmetic, to the bit,
-    under ``no_rule()``; another ``rule`` (``engine.reversi.td_rules``) moves each weight by
-    its own rate and/or the neighbouring phases too."""
+    """``td_step`` from counted inputs (indices, ``count_features``): the same arithmetic, to
+    the bit, under ``no_rule()``; another ``rule`` (``engine.reversi.td_rules``) moves each
+    weight by its own rate and/or the neighbouring phases too."""
     row = weights[phase]
     value = math.tanh(counted_value(indices, x, phase, t, weights, features))
     error = target - value
@@ -128,10 +144,11 @@ def counted_step(indices, x, phase, target, alpha, t, weights, features, learnab
 
 def new_scratch(t, n_weights):
     """The arrays a game of ``self_play_game`` writes: a node's indices, the entry counts of a
-    step, two positions' counted inputs (indices, features), ``best_child``'s arrays."""
+    step, two positions' counted inputs (indices, features), ``best_child``'s arrays, the
+    occupancy's indices (``advance``)."""
     return (np.empty(t.offset.shape[0], np.int64), np.zeros(n_weights, np.int64),
             np.empty((2, t.offset.shape[0]), np.int64), np.zeros((2, N_ALL_FEATURES)),
-            new_child_scratch(t))
+            new_child_scratch(t), np.empty(t.offset.shape[0], np.int64))
 
 
 def largest_weights(weights: np.ndarray) -> np.ndarray:
@@ -178,21 +195,24 @@ def self_play_game(P, O, alpha, epsilon, rng, phase_of_discs, t, weights, featur
     bound of ``|weights|`` (``largest_weights``, kept one as the weights learn); ``scratch``:
     ``new_scratch``'s arrays; ``rule``: the step rule (``td_rules``; ``no_rule()``: plain).
     The network's moves are ``best_child``'s (the 1-ply agent's).
-    Each position's inputs are counted once (``count_inputs`` into row ``count % 2``): for its
-    value as the previous position's target, then for its own step. The positions learnt from,
+    Each position's inputs are counted once (row ``count % 2``): for its value as the previous
+    position's target, then for its own step; its indices are the last position's changed by
+    the move (``advance``), exactly those a full count gives. The positions learnt from,
     in order, go to the ``record_*`` arrays; returns their number, the sum of squared errors
     and the result for player 0 (1 win, 0 draw, -1 loss)."""
-    indices, counts, inputs, counted, children = scratch
+    indices, counts, inputs, counted, children, occupied = scratch
     mover, count, squared, last_phase = 0, 0, 0.0, 0
+    first_position(P, O, t, inputs[0], occupied)
     while True:
         moves = bb.legal_moves(P, O)
         if moves == bb.ZERO:
             if bb.legal_moves(O, P) == bb.ZERO:
                 break
+            nt.swapped_states(inputs[count % 2], occupied, inputs[count % 2])
             P, O, mover = O, P, 1 - mover  # a pass: nobody learns here
             continue
         now, before = count % 2, 1 - count % 2
-        phase = count_inputs(P, O, phase_of_discs, t, needed, inputs[now], counted[now])
+        phase = count_features(P, O, phase_of_discs, needed, counted[now])
         if count > 0:
             value = math.tanh(counted_value(inputs[now], counted[now], phase, t, weights,
                                             features))
@@ -202,17 +222,21 @@ def self_play_game(P, O, alpha, epsilon, rng, phase_of_discs, t, weights, featur
             track_step(inputs[before], t, weights, largest, last_phase, rule)
             squared += error * error
         last_phase = phase
+        # the children's colours, into the row the step above has finished with
+        nt.swapped_states(inputs[now], occupied, inputs[before])
         if explores(rng, epsilon):
             sq = random_bit(rng, moves)
         elif mover == opponent_side:
             sq = greedy_move(P, O, moves, opp_phase_of_discs, opp_t, opp_weights, opp_features,
                              reversed_rules, opp_indices)
         else:
-            sq = best_child(P, O, moves, phase_of_discs, t, weights, features, reversed_rules,
-                            indices, children, largest)
+            sq = best_child_from(P, O, moves, phase_of_discs, t, weights, features,
+                                 reversed_rules, inputs[before], children, largest)
         record_P[count], record_O[count], record_mover[count] = P, O, mover
         count += 1
-        P, O = bb.make_move(P, O, sq, bb.flips(P, O, sq))
+        nP, nO = bb.make_move(P, O, sq, bb.flips(P, O, sq))
+        advance(inputs[before], occupied, t, P, O, O, P, nP, nO)
+        P, O = nP, nO
         mover = 1 - mover
     score = bb.final_score(P, O, reversed_rules)  # for ``mover``, who would move now
     result = 1.0 if score > 0 else -1.0 if score < 0 else 0.0

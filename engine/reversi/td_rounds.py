@@ -27,18 +27,21 @@ import numpy as np
 from numba import njit
 
 from engine.core.agent import Seed, make_rng
+from engine.kernels import ntuple as nt
 from engine.kernels.ntuple_td import check_td_args, explores
 from engine.kernels.rng import new_state, random_bit
 from engine.reversi import bitboard as bb
 from engine.reversi.evaluation import N_ALL_FEATURES
 from engine.reversi.layout import CATALOGUE_INDEX, phase_of_discs_table
-from engine.reversi.network_eval import best_child
+from engine.reversi.network_eval import best_child_from
 from engine.reversi.position import Position
 from engine.reversi.td import (
     MAX_RECORD,
-    count_inputs,
+    advance,
+    count_features,
     counted_step,
     counted_value,
+    first_position,
     largest_weights,
     needed_features,
     new_scratch,
@@ -55,25 +58,32 @@ def play_recorded(starts_P, starts_O, epsilon, rng, phase_of_discs, t, weights, 
     fixed (``largest``, ``scratch``: as ``engine.reversi.td.self_play_game`` takes them);
     positions go to ``out_*`` one game after another (``lengths[g]`` each), the result
     for player 0 to ``results[g]``. Returns the number of positions written."""
-    indices, _, _, _, children = scratch
+    _, _, inputs, _, children, occupied = scratch
+    indices, children_of = inputs[0], inputs[1]  # the position's, then in its children's colours
     at = 0
     for g in range(starts_P.shape[0]):
         P, O, mover, count = starts_P[g], starts_O[g], 0, 0
+        first_position(P, O, t, indices, occupied)
         while True:
             moves = bb.legal_moves(P, O)
             if moves == bb.ZERO:
                 if bb.legal_moves(O, P) == bb.ZERO:
                     break
+                nt.swapped_states(indices, occupied, indices)
                 P, O, mover = O, P, 1 - mover
                 continue
+            nt.swapped_states(indices, occupied, children_of)
             if explores(rng, epsilon):
                 sq = random_bit(rng, moves)
             else:
-                sq = best_child(P, O, moves, phase_of_discs, t, weights, features,
-                                reversed_rules, indices, children, largest)
+                sq = best_child_from(P, O, moves, phase_of_discs, t, weights, features,
+                                     reversed_rules, children_of, children, largest)
             out_P[at + count], out_O[at + count], out_mover[at + count] = P, O, mover
             count += 1
-            P, O = bb.make_move(P, O, sq, bb.flips(P, O, sq))
+            nP, nO = bb.make_move(P, O, sq, bb.flips(P, O, sq))
+            advance(children_of, occupied, t, P, O, O, P, nP, nO)
+            indices, children_of = children_of, indices
+            P, O = nP, nO
             mover = 1 - mover
         score = bb.final_score(P, O, reversed_rules)  # for ``mover``, who would move now
         result = 1.0 if score > 0 else -1.0 if score < 0 else 0.0
@@ -88,21 +98,28 @@ def learn_recorded(players, opponents, movers, lengths, results, alpha, phase_of
     """TD(0) along each recorded game in order (module docstring), each position's inputs
     counted once, as ``engine.reversi.td.self_play_game`` learns; returns the mean squared
     error of each game."""
-    _, counts, inputs, counted, _ = scratch
+    _, counts, inputs, counted, _, occupied = scratch
     curve = np.zeros(lengths.shape[0])
     at = 0
     for g in range(lengths.shape[0]):
         n, squared = lengths[g], 0.0
         if n > 0:
-            phase = count_inputs(players[at], opponents[at], phase_of_discs, t, needed,
-                                 inputs[0], counted[0])
+            first_position(players[at], opponents[at], t, inputs[0], occupied)
+            phase = count_features(players[at], opponents[at], phase_of_discs, needed,
+                                   counted[0])
         for k in range(n):
             now, after = k % 2, 1 - k % 2
             next_phase = phase
             if k + 1 < n:
-                next_phase = count_inputs(players[at + k + 1], opponents[at + k + 1],
-                                          phase_of_discs, t, needed, inputs[after],
-                                          counted[after])
+                P0, O0 = players[at + k], opponents[at + k]
+                P1, O1 = players[at + k + 1], opponents[at + k + 1]
+                if movers[at + k + 1] == movers[at + k]:  # the other side passed between
+                    inputs[after, :] = inputs[now]
+                    advance(inputs[after], occupied, t, P0, O0, P0, O0, P1, O1)
+                else:
+                    nt.swapped_states(inputs[now], occupied, inputs[after])
+                    advance(inputs[after], occupied, t, P0, O0, O0, P0, P1, O1)
+                next_phase = count_features(P1, O1, phase_of_discs, needed, counted[after])
                 value = math.tanh(counted_value(inputs[after], counted[after], next_phase, t,
                                                 weights, features))
                 target = value if movers[at + k + 1] == movers[at + k] else -value

@@ -103,3 +103,41 @@ def test_the_incremental_kernels_run_inside_a_jitted_caller():
         stone = np.uint64(1 << int(placed[k]))
         # after the move the other colour is to move: the stone is the opponent's
         assert values[k] == pytest.approx(nt.evaluate_bits(np.uint64(0), stone, t, weights))
+
+
+@pytest.mark.parametrize("width, height, families, group", LAYOUTS)
+def test_side_to_move_indices_kept_by_swaps_and_changed_cells(width, height, families, group):
+    """TD self-play's way (``engine.reversi.td.advance``): indices in the mover's colours, the
+    other side's view by ``swapped_states`` from the occupancy's indices, each move's cells by
+    ``change_bits``; always the integers of a full ``indices_bits``, whatever changes."""
+    layout = nt.board_layout(width, height, nt.family_tuples(width, height, families), group)
+    t = nt.index_tables(layout)
+    rng = np.random.default_rng(12)
+    full, swapped = (np.empty(len(t.offset), dtype=np.int64) for _ in range(2))
+    zero = np.uint64(0)
+    for _ in range(5):
+        kept, occupied = (np.zeros(len(t.offset), dtype=np.int64) for _ in range(2))
+        P = O = 0  # the side to move's stones and the other's
+        for black, white, mover, _, _ in random_moves(rng, layout.n_cells, 45):
+            nP, nO = (black, white) if mover == 1 else (white, black)
+            if (nP, nO) != (P, O):  # the other side moved: its view, then the changed cells
+                nt.swapped_states(kept, occupied, kept)
+                nt.change_bits(kept, t, np.uint64(O), np.uint64(P), np.uint64(nP),
+                               np.uint64(nO))
+                nt.change_bits(occupied, t, np.uint64(P | O), zero, np.uint64(nP | nO), zero)
+            P, O = nP, nO
+            nt.indices_bits(np.uint64(P), np.uint64(O), t, full)
+            assert np.array_equal(kept, full)
+            nt.indices_bits(np.uint64(P | O), zero, t, swapped)
+            assert np.array_equal(occupied, swapped)
+            nt.swapped_states(kept, occupied, swapped)
+            nt.indices_bits(np.uint64(O), np.uint64(P), t, full)
+            assert np.array_equal(swapped, full)
+    # any two positions, not only a move apart
+    a, b = (rng.integers(0, 3, layout.n_cells) for _ in range(2))
+    bits = [(np.uint64(sum(1 << c for c in range(layout.n_cells) if s[c] == k)))
+            for s in (a, b) for k in (1, 2)]
+    nt.indices_bits(bits[0], bits[1], t, swapped)
+    nt.change_bits(swapped, t, *bits)
+    nt.indices_bits(bits[2], bits[3], t, full)
+    assert np.array_equal(swapped, full)
