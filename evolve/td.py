@@ -195,10 +195,10 @@ def save_network(game, args, argv, against, path: Path, genome, done) -> None:
                "epsilon": args.epsilon, "seed": args.seed, "start": args.start,
                **(against or {}), **rounds, **openings, **rule_settings(args),
                "games": done.games,
-               "cpu_seconds": round(done.cpu_seconds, 1),
+               "cpu_seconds": round(done.cpu_seconds, 3),
                **({"worker_cpu_seconds": round(done.worker_cpu_seconds, 3)}
                   if done.worker_cpu_seconds else {}),
-               "wall_seconds": round(done.wall_seconds, 1)}})
+               "wall_seconds": round(done.wall_seconds, 3)}})
 
 
 def rule_settings(args) -> dict:
@@ -217,8 +217,6 @@ def checked_schedule(args, game) -> Schedule:
             if value:
                 raise ValueError(f"{option} needs --round-games G (online TD runs in this "
                                  "process from the initial position)")
-    elif args.opponents:
-        raise ValueError("--opponents: online TD only (leave out --round-games)")
     elif not game.td_rounds():
         raise ValueError(f"--round-games: {game.name} learns online only (td_rounds is false)")
     step_games = args.round_games or ONLINE_CHUNK

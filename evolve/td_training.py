@@ -185,7 +185,8 @@ class RoundRunner:
         if i < len(self.steps) and i not in self.futures:
             stage, index, games, _ = self.steps[i]
             context = RoundContext(self.game.name, self.game.settings(), genome.copy(),
-                                   self.schedule.epsilon, self.schedule.opening_plies)
+                                   self.schedule.epsilon, self.schedule.opening_plies,
+                                   self.schedule.opponents, self.schedule.self_play_share)
             self.futures[i] = self.backend.submit(context, self.schedule.tasks(stage, index,
                                                                                games))
 

@@ -106,7 +106,8 @@ class GameBase:
         """``games`` games of epsilon-greedy 1-ply self-play by ``genome``, which does not
         change during play, from the initial state or from ``openings`` (one move sequence per
         game); a record of their positions and results (a dict of numpy arrays, read only by
-        ``td_learn_games``), reproducible from ``seed``."""
+        ``td_learn_games``), reproducible from ``seed``. A game whose ``td_opponents()`` is
+        true also takes ``opponents`` and ``self_play_share`` as ``td_learn`` does."""
         raise ValueError(f"{self.name}: TD self-play in rounds is not available for these "
                          "settings (td_rounds is false)")
 

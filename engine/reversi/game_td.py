@@ -38,14 +38,17 @@ class ReversiTD:
         return self.kind == "ntuple"
 
     def td_play(self, genome: np.ndarray, games: int, seed: Seed, epsilon: float,
-                openings=None) -> dict:
-        """Fixed-network self-play, recorded (``engine.reversi.td_rounds.td_play``)."""
+                openings=None, opponents=(), self_play_share: float = 0.5) -> dict:
+        """Fixed-network self-play, recorded, some games against fixed ``opponents`` (agent
+        specs, as ``td_learn`` takes them) if given (``engine.reversi.td_rounds.td_play``)."""
         if self.kind != "ntuple":
             return super().td_play(genome, games, seed, epsilon, openings)
+        from engine.reversi.td_opponents import opponent_networks
         from engine.reversi.td_rounds import td_play
 
+        fixed = opponent_networks(tuple(opponents), self.variant.is_reversed)
         return td_play(self.network, genome, self.phase_bounds, self.variant.is_reversed,
-                       games, seed, epsilon, openings)
+                       games, seed, epsilon, openings, fixed, self_play_share)
 
     def td_step_rules(self) -> tuple[str, ...]:
         return ("nlms", "tcl") if self.kind == "ntuple" else ()

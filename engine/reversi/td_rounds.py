@@ -7,7 +7,9 @@ order, so that the games of a round can be played anywhere (``Game.td_play`` /
 else the 1-ply agent's move), but **the weights do not change during play**. Each game starts
 from the standard position or from a seeded random opening (``opening_plies``); player 0 is the
 side to move there. The record holds every position where its mover had a legal move, in
-order, with the mover, and each game's result for player 0.
+order, with the mover, and each game's result for player 0. With fixed ``opponents`` (TD
+against opponents, ``python -m evolve.td --opponents``), blocks of the games are played against
+them as online TD plays them, and every position is recorded all the same.
 
 ``td_learn_games``: TD(0) along each recorded game, games in order, the steps of
 ``engine.reversi.td`` (``td_step``: tanh squashing, the normalised step, the feature weights
@@ -33,7 +35,7 @@ from engine.kernels.rng import new_state, random_bit
 from engine.reversi import bitboard as bb
 from engine.reversi.evaluation import N_ALL_FEATURES
 from engine.reversi.layout import CATALOGUE_INDEX, phase_of_discs_table
-from engine.reversi.network_eval import best_child_from
+from engine.reversi.network_eval import best_child_from, greedy_move
 from engine.reversi.position import Position
 from engine.reversi.td import (
     MAX_RECORD,
@@ -46,6 +48,7 @@ from engine.reversi.td import (
     needed_features,
     new_scratch,
 )
+from engine.reversi.td_opponents import opponent_schedule
 from engine.reversi.td_rules import step_rule_arrays
 
 RECORD_ARRAYS = ("players", "opponents", "movers", "lengths", "results")
@@ -53,16 +56,20 @@ RECORD_ARRAYS = ("players", "opponents", "movers", "lengths", "results")
 
 @njit(cache=True)
 def play_recorded(starts_P, starts_O, epsilon, rng, phase_of_discs, t, weights, features,
-                  largest, reversed_rules, scratch, out_P, out_O, out_mover, lengths, results):
+                  largest, reversed_rules, scratch, out_P, out_O, out_mover, lengths, results,
+                  against, opp_phase_of_discs, opp_t, opp_weights, opp_features, opp_indices):
     """One game from each start ``(starts_P[g], starts_O[g])`` (player 0 to move), the network
     fixed (``largest``, ``scratch``: as ``engine.reversi.td.self_play_game`` takes them);
     positions go to ``out_*`` one game after another (``lengths[g]`` each), the result
-    for player 0 to ``results[g]``. Returns the number of positions written."""
+    for player 0 to ``results[g]``. Returns the number of positions written. ``against``: a
+    fixed opponent (the ``opp_*`` arrays, ``opp_indices`` its scratch) plays player 1 in even
+    games and player 0 in odd ones, epsilon-greedy too, as in online TD's blocks."""
     _, _, inputs, _, children, occupied = scratch
     indices, children_of = inputs[0], inputs[1]  # the position's, then in its children's colours
     at = 0
     for g in range(starts_P.shape[0]):
         P, O, mover, count = starts_P[g], starts_O[g], 0, 0
+        opponent_side = 1 - g % 2 if against else -1
         first_position(P, O, t, indices, occupied)
         while True:
             moves = bb.legal_moves(P, O)
@@ -75,6 +82,9 @@ def play_recorded(starts_P, starts_O, epsilon, rng, phase_of_discs, t, weights, 
             nt.swapped_states(indices, occupied, children_of)
             if explores(rng, epsilon):
                 sq = random_bit(rng, moves)
+            elif mover == opponent_side:
+                sq = greedy_move(P, O, moves, opp_phase_of_discs, opp_t, opp_weights,
+                                 opp_features, reversed_rules, opp_indices)
             else:
                 sq = best_child_from(P, O, moves, phase_of_discs, t, weights, features,
                                      reversed_rules, children_of, children, largest)
@@ -158,10 +168,16 @@ def start_boards(openings) -> tuple[np.ndarray, np.ndarray]:
 
 
 def td_play(network, genome: np.ndarray, phase_bounds, reversed_rules: bool, games: int,
-            seed: Seed, epsilon: float, openings=None) -> dict[str, np.ndarray]:
+            seed: Seed, epsilon: float, openings=None, opponents=(),
+            self_play_share: float = 0.5) -> dict[str, np.ndarray]:
     """``games`` games of fixed-network self-play (module docstring) from the standard
-    position or from ``openings`` (one move sequence per game); reproducible from ``seed``."""
+    position or from ``openings`` (one move sequence per game); reproducible from ``seed``.
+    ``opponents``: fixed ``NtupleWeights`` that play blocks of the games instead of the
+    network, scheduled from the seed as online TD schedules them
+    (``engine.reversi.td.learn``); every position of every game is recorded."""
     check_td_args(games, 1.0, epsilon)
+    if not 0.0 <= self_play_share <= 1.0:
+        raise ValueError(f"self_play_share={self_play_share!r} must satisfy 0 <= share <= 1")
     net, feat = network.split(genome)
     catalogue, _, _ = catalogue_features(network, feat)
     if openings is None:
@@ -172,17 +188,28 @@ def td_play(network, genome: np.ndarray, phase_bounds, reversed_rules: bool, gam
         if len(openings) != games:
             raise ValueError(f"{len(openings)} openings for {games} games")
         openings_P, openings_O = start_boards(openings)
-    size = games * MAX_RECORD
-    out_P, out_O = np.empty(size, np.uint64), np.empty(size, np.uint64)
-    out_mover = np.empty(size, np.int8)
-    lengths, results = np.empty(games, np.int64), np.empty(games)
-    n = play_recorded(openings_P, openings_O, float(epsilon), new_state(make_rng(seed)),
-                      phase_of_discs_table(tuple(phase_bounds)), network.tables, net, catalogue,
-                      largest_weights(net), bool(reversed_rules),
-                      new_scratch(network.tables, net.shape[1]), out_P, out_O, out_mover,
-                      lengths, results)
-    return {"players": out_P[:n].copy(), "opponents": out_O[:n].copy(),
-            "movers": out_mover[:n].copy(), "lengths": lengths, "results": results}
+    phase_of_discs = phase_of_discs_table(tuple(phase_bounds))
+    generator = make_rng(seed)
+    rng = new_state(generator)  # then the schedule's draws, as online TD makes them
+    fixed = [o.numba_arrays() for o in opponents]
+    blocks = opponent_schedule(games, len(fixed), self_play_share, generator) if fixed \
+        else [(-1, games)]
+    largest, scratch = largest_weights(net), new_scratch(network.tables, net.shape[1])
+    parts, done = [], 0
+    for who, n in blocks:
+        opponent = (phase_of_discs, network.tables, net, catalogue) if who < 0 else fixed[who]
+        out_P, out_O = np.empty(n * MAX_RECORD, np.uint64), np.empty(n * MAX_RECORD, np.uint64)
+        out_mover = np.empty(n * MAX_RECORD, np.int8)
+        lengths, results = np.empty(n, np.int64), np.empty(n)
+        played = play_recorded(openings_P[done:done + n], openings_O[done:done + n],
+                               float(epsilon), rng, phase_of_discs, network.tables, net,
+                               catalogue, largest, bool(reversed_rules), scratch, out_P, out_O,
+                               out_mover, lengths, results, who >= 0, *opponent,
+                               np.empty(opponent[1].offset.shape[0], np.int64))
+        parts.append({"players": out_P[:played], "opponents": out_O[:played],
+                      "movers": out_mover[:played], "lengths": lengths, "results": results})
+        done += n
+    return {key: np.concatenate([part[key] for part in parts]) for key in RECORD_ARRAYS}
 
 
 def joined(records) -> dict[str, np.ndarray]:

@@ -78,6 +78,8 @@ class RoundContext:
     genome: np.ndarray  # the round's fixed genome
     epsilon: float
     opening_plies: tuple[int, int] | None  # (min, max) random plies before play, or None
+    opponents: tuple[str, ...] = ()  # fixed players of some games (``Game.td_opponents``)
+    self_play_share: float = 0.5  # with opponents: the share of games that stay self-play
 
     def play(self, tasks: list[PlayTask]) -> list[PlayResult]:
         """Every task's recorded games, in task order."""
@@ -88,7 +90,10 @@ class RoundContext:
             openings = None if self.opening_plies is None else game.random_openings(
                 task.games, opening_seed, *self.opening_plies)
             started = time.process_time()
-            record = game.td_play(self.genome, task.games, play_seed, self.epsilon, openings)
+            against = {"opponents": self.opponents, "self_play_share": self.self_play_share} \
+                if self.opponents else {}
+            record = game.td_play(self.genome, task.games, play_seed, self.epsilon, openings,
+                                  **against)
             results.append(PlayResult(task.index, record, time.process_time() - started,
                                       os.getpid()))
         return results

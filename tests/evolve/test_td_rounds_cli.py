@@ -30,7 +30,7 @@ def genome_of(path: Path) -> np.ndarray:
     return get_game("othello", SETTINGS).load_champion(path).genome
 
 
-def expected_rounds(openings=None) -> np.ndarray:
+def expected_rounds(openings=None, **against) -> np.ndarray:
     """The schedule of evolve.td_training written out over the contract: round i of stage k
     in tasks of 15 games (task c from SeedSequence([3, k, i, c]): its openings' seed, then its
     games'), played by the network before round i - 1 was learnt."""
@@ -45,7 +45,7 @@ def expected_rounds(openings=None) -> np.ndarray:
             n = min(15, games - start)
             seeds = child_seeds(np.random.SeedSequence([3, k, r, c]), 2)
             lines = None if openings is None else game.random_openings(n, seeds[0], *openings)
-            records.append(game.td_play(players[i], n, seeds[1], 0.1, lines))
+            records.append(game.td_play(players[i], n, seeds[1], 0.1, lines, **against))
         genome = game.td_learn_games(genome, records, alpha)[0]
     return genome
 
@@ -60,6 +60,11 @@ def test_rounds_are_the_documented_schedule_over_the_contract(tmp_path):
     with_openings = tmp_path / "openings.json"
     assert td.main([*ROUNDS, "--openings", "2:6", "--out", str(with_openings)]) == 0
     np.testing.assert_array_equal(genome_of(with_openings), expected_rounds((2, 6)))
+    against = tmp_path / "against.json"
+    assert td.main([*ROUNDS, "--opponents", "wpc1", "course", "--self-play-share", "0.4",
+                    "--out", str(against)]) == 0
+    np.testing.assert_array_equal(genome_of(against), expected_rounds(
+        opponents=("wpc1", "course"), self_play_share=0.4))
 
 
 def test_two_ray_workers_learn_the_same_bits_as_serial(tmp_path):
@@ -108,7 +113,6 @@ def test_a_kill_9_and_resume_give_the_uninterrupted_network(tmp_path, mode):
 @pytest.mark.parametrize("extra, message", [
     (["--backend", "ray"], "error: --backend ray needs --round-games G"),
     (["--openings", "2:4"], "error: --openings needs --round-games G"),
-    (["--round-games", "10", "--opponents", "wpc1"], "error: --opponents: online TD only"),
     (["--round-games", "-1"], "error: --round-games must be >= 0"),
     (["--round-games", "10", "--openings", "1:1"], "error: --openings 1:1: found only 4 "),
     (["--round-games", "10", "--snapshot-every", "15"], "error: --snapshot-every 15: allowed "

@@ -65,7 +65,6 @@ def test_the_opponents_side_plays_its_one_ply_moves_and_does_not_learn(seed):
                                             for a in w.numba_arrays())
     opponent = opponent_network("wpc1", False)
     before = opponent.weights.copy()
-    table = reference_weights("wpc").positional[0]
     learnable = np.zeros(features.shape[1], np.bool_)
     learnable[[CATALOGUE_INDEX[n] for n in w.feature_names]] = True
     records = (np.empty(MAX_RECORD, np.uint64), np.empty(MAX_RECORD, np.uint64),
@@ -78,9 +77,20 @@ def test_the_opponents_side_plays_its_one_ply_moves_and_does_not_learn(seed):
         new_scratch(t, weights.shape[1]), *records, 1, *opponent.numba_arrays(),
         np.empty(len(opponent.tables.offset), np.int64), no_rule())
     players, opponents, mover = (r[:count] for r in records)
+    assert one_ply_moves_checked(players, opponents, mover, 1) >= 15  # about half of its ~30
+    # moves; the rest end the game or pass
+    assert np.array_equal(opponent.weights, before)
+    assert not np.array_equal(weights, w.weights)  # the network learnt
+
+
+def one_ply_moves_checked(players, opponents, mover, side: int) -> int:
+    """How many of ``side``'s moves in one recorded game were checked to be the moves of
+    ``wpc1`` at 1 ply: each reaches a child whose positional sum (its view) is the best of the
+    legal moves', in plain Python (moves that end the game are skipped)."""
+    table = reference_weights("wpc").positional[0]
     checked = 0
-    for k in range(count - 1):
-        if mover[k] != 1:
+    for k in range(len(players) - 1):
+        if mover[k] != side:
             continue
         P, O = int(players[k]), int(opponents[k])
         played = (int(players[k + 1]) | int(opponents[k + 1])) & ~(P | O)
@@ -97,9 +107,33 @@ def test_the_opponents_side_plays_its_one_ply_moves_and_does_not_learn(seed):
             assert played.bit_count() == 1
             assert values[played.bit_length() - 1] == pytest.approx(max(values.values()))
             checked += 1
-    assert checked >= 15  # about half of its ~30 moves; the rest end the game or pass
-    assert np.array_equal(opponent.weights, before)
-    assert not np.array_equal(weights, w.weights)  # the network learnt
+    return checked
+
+
+def test_rounds_against_opponents_learn_what_online_td_learns_when_every_move_is_random():
+    """epsilon 1: the moves do not depend on who plays them, so a round (``td_play`` with
+    opponents, then ``td_learn_games``) is online TD against them: the same schedule of
+    blocks from the seed, every position learnt from, in order."""
+    game = get_game("othello", SETTINGS)
+    genome = np.random.default_rng(2).uniform(-0.05, 0.05, game.genome_spec().size)
+    kwargs = {"opponents": ("wpc1", "course"), "self_play_share": 0.25}
+    online = game.td_learn(genome, 250, 5, 0.1, 1.0, **kwargs)
+    record = game.td_play(genome, 250, 5, 1.0, **kwargs)
+    np.testing.assert_array_equal(game.td_learn_games(genome, [record], 0.1)[0], online)
+
+
+def test_in_rounds_the_opponents_side_plays_its_one_ply_moves():
+    """epsilon 0, only wpc1: in even games it is player 1, in odd ones player 0 (as online)."""
+    game = get_game("othello", SETTINGS)
+    genome = np.random.default_rng(4).uniform(-0.05, 0.05, game.genome_spec().size)
+    record = game.td_play(genome, 4, 1, 0.0, opponents=("wpc1",), self_play_share=0.0)
+    again = game.td_play(genome, 4, 1, 0.0, opponents=("wpc1",), self_play_share=0.0)
+    assert all(np.array_equal(record[k], again[k]) for k in record)
+    assert not np.array_equal(record["players"], game.td_play(genome, 4, 1, 0.0)["players"])
+    ends = np.cumsum(record["lengths"])
+    for g, (start, end) in enumerate(zip([0, *ends[:-1]], ends, strict=True)):
+        game_of = (record[k][start:end] for k in ("players", "opponents", "movers"))
+        assert one_ply_moves_checked(*game_of, 1 - g % 2) >= 12
 
 
 def test_the_schedule_keeps_a_share_of_self_play_and_uses_every_opponent():
