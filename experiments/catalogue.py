@@ -277,6 +277,20 @@ JOBS = [
         "--resume --no-progress", "champions/othello_ntuple_4x2x2.json", 5 * 3600, "exact",
         "a candidate Othello network: 4+2x2 + mobility, stability, 20 million games of TD in "
         "rounds on 2 Ray workers (the same bits on any number)"),
+    # issue 28: the Othello candidate in Reversed Reversi's recipe (4 phases whose neighbours
+    # share a quarter of each step), 20 million games; resumable across sessions
+    job("candidate_othello_ntuple_4x2x2_phases4", f"{PY} -m evolve.td --game othello "
+        "--settings '" + NETWORK.format(layout="straight4+square2", rest='"symmetry": "d4", ',
+                                        features='["mobility", "stability"]'
+                                        ).replace('"phases": 1', '"phases": 4')
+        + "' --stage 8000000:0.07 --stage 4000000:0.02 --stage 4000000:0.01 --stage "
+        "4000000:0.005 --phase-share 0.25 --round-games 2000 --chunk-games 250 --backend ray "
+        "--workers 2 --seed 0 --out {results}/champions/othello_ntuple_4x2x2_phases4.json "
+        "--checkpoint {results}/checkpoints/othello_ntuple_4x2x2_phases4.checkpoint.npz "
+        "--checkpoint-seconds 300 --resume --no-progress",
+        "champions/othello_ntuple_4x2x2_phases4.json", 3 * 3600, "exact",
+        "a second Othello candidate: 4+2x2 + mobility, stability in 4 phases (neighbours "
+        "share a quarter of each step), 20 million games of distributed TD (resumable)"),
     # issue 28: the Reversed Reversi champion, 4+2x2 in 4 phases whose neighbours share a
     # quarter of each step (what td_curve_othello_step_rules measured best at 1 million games)
     job("champion_reversed_reversi_ntuple", f"{PY} -m evolve.td --game reversed_reversi "
