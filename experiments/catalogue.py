@@ -143,6 +143,22 @@ def td_network(game: str, settings: str, stages: str, seconds: float, what: str,
                "--no-progress", f"champions/{name}.json", seconds, "exact", what)
 
 
+def distributed_td(name: str, game: str, phases: int, stages: str, stem: str, seconds: float,
+                   what: str, rule: str = "") -> Job:
+    """``python -m evolve.td`` in rounds on 2 Ray workers: a 4+2x2 network + mobility,
+    stability into ``champions/<stem>.json``, resumable from its checkpoint (CPU-hours)."""
+    settings = NETWORK.format(layout="straight4+square2", rest='"symmetry": "d4", ',
+                              features='["mobility", "stability"]'
+                              ).replace('"phases": 1', f'"phases": {phases}')
+    return job(name, f"{PY} -m evolve.td --game {game} --settings '{settings}' {stages} {rule}"
+               "--round-games 2000 --chunk-games 250 --backend ray --workers 2 --seed 0 "
+               f"--out {{results}}/champions/{stem}.json --checkpoint "
+               f"{{results}}/checkpoints/{stem}.checkpoint.npz --checkpoint-seconds 300 "
+               "--resume --no-progress", f"champions/{stem}.json", seconds, "exact", what)
+
+
+OTHELLO_20M = ("--stage 8000000:0.07 --stage 4000000:0.02 --stage 4000000:0.01 --stage "
+               "4000000:0.005")
 NETWORK = ('{{"genome": {{"kind": "ntuple", "layout": "{layout}", {rest}"phases": 1, '
            '"features": {features}}}}}')
 JOBS = [
@@ -267,45 +283,22 @@ JOBS = [
     # issue 28: a candidate for the Othello champion, the published 4+2x2 layout (21 straight
     # 4-tuples + 10 2x2 squares) by distributed TD; CPU-hours: resumable across sessions from
     # its checkpoint (the same command continues it)
-    job("candidate_othello_ntuple_4x2x2", f"{PY} -m evolve.td --game othello --settings '"
-        + NETWORK.format(layout="straight4+square2", rest='"symmetry": "d4", ',
-                         features='["mobility", "stability"]')
-        + "' --stage 8000000:0.07 --stage 4000000:0.02 --stage 4000000:0.01 --stage "
-        "4000000:0.005 --round-games 2000 --chunk-games 250 --backend ray --workers 2 --seed 0 "
-        "--out {results}/champions/othello_ntuple_4x2x2.json --checkpoint "
-        "{results}/checkpoints/othello_ntuple_4x2x2.checkpoint.npz --checkpoint-seconds 300 "
-        "--resume --no-progress", "champions/othello_ntuple_4x2x2.json", 5 * 3600, "exact",
-        "a candidate Othello network: 4+2x2 + mobility, stability, 20 million games of TD in "
-        "rounds on 2 Ray workers (the same bits on any number)"),
-    # issue 28: the Othello candidate in Reversed Reversi's recipe (4 phases whose neighbours
-    # share a quarter of each step), 20 million games; resumable across sessions
-    job("candidate_othello_ntuple_4x2x2_phases4", f"{PY} -m evolve.td --game othello "
-        "--settings '" + NETWORK.format(layout="straight4+square2", rest='"symmetry": "d4", ',
-                                        features='["mobility", "stability"]'
-                                        ).replace('"phases": 1', '"phases": 4')
-        + "' --stage 8000000:0.07 --stage 4000000:0.02 --stage 4000000:0.01 --stage "
-        "4000000:0.005 --phase-share 0.25 --round-games 2000 --chunk-games 250 --backend ray "
-        "--workers 2 --seed 0 --out {results}/champions/othello_ntuple_4x2x2_phases4.json "
-        "--checkpoint {results}/checkpoints/othello_ntuple_4x2x2_phases4.checkpoint.npz "
-        "--checkpoint-seconds 300 --resume --no-progress",
-        "champions/othello_ntuple_4x2x2_phases4.json", 3 * 3600, "exact",
-        "a second Othello candidate: 4+2x2 + mobility, stability in 4 phases (neighbours "
-        "share a quarter of each step), 20 million games of distributed TD (resumable)"),
-    # issue 28: the Reversed Reversi champion, 4+2x2 in 4 phases whose neighbours share a
-    # quarter of each step (what td_curve_othello_step_rules measured best at 1 million games)
-    job("champion_reversed_reversi_ntuple", f"{PY} -m evolve.td --game reversed_reversi "
-        "--settings '" + NETWORK.format(layout="straight4+square2", rest='"symmetry": "d4", ',
-                                        features='["mobility", "stability"]'
-                                        ).replace('"phases": 1', '"phases": 4')
-        + "' --stage 4000000:0.07 --stage 2000000:0.02 --stage 2000000:0.01 --stage "
-        "2000000:0.005 --phase-share 0.25 --round-games 2000 --chunk-games 250 --backend ray "
-        "--workers 2 --seed 0 --out {results}/champions/reversed_reversi_ntuple.json "
-        "--checkpoint {results}/checkpoints/reversed_reversi_ntuple.checkpoint.npz "
-        "--checkpoint-seconds 300 --resume --no-progress",
-        "champions/reversed_reversi_ntuple.json", 2 * 3600, "exact",
-        "the Reversed Reversi n-tuple champion: 4+2x2 + mobility, stability in 4 phases "
-        "(neighbours share a quarter of each step), 10 million games of distributed TD on 2 "
-        "Ray workers (resumable)"),
+    distributed_td("candidate_othello_ntuple_4x2x2", "othello", 1, OTHELLO_20M,
+                   "othello_ntuple_4x2x2", 5 * 3600, "a candidate Othello network: 4+2x2 + "
+                   "mobility, stability, 20 million games of TD in rounds on 2 Ray workers (the "
+                   "same bits on any number)"),
+    # the same in Reversed Reversi's recipe (4 phases whose neighbours share a quarter of each
+    # step: what td_curve_othello_step_rules measured best at 1 million games)
+    distributed_td("candidate_othello_ntuple_4x2x2_phases4", "othello", 4, OTHELLO_20M,
+                   "othello_ntuple_4x2x2_phases4", 3 * 3600, "a second Othello candidate: "
+                   "4+2x2 + mobility, stability in 4 phases (neighbours share a quarter of each "
+                   "step), 20 million games of distributed TD (resumable)", "--phase-share 0.25 "),
+    distributed_td("champion_reversed_reversi_ntuple", "reversed_reversi", 4,
+                   "--stage 4000000:0.07 --stage 2000000:0.02 --stage 2000000:0.01 --stage "
+                   "2000000:0.005", "reversed_reversi_ntuple", 2 * 3600, "the Reversed Reversi "
+                   "n-tuple champion: 4+2x2 + mobility, stability in 4 phases (neighbours share "
+                   "a quarter of each step), 10 million games of distributed TD on 2 Ray workers "
+                   "(resumable)", "--phase-share 0.25 "),
     *[job(c.name, f"{PY} -m experiments.learning.td_curves --curve {c.name} --results "
           "{results}", f"{c.name}.md {c.name}.json {c.name}.png", c.seconds, c.kind, c.what)
       for c in CURVES],
