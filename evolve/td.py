@@ -41,6 +41,7 @@ import numpy as np
 
 from engine.core.records import STEP_RULES
 from engine.core.registry import game_names, get_game
+from evolve.errors import first_line
 from evolve.td_training import ONLINE_CHUNK, Schedule, save_snapshot, train
 
 
@@ -235,6 +236,9 @@ def checked_schedule(args, game) -> Schedule:
                          f"{', '.join(supported) if supported else 'plain nlms only'}")
     if args.workers is not None and args.workers < 1:
         raise ValueError(f"--workers must be >= 1, got {args.workers}")
+    if args.round_games and args.opponents:  # the workers load them: fail here, in one line
+        game.td_play(np.zeros(game.genome_spec().size), 1, 0, 1.0,
+                     opponents=tuple(args.opponents), self_play_share=args.self_play_share)
     if args.openings:
         try:  # every task draws distinct openings: say now if there are too few
             game.random_openings(args.chunk_games, 0, *args.openings)
@@ -280,7 +284,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         run(args, argv)
     except (ValueError, OSError) as err:
-        print(f"error: {str(err).splitlines()[0]}", file=sys.stderr)
+        print(f"error: {first_line(err)}", file=sys.stderr)
         return 1
     return 0
 

@@ -27,7 +27,7 @@ from evolve.arena.matches import EvalSettings
 from evolve.arena.options import check_args, game_settings, parse_args, requested_game
 from evolve.arena.schedule import Runner, evaluate, open_backend, round_robin
 from evolve.arena.tables import match_table, ranking_table
-from evolve.errors import ConfigError
+from evolve.errors import ConfigError, first_line
 
 
 def run(args, argv: list[str]) -> dict:
@@ -134,7 +134,7 @@ def main(argv=None) -> int:
     try:
         run(args, argv)
     except (ValueError, OSError, ConfigError) as err:
-        print(f"error: {str(err).splitlines()[0]}", file=sys.stderr)
+        print(f"error: {first_line(err)}", file=sys.stderr)
         return 1
     return 0
 

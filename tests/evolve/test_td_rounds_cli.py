@@ -119,6 +119,9 @@ def test_a_kill_9_and_resume_give_the_uninterrupted_network(tmp_path, mode):
      "a multiple of the games of a step (10"),
     (["--snapshot-every", "-5000"], "error: --snapshot-every -5000: allowed a multiple"),
     (["--phase-share", "2"], "error: --phase-share 2.0: allowed 0 <= S <= 1"),
+    # the workers would load it: it is loaded here first (on Ray it would be a worker's error)
+    (["--round-games", "10", "--backend", "ray", "--opponents", "nope.json"],
+     "error: TD opponent 'nope.json': weights file not found"),
 ])
 def test_bad_round_options_are_one_line(tmp_path, capsys, extra, message):
     out = tmp_path / "x.json"
@@ -184,3 +187,16 @@ def test_a_step_rule_is_used_and_recorded(tmp_path):
     meta = json.loads(tcl.read_text())["metadata"]["td"]
     assert (meta["step_rule"], meta["phase_share"]) == ("tcl", 0.25)
     assert "step_rule" not in json.loads(plain.read_text())["metadata"]["td"]
+
+
+def test_a_workers_error_is_its_own_first_line():
+    """Ray wraps a worker's exception with its own header first; the CLI prints the cause."""
+    from ray.exceptions import RayTaskError
+
+    from evolve.errors import first_line
+
+    wrapped = RayTaskError("GameWorker.play", "Traceback (most recent call last): ...",
+                           ValueError("TD opponent 'x': not found\nmore")).as_instanceof_cause()
+    assert isinstance(wrapped, ValueError) and not str(wrapped).startswith("TD opponent")
+    assert first_line(wrapped) == "TD opponent 'x': not found"
+    assert first_line(OSError("disk full\nmore")) == "disk full"
