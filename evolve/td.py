@@ -42,7 +42,13 @@ import numpy as np
 from engine.core.records import STEP_RULES
 from engine.core.registry import game_names, get_game
 from evolve.errors import first_line
-from evolve.td_training import ONLINE_CHUNK, Schedule, save_snapshot, train
+from evolve.td_training import (
+    ONLINE_CHUNK,
+    Schedule,
+    save_snapshot,
+    temporary_checkpoint,
+    train,
+)
 
 
 def stage(text: str) -> tuple[int, float]:
@@ -176,7 +182,8 @@ def run(args: argparse.Namespace, argv: list[str]) -> Path:
         if backend is not None:
             backend.close()
     save(args.out, genome, done)
-    checkpoint.unlink(missing_ok=True)  # the run is complete: nothing left to resume
+    for left in (checkpoint, temporary_checkpoint(checkpoint)):  # complete: nothing to resume
+        left.unlink(missing_ok=True)
     seconds = time.monotonic() - began
     print(f"wrote {args.out}: {done.games:,} TD games ({done.games - resumed_at:,} in this "
           f"run's {seconds:.0f} s: {(done.games - resumed_at) / max(seconds, 1e-9):,.0f} "

@@ -243,16 +243,24 @@ RULE_PREFIX = "rule_"  # a step rule's state arrays in a checkpoint
 
 def write_checkpoint(path: Path, schedule: Schedule, genome, snapshot, done: Progress,
                      rule=None) -> None:
-    """Atomically: a temporary file beside ``path``, then a rename."""
+    """Atomically: a temporary file beside ``path`` (``temporary_checkpoint``), then a rename.
+    A snapshot that is the genome itself (online TD) is stored once (an empty ``snapshot``)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp.npz")
+    tmp = temporary_checkpoint(path)
     state = {} if rule is None else {RULE_PREFIX + k: v for k, v in rule.state.items()}
     np.savez(tmp, version=np.int64(CHECKPOINT_VERSION), schedule=np.str_(schedule.to_json()),
-             genome=genome, snapshot=snapshot, step=np.int64(done.step),
+             genome=genome, snapshot=np.zeros(0) if snapshot is genome else snapshot,
+             step=np.int64(done.step),
              games=np.int64(done.games), cpu_seconds=np.float64(done.cpu_seconds),
              worker_cpu_seconds=np.float64(done.worker_cpu_seconds),
              wall_seconds=np.float64(done.wall_seconds), **state)
     os.replace(tmp, path)
+
+
+def temporary_checkpoint(path: Path) -> Path:
+    """Where a checkpoint is written before its rename (left behind only by a kill mid-write;
+    the next write replaces it, a finished run removes it)."""
+    return path.with_name(path.name + ".tmp.npz")
 
 
 def read_checkpoint(path: Path, schedule: Schedule, rule=None
@@ -279,7 +287,8 @@ def read_checkpoint(path: Path, schedule: Schedule, rule=None
                          f"({data['schedule']}); delete it or give the same options")
     if rule is not None:
         rule.state.update(state)
-    return (data["genome"].copy(), data["snapshot"].copy(),
+    snapshot = data["snapshot"] if data["snapshot"].size else data["genome"]
+    return (data["genome"].copy(), snapshot.copy(),
             Progress(int(data["step"]), int(data["games"]), float(data["cpu_seconds"]), workers,
                      wall))
 

@@ -200,3 +200,27 @@ def test_a_workers_error_is_its_own_first_line():
     assert isinstance(wrapped, ValueError) and not str(wrapped).startswith("TD opponent")
     assert first_line(wrapped) == "TD opponent 'x': not found"
     assert first_line(OSError("disk full\nmore")) == "disk full"
+
+
+def test_an_online_checkpoint_holds_the_genome_once_and_a_finished_run_leaves_nothing(
+        tmp_path):
+    from evolve.td_training import Progress, Schedule, temporary_checkpoint, write_checkpoint
+
+    schedule = Schedule("othello", "{}", ((10, 0.1),), 1, 0.1)
+    genome, path = np.arange(5.0), tmp_path / "c.npz"
+    write_checkpoint(path, schedule, genome, genome, Progress(1, 10, 0.5))
+    with np.load(path) as z:
+        assert z["snapshot"].size == 0  # online: the snapshot is the genome
+    back, snapshot, done = read_checkpoint(path, schedule)
+    np.testing.assert_array_equal(snapshot, genome)
+    np.testing.assert_array_equal(back, genome)
+    assert snapshot is not back and done.games == 10
+    write_checkpoint(path, schedule, genome, genome + 1, Progress(1, 10, 0.5))  # rounds
+    np.testing.assert_array_equal(read_checkpoint(path, schedule)[1], genome + 1)
+    # a kill in the middle of a write leaves the temporary file: a finished run removes it
+    out = tmp_path / "net.json"
+    torn = temporary_checkpoint(tmp_path / "net.json.checkpoint.npz")
+    torn.write_bytes(b"torn")
+    assert td.main([*ROUNDS, "--out", str(out), "--no-progress"]) == 0
+    assert out.exists() and not torn.exists()
+    assert not (tmp_path / "net.json.checkpoint.npz").exists()
