@@ -59,13 +59,15 @@ def population_of(genomes: np.ndarray, first_id: int) -> Population:
                       none.copy(), ["cmaes"] * n)
 
 
-def rebuilt(search: CmaSearch, told: list[list[float]], expected: np.ndarray) -> CmaSearch:
-    """Replay ``told`` (fitness per generation) on a fresh ``search``; its next ask must give
-    ``expected`` (the checkpointed population), else the ES would silently differ."""
+def rebuilt(search: CmaSearch, told: list[list[float]], asks) -> tuple[CmaSearch, np.ndarray]:
+    """Replay ``told`` (fitness per generation) on a fresh ``search``, then ask once: the
+    search and what it asked, which ``asks(asked)`` must accept (it is the checkpointed
+    population, or its digest), else the ES would silently differ."""
     for fitness in told:
         search.ask()
         search.tell(fitness)
-    if not np.array_equal(search.ask(), expected):
+    asked = search.ask()
+    if not asks(asked):
         raise ValueError("the CMA-ES rebuilt from the checkpoint does not reproduce its "
                          "population (a different cma version?)")
-    return search
+    return search, asked

@@ -139,11 +139,13 @@ def population_of(genomes: np.ndarray, first_id: int) -> Population:
 
 
 def rebuilt(search: EvolutionStrategy, state: dict, generation: int,
-            expected: np.ndarray) -> EvolutionStrategy:
-    """``search`` with the checkpointed ``state``; it must ask for ``expected`` (the
-    checkpointed population) at ``generation``, else the run would silently differ."""
+            asks) -> tuple[EvolutionStrategy, np.ndarray]:
+    """``search`` with the checkpointed ``state`` and what it asks at ``generation``, which
+    ``asks(asked)`` must accept (the checkpointed population, or its digest), else the run
+    would silently differ."""
     search.restore(state)
-    if not np.array_equal(search.ask(generation), expected):
+    asked = search.ask(generation)
+    if not asks(asked):
         raise ValueError("the evolution strategy rebuilt from the checkpoint does not reproduce "
                          "its population")
-    return search
+    return search, asked

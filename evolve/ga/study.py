@@ -91,8 +91,9 @@ class Study:
         learns = ga.local_search != "none"
         if ga.algorithm != "ga":
             self.algorithm = algorithms.new(self)
-            return State(0, self.algorithm.first(0), rng, ga.population, 0.0,
-                         needs_learning=learns)
+            first = self.algorithm.first(0)
+            return State(0, first, rng, ga.population, 0.0, needs_learning=learns,
+                         algorithm_state=self.algorithm.state() if learns else {})
         refs = self.config.game.seed_references or self.game.seed_references
         genomes = {r: seed_genome(self.game, r) for r in refs}
         pop = initial_population(ga.population, genomes, self.bounds, rng, ga.seeded_fraction,

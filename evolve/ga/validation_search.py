@@ -86,10 +86,10 @@ def _validate_local_search(c: Config) -> None:
                           f"differences, and {c.game.name}'s cannot with these settings "
                           f"(learns_by_td is false; an n-tuple genome, game.genome.kind=ntuple, "
                           f"can where the game supports it)")
-    if ga.algorithm != "ga":
-        raise ConfigError(f"ga.local_search=td works with ga.algorithm=ga only (got "
-                          f"{ga.algorithm}): learnt genomes are written back into the "
-                          "population, which only the GA breeds from as they are")
+    if ga.algorithm != "ga" and ga.td_learners != "all":
+        raise ConfigError(f"ga.td_learners={ga.td_learners} works with ga.algorithm=ga only "
+                          f"(got {ga.algorithm}, which keeps no elites): use "
+                          "ga.td_learners=all")
     if ga.td_learners == "elites" and ga.elites < 1:
         raise ConfigError("ga.td_learners=elites needs ga.elites >= 1 (with no elites nobody "
                           "learns); set ga.elites or ga.td_learners=all")

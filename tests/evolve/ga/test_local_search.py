@@ -135,6 +135,66 @@ def test_ray_matches_serial_for_the_td_run(td_run, ray_session, tmp_path):
     assert_same_run(td_run, tmp_path)
 
 
+CMAES = {"ga": {"algorithm": "cmaes", "elites": 0}}
+
+
+@pytest.fixture(scope="module")
+def cmaes_td_run(tmp_path_factory):
+    d = tmp_path_factory.mktemp("cmaes_td")
+    run(config(**CMAES), run_dir=d)
+    return d
+
+
+def test_cmaes_scores_its_samples_after_they_learnt_and_is_told_of_its_own(toy, cmaes_td_run,
+                                                                            tmp_path):
+    """Baldwinian: each generation's individuals are the td_learn of what CMA-ES asked, and
+    replaying CMA-ES with the fitness it was told asks for exactly those samples again."""
+    from evolve.ga import algorithms
+    from evolve.ga.checkpoint import load
+
+    study = fresh_study(config(**CMAES), tmp_path)
+    game = toy.with_settings({"genome": {"n": 2}})
+    ind = pd.read_csv(cmaes_td_run / "individuals.csv")
+    told = load(cmaes_td_run).algorithm_state["told"]
+    search = algorithms.new(study).search
+    for g in range(3):
+        asked = search.ask()
+        genes = ind[ind["generation"] == g][list(game.genome_spec().names)].to_numpy()
+        for i in range(len(asked)):
+            assert np.array_equal(genes[i], expected_learnt(game, asked[i], 0, g, i,
+                                                            study.bounds))
+            assert not np.array_equal(genes[i], asked[i])
+        search.tell(told[g])
+    assert set(ind["operator"]) == {"cmaes+td"}
+
+
+@pytest.mark.parametrize("fail_at", [1, 5, 10])
+def test_a_cmaes_td_run_resumed_after_a_crash_equals_the_uninterrupted_one(cmaes_td_run,
+                                                                          tmp_path, fail_at):
+    with pytest.raises(Interrupted):
+        run(config(**CMAES), run_dir=tmp_path, backend=FlakyBackend(fail_at))
+    if not (tmp_path / "checkpoint" / "checkpoint.json").exists():
+        run(config(**CMAES), run_dir=tmp_path)
+    else:
+        run(config(**CMAES, resume=str(tmp_path)))
+    assert_same_run(cmaes_td_run, tmp_path)
+
+
+def test_an_es_td_run_resumed_after_a_crash_equals_the_uninterrupted_one(tmp_path):
+    es = {"ga": {"algorithm": "es", "elites": 0, "population": 5}}
+    run(config(**es), run_dir=tmp_path / "whole")
+    with pytest.raises(Interrupted):
+        run(config(**es), run_dir=tmp_path / "crashed", backend=FlakyBackend(10))
+    run(config(**es, resume=str(tmp_path / "crashed")))
+    assert_same_run(tmp_path / "whole", tmp_path / "crashed")
+
+
+def test_ray_matches_serial_for_the_cmaes_td_run(cmaes_td_run, ray_session, tmp_path):
+    backend = make_backend("ray", RayConfig(workers=2), warm_up=toy_game.register)
+    run(config(**CMAES, backend="ray"), run_dir=tmp_path, backend=backend)
+    assert_same_run(cmaes_td_run, tmp_path)
+
+
 KILLED = """
 import json, sys
 from tests.evolve.ga import toy_game
@@ -160,7 +220,9 @@ def test_kill_9_during_a_td_run_then_resume_equals_the_uninterrupted_run(td_run,
     ({"game": {"genome": {"n": 2, "td": False}}},
      "ga.local_search=td needs a genome that learns by temporal differences, and toy_ttt's "
      "cannot with these settings"),
-    ({"ga": {"algorithm": "cmaes"}}, "ga.local_search=td works with ga.algorithm=ga only"),
+    ({"ga": {"algorithm": "cmaes", "td_learners": "elites"}},
+     "ga.td_learners=elites works with ga.algorithm=ga only (got cmaes, which keeps no "
+     "elites)"),
     ({"ga": {"td_learners": "elites", "elites": 0}}, "ga.td_learners=elites needs ga.elites >= 1"),
     ({"ga": {"local_search": "sgd"}}, "ga.local_search=sgd must be one of: none, td"),
     ({"ga": {"td_learners": "best"}}, "ga.td_learners=best must be one of: all, elites"),
