@@ -12,5 +12,5 @@ def first_line(err: BaseException) -> str:
     cause = getattr(err, "cause", None)
     if isinstance(cause, BaseException):
         err = cause
-    text = str(err)
-    return text.splitlines()[0] if text else type(err).__name__
+    lines = [line for line in str(err).splitlines() if line.strip()]
+    return lines[0] if lines else type(err).__name__

@@ -102,7 +102,7 @@ class GameBase:
         return False
 
     def td_play(self, genome: np.ndarray, games: int, seed: Seed, epsilon: float,
-                openings=None) -> dict:
+                openings=None, opponents=(), self_play_share: float = 0.5) -> dict:
         """``games`` games of epsilon-greedy 1-ply self-play by ``genome``, which does not
         change during play, from the initial state or from ``openings`` (one move sequence per
         game); a record of their positions and results (a dict of numpy arrays, read only by

@@ -84,7 +84,9 @@ class Game(Protocol):
     def td_rounds(self) -> bool: ...  # optional (False): td_play and td_learn_games?
 
     def td_play(self, genome: np.ndarray, games: int, seed: Seed, epsilon: float,
-                openings=None) -> dict: ...  # optional: fixed-genome self-play, recorded
+                openings=None, opponents=(), self_play_share: float = 0.5
+                ) -> dict: ...  # optional: fixed-genome self-play, recorded (opponents: only
+    # where td_opponents())
 
     def td_learn_games(self, genome: np.ndarray, records, alpha: float
                        ) -> tuple[np.ndarray, np.ndarray]: ...  # optional: TD along records

@@ -172,7 +172,9 @@ def swapped_states(indices, occupied, out):
 @njit(cache=True)
 def change_bits(indices, t, P0, O0, P1, O1):
     """Indices of ``(P0, O0)`` become those of ``(P1, O1)``: only the cells whose state
-    differs are read (a move: the placed cell and its flips; the same colours on both sides)."""
+    differs are read (a move: the placed cell and its flips; the same colours on both sides).
+    Every set bit must be a cell of the layout (``indices_bits`` ignores others; this would
+    read past ``t.cell_start``)."""
     diff = (P0 ^ P1) | (O0 ^ O1)
     while diff:
         cell = lowest_bit_index(diff)

@@ -101,12 +101,12 @@ def first_position(P, O, t, indices, occupied):
 
 
 @njit(cache=True)
-def advance(indices, occupied, t, P0, O0, from_P, from_O, P1, O1):
+def advance(indices, occupied, t, from_P, from_O, P1, O1):
     """``indices`` of ``(from_P, from_O)`` become those of ``(P1, O1)``, and ``occupied`` (the
-    occupancy's, of ``(P0, O0)``) that of ``(P1, O1)``: a move's cells only, the same integers
-    as recounting every index (``nt.indices_bits``) at a fraction of its cost."""
+    occupancy's indices) that of ``(P1, O1)``: a move's cells only, the same integers as
+    recounting every index (``nt.indices_bits``) at a fraction of its cost."""
     nt.change_bits(indices, t, from_P, from_O, P1, O1)
-    nt.change_bits(occupied, t, P0 | O0, bb.ZERO, P1 | O1, bb.ZERO)
+    nt.change_bits(occupied, t, from_P | from_O, bb.ZERO, P1 | O1, bb.ZERO)
 
 
 @njit(cache=True)
@@ -235,7 +235,7 @@ def self_play_game(P, O, alpha, epsilon, rng, phase_of_discs, t, weights, featur
         record_P[count], record_O[count], record_mover[count] = P, O, mover
         count += 1
         nP, nO = bb.make_move(P, O, sq, bb.flips(P, O, sq))
-        advance(inputs[before], occupied, t, P, O, O, P, nP, nO)
+        advance(inputs[before], occupied, t, O, P, nP, nO)
         P, O = nP, nO
         mover = 1 - mover
     score = bb.final_score(P, O, reversed_rules)  # for ``mover``, who would move now

@@ -91,7 +91,7 @@ def play_recorded(starts_P, starts_O, epsilon, rng, phase_of_discs, t, weights, 
             out_P[at + count], out_O[at + count], out_mover[at + count] = P, O, mover
             count += 1
             nP, nO = bb.make_move(P, O, sq, bb.flips(P, O, sq))
-            advance(children_of, occupied, t, P, O, O, P, nP, nO)
+            advance(children_of, occupied, t, O, P, nP, nO)
             indices, children_of = children_of, indices
             P, O = nP, nO
             mover = 1 - mover
@@ -125,10 +125,10 @@ def learn_recorded(players, opponents, movers, lengths, results, alpha, phase_of
                 P1, O1 = players[at + k + 1], opponents[at + k + 1]
                 if movers[at + k + 1] == movers[at + k]:  # the other side passed between
                     inputs[after, :] = inputs[now]
-                    advance(inputs[after], occupied, t, P0, O0, P0, O0, P1, O1)
+                    advance(inputs[after], occupied, t, P0, O0, P1, O1)
                 else:
                     nt.swapped_states(inputs[now], occupied, inputs[after])
-                    advance(inputs[after], occupied, t, P0, O0, O0, P0, P1, O1)
+                    advance(inputs[after], occupied, t, O0, P0, P1, O1)
                 next_phase = count_features(P1, O1, phase_of_discs, needed, counted[after])
                 value = math.tanh(counted_value(inputs[after], counted[after], next_phase, t,
                                                 weights, features))
@@ -195,9 +195,10 @@ def td_play(network, genome: np.ndarray, phase_bounds, reversed_rules: bool, gam
     blocks = opponent_schedule(games, len(fixed), self_play_share, generator) if fixed \
         else [(-1, games)]
     largest, scratch = largest_weights(net), new_scratch(network.tables, net.shape[1])
-    parts, done = [], 0
+    parts, done = [empty_record()], 0
     for who, n in blocks:
         opponent = (phase_of_discs, network.tables, net, catalogue) if who < 0 else fixed[who]
+        opp_indices = scratch[0] if who < 0 else np.empty(opponent[1].offset.shape[0], np.int64)
         out_P, out_O = np.empty(n * MAX_RECORD, np.uint64), np.empty(n * MAX_RECORD, np.uint64)
         out_mover = np.empty(n * MAX_RECORD, np.int8)
         lengths, results = np.empty(n, np.int64), np.empty(n)
@@ -205,11 +206,18 @@ def td_play(network, genome: np.ndarray, phase_bounds, reversed_rules: bool, gam
                                float(epsilon), rng, phase_of_discs, network.tables, net,
                                catalogue, largest, bool(reversed_rules), scratch, out_P, out_O,
                                out_mover, lengths, results, who >= 0, *opponent,
-                               np.empty(opponent[1].offset.shape[0], np.int64))
+                               opp_indices)
         parts.append({"players": out_P[:played], "opponents": out_O[:played],
                       "movers": out_mover[:played], "lengths": lengths, "results": results})
         done += n
     return {key: np.concatenate([part[key] for part in parts]) for key in RECORD_ARRAYS}
+
+
+def empty_record() -> dict[str, np.ndarray]:
+    """A record of no games, with the arrays' types."""
+    return {"players": np.zeros(0, np.uint64), "opponents": np.zeros(0, np.uint64),
+            "movers": np.zeros(0, np.int8), "lengths": np.zeros(0, np.int64),
+            "results": np.zeros(0)}
 
 
 def joined(records) -> dict[str, np.ndarray]:
@@ -242,6 +250,9 @@ def check_record(record) -> None:
                          f"results, {len(lengths)} lengths")
     if lengths.dtype.kind not in "iuf" or not np.all((lengths >= 0) & (lengths <= MAX_RECORD)):
         raise ValueError(f"a TD record must hold game lengths from 0 to {MAX_RECORD}")
+    if np.any(a["players"].astype(np.uint64) & a["opponents"].astype(np.uint64)):
+        raise ValueError("a TD record must not hold a square in both players' and opponents' "
+                         "boards")
     if int(np.sum(lengths)) != positions[0]:
         raise ValueError(f"a TD record must hold sum(lengths) positions: lengths sum to "
                          f"{int(np.sum(lengths))}, {positions[0]} positions")

@@ -39,41 +39,41 @@ class CmaAlgorithm:
     def __init__(self, search: cmaes.CmaSearch, told: list | None = None,
                  keeps_digest: bool = False):
         self.search, self.told = search, told if told is not None else []
-        self.keeps_digest, self.asked = keeps_digest, None
+        self.keeps_digest, self.last_asked = keeps_digest, None
 
     def first(self, first_id: int) -> Population:
-        self.asked = self.search.ask()
-        return cmaes.population_of(self.asked, first_id)
+        self.last_asked = self.search.ask()
+        return cmaes.population_of(self.last_asked, first_id)
 
     def advance(self, generation: int, fitness, next_id: int) -> Population:
         self.search.tell(fitness)
         self.told.append([float(f) for f in fitness])
-        self.asked = self.search.ask()
-        return cmaes.population_of(self.asked, next_id)
+        self.last_asked = self.search.ask()
+        return cmaes.population_of(self.last_asked, next_id)
 
     def state(self) -> dict:
         out = {"told": [list(f) for f in self.told]} if self.told else {}
-        return {**out, "asked": digest(self.asked)} if self.keeps_digest else out
+        return {**out, "asked": digest(self.last_asked)} if self.keeps_digest else out
 
 
 class EsAlgorithm:
     """The evolution strategy; its state is the centre, the Adam moments and the step."""
 
     def __init__(self, search: es.EvolutionStrategy, keeps_digest: bool = False):
-        self.search, self.keeps_digest, self.asked = search, keeps_digest, None
+        self.search, self.keeps_digest, self.last_asked = search, keeps_digest, None
 
     def first(self, first_id: int) -> Population:
-        self.asked = self.search.ask(0)
-        return es.population_of(self.asked, first_id)
+        self.last_asked = self.search.ask(0)
+        return es.population_of(self.last_asked, first_id)
 
     def advance(self, generation: int, fitness, next_id: int) -> Population:
         self.search.tell(generation, fitness)
-        self.asked = self.search.ask(generation + 1)
-        return es.population_of(self.asked, next_id)
+        self.last_asked = self.search.ask(generation + 1)
+        return es.population_of(self.last_asked, next_id)
 
     def state(self) -> dict:
         out = self.search.state()
-        return {**out, "asked": digest(self.asked)} if self.keeps_digest else out
+        return {**out, "asked": digest(self.last_asked)} if self.keeps_digest else out
 
 
 def new(study) -> CmaAlgorithm | EsAlgorithm:
@@ -105,8 +105,8 @@ def rebuilt(study, state: dict, generation: int,
             return np.array_equal(asked, population)
     if isinstance(algorithm, CmaAlgorithm):
         told = list(state.get("told", []))
-        algorithm.search, algorithm.asked = cmaes.rebuilt(algorithm.search, told, asks)
+        algorithm.search, algorithm.last_asked = cmaes.rebuilt(algorithm.search, told, asks)
         algorithm.told = told
         return algorithm
-    algorithm.search, algorithm.asked = es.rebuilt(algorithm.search, state, generation, asks)
+    algorithm.search, algorithm.last_asked = es.rebuilt(algorithm.search, state, generation, asks)
     return algorithm

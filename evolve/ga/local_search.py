@@ -1,11 +1,11 @@
 """Local search by TD (``ga.local_search=td``): before a population is scored, each learner
 plays ``ga.td_games`` games of temporal-difference self-play (the game's ``td_learn``, with
 ``ga.td_alpha`` and ``ga.td_epsilon``), and its learnt genome, clipped to the gene bounds as
-every child is, replaces it in the population: what it learnt is inherited (coevolution + TD,
-Szubert, Jaśkowski & Krawiec). The learners: every individual (``ga.td_learners=all``), or the
-elites alone (``elites``: the individuals the GA copied unchanged; generation 0 has none). With
-CMA-ES or the ES it is Baldwinian: they are told the learnt genomes' fitness for the samples
-they drew (``evolve.ga.algorithms``).
+every child is, replaces it in the population: with the GA what it learnt is inherited
+(Lamarckian; coevolution + TD, Szubert, Jaśkowski & Krawiec). With CMA-ES or the ES it is
+Baldwinian: they are told the learnt genomes' fitness for the samples they drew
+(``evolve.ga.algorithms``). The learners: every individual (``ga.td_learners=all``), or the
+elites alone (``elites``: the individuals the GA copied unchanged; generation 0 has none).
 
 Each learner is one task on the execution layer, seeded from ``SeedSequence([seed, generation,
 TD_STREAM, index])``, so Ray spreads the learning over its workers and the learnt population

@@ -200,6 +200,8 @@ def test_a_workers_error_is_its_own_first_line():
     assert isinstance(wrapped, ValueError) and not str(wrapped).startswith("TD opponent")
     assert first_line(wrapped) == "TD opponent 'x': not found"
     assert first_line(OSError("disk full\nmore")) == "disk full"
+    assert first_line(ValueError("\n  \nbad value")) == "bad value"
+    assert first_line(ValueError()) == "ValueError"
 
 
 def test_an_online_checkpoint_holds_the_genome_once_and_a_finished_run_leaves_nothing(

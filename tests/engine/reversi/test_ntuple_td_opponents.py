@@ -122,6 +122,13 @@ def test_rounds_against_opponents_learn_what_online_td_learns_when_every_move_is
     np.testing.assert_array_equal(game.td_learn_games(genome, [record], 0.1)[0], online)
 
 
+def test_no_games_against_opponents_is_an_empty_record():
+    game = get_game("othello", SETTINGS)
+    record = game.td_play(np.zeros(game.genome_spec().size), 0, 1, 0.1, opponents=("wpc1",))
+    assert all(len(v) == 0 for v in record.values())
+    assert record["players"].dtype == np.uint64 and record["movers"].dtype == np.int8
+
+
 def test_in_rounds_the_opponents_side_plays_its_one_ply_moves():
     """epsilon 0, only wpc1: in even games it is player 1, in odd ones player 0 (as online)."""
     game = get_game("othello", SETTINGS)

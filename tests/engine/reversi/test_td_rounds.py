@@ -115,6 +115,9 @@ def _shorter(key):
     (lambda r: {**r, "results": np.zeros((2, 1))}, "1-D arrays, not results"),
     (lambda r: {**r, "lengths": np.array([1, 64])}, "sum(lengths) positions: lengths sum to 65"),
     (lambda r: {k: v for k, v in r.items() if k != "movers"}, "must hold exactly players"),
+    # a square in both boards would be a state the tables do not have
+    (lambda r: {**r, "players": r["players"] | np.uint64(8), "opponents": r["opponents"]
+                | np.uint64(24)}, "must not hold a square in both"),
 ])
 def test_a_record_that_disagrees_with_itself_is_refused_before_numba_reads_it(change, message):
     """The kernel indexes the record unchecked: every count must agree before it runs."""
