@@ -117,6 +117,14 @@ GOALS = (
          "million games of distributed TD) head to head vs today's network, League protocol; "
          "and vs the WPC, the course matrix and the CMA-ES League champion (no overfitting)",
          120),
+    Goal("strength_othello_ntuple_4x2x2_phases4", "othello",
+         champion("othello_ntuple_4x2x2_phases4"),
+         (champion("othello_ntuple"), "wpc1", "course",
+          "experiments/runs/othello_1ply_cmaes/champion.json"), LEAGUE, 1000,
+         Target("othello_ntuple", "score", 0.65), "issue 28's second Othello candidate (4+2x2 "
+         "in 4 phases sharing a quarter of each step, 20 million games of distributed TD) head "
+         "to head vs today's network, League protocol; and vs the WPC, the course matrix and "
+         "the CMA-ES League champion (no overfitting)", 120),
     Goal("strength_othello_ntuple_vs_league", "othello", champion("othello_ntuple"),
          (champion("othello_league"),), LEAGUE, 400, Target("othello_league", "elo", 200.0),
          "Othello n-tuple champion head to head vs our best WPC champion, League protocol", 20),
