@@ -208,6 +208,9 @@ ROWS = [
     Row("strength_othello_ntuple_4x2x2", "Othello candidate 4+2x2 (20 million games of "
         "distributed TD) head to head vs today's network, League protocol, 1,000 games",
         ">= 65%", goal),
+    Row("strength_othello_ntuple_4x2x2_phases4", "Othello candidate 4+2x2 in 4 phases (20 "
+        "million games of distributed TD) head to head vs today's network, League protocol, "
+        "1,000 games", ">= 65%", goal),
     Row("strength_reversed_reversi_ntuple", "Reversed Reversi n-tuple champion (4+2x2 in 4 "
         "phases, 10 million games of distributed TD) vs the committed 1-ply WPC champion, 1 ply "
         "+ exact last 3, 400 games", ">= +150 Elo", goal),
