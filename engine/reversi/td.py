@@ -49,7 +49,14 @@ from engine.reversi.layout import CATALOGUE_INDEX, phase_of_discs_table
 from engine.reversi.network_eval import best_child_from, greedy_move, new_child_scratch
 from engine.reversi.position import Position
 from engine.reversi.td_opponents import opponent_schedule
-from engine.reversi.td_rules import FEATURE_SCALE, is_plain, ruled_step, step_rule_arrays
+from engine.reversi.td_rules import (
+    FEATURE_SCALE,
+    is_plain,
+    largest_weights,
+    ruled_step,
+    step_rule_arrays,
+    track_step,
+)
 
 MAX_RECORD = 64  # positions one game leaves for learning: at most 60 moves
 
@@ -149,32 +156,6 @@ def new_scratch(t, n_weights):
     return (np.empty(t.offset.shape[0], np.int64), np.zeros(n_weights, np.int64),
             np.empty((2, t.offset.shape[0]), np.int64), np.zeros((2, N_ALL_FEATURES)),
             new_child_scratch(t), np.empty(t.offset.shape[0], np.int64))
-
-
-def largest_weights(weights: np.ndarray) -> np.ndarray:
-    """Per phase, the largest ``|weight|``: what ``best_child`` bounds its rounding by."""
-    return np.abs(weights).max(axis=1, initial=0.0)
-
-
-@njit(cache=True)
-def track_largest(indices, t, row, largest, phase):
-    """After a step moved the entries ``indices`` read: ``largest[phase]`` stays an upper
-    bound of ``|row|``."""
-    for i in range(indices.shape[0]):
-        w = abs(row[t.offset[i] + indices[i]])
-        if w > largest[phase]:
-            largest[phase] = w
-
-
-@njit(cache=True)
-def track_step(indices, t, weights, largest, phase, rule):
-    """``track_largest`` for every phase a step under ``rule`` moved."""
-    track_largest(indices, t, weights[phase], largest, phase)
-    if rule[4] > 0.0:
-        if phase > 0:
-            track_largest(indices, t, weights[phase - 1], largest, phase - 1)
-        if phase + 1 < weights.shape[0]:
-            track_largest(indices, t, weights[phase + 1], largest, phase + 1)
 
 
 def needed_features(features: np.ndarray, learnable: np.ndarray) -> np.ndarray:

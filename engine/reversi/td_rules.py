@@ -99,3 +99,31 @@ def step_rule_arrays(rule, net: np.ndarray, catalogue: np.ndarray) -> tuple:
     if rule is None or rule.is_plain:
         return no_rule()
     return rule_arrays(rule.name, rule.phase_share, rule.state, net, catalogue)
+
+
+# the bound best_child rounds by (per phase, the largest |weight|), kept one as a step moves
+# the weights, of every phase the rule moves
+def largest_weights(weights: np.ndarray) -> np.ndarray:
+    """Per phase, the largest ``|weight|``: what ``best_child`` bounds its rounding by."""
+    return np.abs(weights).max(axis=1, initial=0.0)
+
+
+@njit(cache=True)
+def track_largest(indices, t, row, largest, phase):
+    """After a step moved the entries ``indices`` read: ``largest[phase]`` stays an upper
+    bound of ``|row|``."""
+    for i in range(indices.shape[0]):
+        w = abs(row[t.offset[i] + indices[i]])
+        if w > largest[phase]:
+            largest[phase] = w
+
+
+@njit(cache=True)
+def track_step(indices, t, weights, largest, phase, rule):
+    """``track_largest`` for every phase a step under ``rule`` moved."""
+    track_largest(indices, t, weights[phase], largest, phase)
+    if rule[4] > 0.0:
+        if phase > 0:
+            track_largest(indices, t, weights[phase - 1], largest, phase - 1)
+        if phase + 1 < weights.shape[0]:
+            track_largest(indices, t, weights[phase + 1], largest, phase + 1)
