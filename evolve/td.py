@@ -41,8 +41,9 @@ import numpy as np
 
 from engine.core.registry import game_names, get_game
 from evolve.errors import first_line
+from evolve.td_checkpoint import save_snapshot, temporary_checkpoint
 from evolve.td_options import checked_schedule, parse_args
-from evolve.td_training import Schedule, save_snapshot, temporary_checkpoint, train
+from evolve.td_training import Schedule, train
 
 
 def start_genome(game, start: str) -> np.ndarray:
@@ -137,7 +138,7 @@ def rule_settings(args) -> dict:
 
 
 def resumed_games(checkpoint: Path, schedule: Schedule) -> int:
-    from evolve.td_training import read_checkpoint
+    from evolve.td_checkpoint import read_checkpoint
 
     return read_checkpoint(checkpoint, schedule)[2].games if checkpoint.is_file() else 0
 

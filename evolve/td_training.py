@@ -15,9 +15,7 @@ Two ways to play a stage's games (``Schedule``):
   driver learns round ``i``. The network depends on the seed, G and the chunk size alone: it is
   the same for 1, 2 or 16 workers, serial or Ray.
 
-A checkpoint (``.npz``, no pickle) holds the next step, the network, the network that plays
-that step's round, the games and CPU seconds so far, and the settings it was made with; it is
-replaced atomically, so a kill at any moment leaves the last one whole.
+Checkpoints: ``evolve.td_checkpoint``.
 """
 
 from __future__ import annotations
@@ -31,9 +29,10 @@ from pathlib import Path
 
 import numpy as np
 
+from evolve.td_checkpoint import Progress, read_checkpoint, write_checkpoint
+
 log = logging.getLogger("evolve.td")
 ONLINE_CHUNK = 5000  # games per td_learn call in online mode: a step, a seed stream
-CHECKPOINT_VERSION = 1
 
 
 @dataclass(frozen=True)
@@ -88,19 +87,6 @@ class Schedule:
 
         rule = StepRule(self.step_rule, self.phase_share)
         return None if rule.is_plain else rule
-
-
-@dataclass
-class Progress:
-    step: int = 0  # the next step to run
-    games: int = 0
-    cpu_seconds: float = 0.0  # the driver's
-    worker_cpu_seconds: float = 0.0  # the rounds' games played in other processes (Ray)
-    wall_seconds: float = 0.0  # of the steps (a resumed run adds its own)
-
-    @property
-    def total_cpu_seconds(self) -> float:
-        return self.cpu_seconds + self.worker_cpu_seconds
 
 
 def train(game, genome: np.ndarray, schedule: Schedule, backend=None,
@@ -236,69 +222,3 @@ def _duration(seconds: float) -> str:
     seconds = int(round(seconds))
     h, rest = divmod(seconds, 3600)
     return f"{h}h{rest // 60:02d}m" if h else f"{rest // 60}m{rest % 60:02d}s"
-
-
-RULE_PREFIX = "rule_"  # a step rule's state arrays in a checkpoint
-
-
-def write_checkpoint(path: Path, schedule: Schedule, genome, snapshot, done: Progress,
-                     rule=None) -> None:
-    """Atomically: a temporary file beside ``path`` (``temporary_checkpoint``), then a rename.
-    A snapshot that is the genome itself (online TD) is stored once (an empty ``snapshot``)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = temporary_checkpoint(path)
-    state = {} if rule is None else {RULE_PREFIX + k: v for k, v in rule.state.items()}
-    np.savez(tmp, version=np.int64(CHECKPOINT_VERSION), schedule=np.str_(schedule.to_json()),
-             genome=genome, snapshot=np.zeros(0) if snapshot is genome else snapshot,
-             step=np.int64(done.step),
-             games=np.int64(done.games), cpu_seconds=np.float64(done.cpu_seconds),
-             worker_cpu_seconds=np.float64(done.worker_cpu_seconds),
-             wall_seconds=np.float64(done.wall_seconds), **state)
-    os.replace(tmp, path)
-
-
-def temporary_checkpoint(path: Path) -> Path:
-    """Where a checkpoint is written before its rename (left behind only by a kill mid-write;
-    the next write replaces it, a finished run removes it)."""
-    return path.with_name(path.name + ".tmp.npz")
-
-
-def read_checkpoint(path: Path, schedule: Schedule, rule=None
-                    ) -> tuple[np.ndarray, np.ndarray, Progress]:
-    """The checkpoint's genome, snapshot and progress (and the step rule's state, into
-    ``rule``); ``ValueError`` if it cannot be read or was made with other settings (resuming
-    it would not give the run they describe)."""
-    try:
-        with np.load(path, allow_pickle=False) as z:
-            data = {k: z[k] for k in ("version", "schedule", "genome", "snapshot", "step",
-                                      "games", "cpu_seconds")}
-            state = {k[len(RULE_PREFIX):]: z[k].copy() for k in z.files
-                     if k.startswith(RULE_PREFIX)}
-            workers, wall = (float(z[k]) if k in z.files else 0.0  # older checkpoints: 0
-                             for k in ("worker_cpu_seconds", "wall_seconds"))
-    except Exception as exc:  # noqa: BLE001 -- a torn or foreign file: any read error is its
-        raise ValueError(f"checkpoint {path}: not readable ({type(exc).__name__}); delete it "
-                         "or run without --resume") from None
-    if int(data["version"]) != CHECKPOINT_VERSION:
-        raise ValueError(f"checkpoint {path}: version {int(data['version'])}, this program "
-                         f"reads {CHECKPOINT_VERSION}")
-    if str(data["schedule"]) != schedule.to_json():
-        raise ValueError(f"checkpoint {path} was made with other settings "
-                         f"({data['schedule']}); delete it or give the same options")
-    if rule is not None:
-        rule.state.update(state)
-    snapshot = data["snapshot"] if data["snapshot"].size else data["genome"]
-    return (data["genome"].copy(), snapshot.copy(),
-            Progress(int(data["step"]), int(data["games"]), float(data["cpu_seconds"]), workers,
-                     wall))
-
-
-def snapshot_path(out: Path, games: int) -> Path:
-    """Where ``--snapshot-every`` saves the network after ``games`` games."""
-    return out.with_name(f"{out.stem}.g{games}{out.suffix or '.json'}")
-
-
-def save_snapshot(save, out: Path, every: int, genome, done, step_games: int) -> None:
-    """After the step that reaches another multiple of ``every`` games."""
-    if done.games // every > (done.games - step_games) // every:
-        save(snapshot_path(out, done.games), genome, done)

@@ -18,7 +18,7 @@ import pytest
 from engine.core.agent import child_seeds
 from engine.core.registry import get_game
 from evolve import td
-from evolve.td_training import read_checkpoint
+from evolve.td_checkpoint import read_checkpoint
 
 SETTINGS = {"genome": {"kind": "ntuple", "layout": "straight2", "phases": 2,
                        "features": ["mobility"]}}
@@ -137,7 +137,8 @@ def test_a_checkpoint_of_other_settings_is_not_resumed(tmp_path, capsys):
     args = ["--game", "othello", "--settings", json.dumps(SETTINGS), "--stage", "600:0.1",
             "--round-games", "200", "--checkpoint-seconds", "0", "--out", str(out)]
     assert td.main([*args, "--seed", "1"]) == 0
-    from evolve.td_training import Progress, Schedule, write_checkpoint
+    from evolve.td_checkpoint import Progress, write_checkpoint
+    from evolve.td_training import Schedule
 
     other = Schedule("othello", "{}", ((600, 0.1),), 1, 0.1, 200)
     write_checkpoint(checkpoint, other, np.zeros(3), np.zeros(3), Progress(1, 200, 1.0))
@@ -206,7 +207,8 @@ def test_a_workers_error_is_its_own_first_line():
 
 def test_an_online_checkpoint_holds_the_genome_once_and_a_finished_run_leaves_nothing(
         tmp_path):
-    from evolve.td_training import Progress, Schedule, temporary_checkpoint, write_checkpoint
+    from evolve.td_checkpoint import Progress, temporary_checkpoint, write_checkpoint
+    from evolve.td_training import Schedule
 
     schedule = Schedule("othello", "{}", ((10, 0.1),), 1, 0.1)
     genome, path = np.arange(5.0), tmp_path / "c.npz"
