@@ -144,10 +144,11 @@ def td_network(game: str, settings: str, stages: str, seconds: float, what: str,
 
 
 def distributed_td(name: str, game: str, phases: int, stages: str, stem: str, seconds: float,
-                   what: str, rule: str = "") -> Job:
-    """``python -m evolve.td`` in rounds on 2 Ray workers: a 4+2x2 network + mobility,
-    stability into ``champions/<stem>.json``, resumable from its checkpoint (CPU-hours)."""
-    settings = NETWORK.format(layout="straight4+square2", rest='"symmetry": "d4", ',
+                   what: str, rule: str = "", layout: str = "straight4+square2") -> Job:
+    """``python -m evolve.td`` in rounds on 2 Ray workers: a network (4+2x2 unless ``layout``)
+    + mobility, stability into ``champions/<stem>.json``, resumable from its checkpoint
+    (CPU-hours)."""
+    settings = NETWORK.format(layout=layout, rest='"symmetry": "d4", ',
                               features='["mobility", "stability"]'
                               ).replace('"phases": 1', f'"phases": {phases}')
     return job(name, f"{PY} -m evolve.td --game {game} --settings '{settings}' {stages} {rule}"
@@ -293,6 +294,11 @@ JOBS = [
                    "othello_ntuple_4x2x2_phases4", 3 * 3600, "a second Othello candidate: "
                    "4+2x2 + mobility, stability in 4 phases (neighbours share a quarter of each "
                    "step), 20 million games of distributed TD (resumable)", "--phase-share 0.25 "),
+    distributed_td("candidate_othello_ntuple_square2_phases4", "othello", 4, OTHELLO_20M,
+                   "othello_ntuple_square2_phases4", 2 * 3600, "a third Othello candidate: "
+                   "today's 2x2 squares + mobility, stability, but in 4 phases (neighbours share "
+                   "a quarter of each step) and 20 million games of distributed TD (resumable)",
+                   "--phase-share 0.25 ", layout="square2"),
     distributed_td("champion_reversed_reversi_ntuple", "reversed_reversi", 4,
                    "--stage 4000000:0.07 --stage 2000000:0.02 --stage 2000000:0.01 --stage "
                    "2000000:0.005", "reversed_reversi_ntuple", 2 * 3600, "the Reversed Reversi "
