@@ -17,7 +17,9 @@ blocks of games against the network, which learns from those games too;
 ``--round-games G`` plays in rounds of G games on the execution layer (``--backend serial`` or
 ``ray``, ``--workers``, ``--ray-address``: a laptop or a cluster): each round is played by a
 fixed network in tasks of ``--chunk-games`` games, then learnt from in game order; the network
-is the same for any number of workers (``evolve.td_training``). ``--openings MIN:MAX``: every
+is the same for any number of workers (``evolve.td_training``); ``--learner workers``: each
+task's worker learns from its own games and the driver adds the changes in task order (for
+many workers). ``--openings MIN:MAX``: every
 game starts after MIN..MAX seeded random plies. A checkpoint (``--checkpoint``, default
 ``OUT.checkpoint.npz``) is written about every ``--checkpoint-seconds``; ``--resume`` continues
 from it exactly (after a kill -9 too). ``--snapshot-every GAMES`` also saves the network after
@@ -116,7 +118,8 @@ def run(args: argparse.Namespace, argv: list[str]) -> Path:
 def save_network(game, args, argv, against, path: Path, genome, done) -> None:
     """``genome`` as a champion file whose metadata say how it was made."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    rounds = ({"round_games": args.round_games, "chunk_games": args.chunk_games}
+    rounds = ({"round_games": args.round_games, "chunk_games": args.chunk_games,
+               **({"learner": args.learner} if args.learner != "driver" else {})}
               if args.round_games else {})
     openings = {"openings": list(args.openings)} if args.openings else {}
     game.save_champion(path, genome, f"TD {done.games} games", {

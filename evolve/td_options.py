@@ -79,6 +79,11 @@ def parse_args(argv: list[str], doc: str) -> argparse.Namespace:
                         "0: online TD in this process (default)")
     p.add_argument("--chunk-games", type=int, default=100, metavar="C",
                    help="with --round-games: games per task (a seed stream; default 100)")
+    p.add_argument("--learner", choices=("driver", "workers"), default="driver",
+                   help="with --round-games: who learns from a round's games: the driver, game "
+                        "by game (default), or each task's worker from its own games, the "
+                        "driver adding the changes in task order (for many workers: the "
+                        "driver's one core no longer caps the games/s)")
     p.add_argument("--backend", choices=("serial", "ray"), default="serial",
                    help="with --round-games: where the games are played (default serial)")
     p.add_argument("--workers", type=int, default=None,
@@ -107,7 +112,8 @@ def checked_schedule(args, game) -> Schedule:
         raise ValueError("--round-games must be >= 0 and --chunk-games >= 1")
     if not args.round_games:
         for option, value in (("--backend ray", args.backend == "ray"),
-                              ("--openings", args.openings)):
+                              ("--openings", args.openings),
+                              ("--learner workers", args.learner == "workers")):
             if value:
                 raise ValueError(f"{option} needs --round-games G (online TD runs in this "
                                  "process from the initial position)")
@@ -127,6 +133,9 @@ def checked_schedule(args, game) -> Schedule:
                          f"{f' --phase-share {args.phase_share}' if args.phase_share else ''}: "
                          f"{game.name}'s TD takes "
                          f"{', '.join(supported) if supported else 'plain nlms only'}")
+    if args.learner == "workers" and args.step_rule != "nlms":
+        raise ValueError(f"--learner workers --step-rule {args.step_rule}: the workers learn "
+                         "with the plain nlms rule only (a rule with state needs one learner)")
     if args.workers is not None and args.workers < 1:
         raise ValueError(f"--workers must be >= 1, got {args.workers}")
     if args.round_games and args.opponents:  # the workers load them: fail here, in one line
@@ -142,4 +151,5 @@ def checked_schedule(args, game) -> Schedule:
     return Schedule(game.name, json.dumps(game.settings(), sort_keys=True),
                     tuple(args.stage), args.seed, args.epsilon, args.round_games,
                     args.chunk_games, args.openings, tuple(args.opponents),
-                    args.self_play_share, args.start, args.step_rule, args.phase_share)
+                    args.self_play_share, args.start, args.step_rule, args.phase_share,
+                    args.learner)

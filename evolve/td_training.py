@@ -14,6 +14,12 @@ Two ways to play a stage's games (``Schedule``):
   ``i - 2`` (round 0 and 1: the start), so that the workers play round ``i + 1`` while the
   driver learns round ``i``. The network depends on the seed, G and the chunk size alone: it is
   the same for 1, 2 or 16 workers, serial or Ray.
+- **rounds learnt on the workers** (``learner`` ``workers``): as rounds, but each task also
+  learns from its own games, starting from the network that played them, and returns the
+  change; the driver adds the changes to the network in task order. The driver no longer
+  learns every game itself (its one core caps rounds at a few workers); the network is still
+  the same for any number of workers, but not the driver-learnt one: a task's games do not
+  see the other tasks' learning of the same round.
 
 Checkpoints: ``evolve.td_checkpoint``.
 """
@@ -52,6 +58,7 @@ class Schedule:
     start: str = "zero"  # the --start the run began from
     step_rule: str = "nlms"  # how each weight moves (engine.core.StepRule)
     phase_share: float = 0.0
+    learner: str = "driver"  # rounds: who learns (driver | workers)
 
     @property
     def step_games(self) -> int:
@@ -76,7 +83,8 @@ class Schedule:
         """What a checkpoint is checked against (``start`` only when not ``zero``: checkpoints
         made before it was recorded stay resumable)."""
         fields = asdict(self)
-        for key, default in (("start", "zero"), ("step_rule", "nlms"), ("phase_share", 0.0)):
+        for key, default in (("start", "zero"), ("step_rule", "nlms"), ("phase_share", 0.0),
+                             ("learner", "driver")):
             if fields[key] == default:  # not recorded by older checkpoints
                 del fields[key]
         return json.dumps(fields, sort_keys=True)
@@ -169,10 +177,12 @@ class RoundRunner:
         from evolve.execution.learning import RoundContext
 
         if i < len(self.steps) and i not in self.futures:
-            stage, index, games, _ = self.steps[i]
+            stage, index, games, alpha = self.steps[i]
+            on_workers = self.schedule.learner == "workers"
             context = RoundContext(self.game.name, self.game.settings(), genome.copy(),
                                    self.schedule.epsilon, self.schedule.opening_plies,
-                                   self.schedule.opponents, self.schedule.self_play_share)
+                                   self.schedule.opponents, self.schedule.self_play_share,
+                                   alpha if on_workers else None, self.schedule.phase_share)
             self.futures[i] = self.backend.submit(context, self.schedule.tasks(stage, index,
                                                                                games))
 
@@ -181,6 +191,11 @@ class RoundRunner:
         self.submit(i + 1, genome)
         results = self.futures.pop(i).result()
         self.remote_cpu[i] = sum(r.cpu_seconds for r in results if r.pid != os.getpid())
+        if self.schedule.learner == "workers":
+            learnt = genome.copy()
+            for r in results:  # in task order: the same sum for any number of workers
+                learnt += r.change
+            return learnt, genome, np.concatenate([r.errors for r in results])
         records = [r.record for r in results]
         learnt, errors = genome, []
         for record in records:  # task by task (the same steps), keeping the workers busy

@@ -7,7 +7,10 @@ settings); ``play(tasks)`` is the name every backend calls.
 
 TD in rounds (``python -m evolve.td --round-games``): a ``RoundContext`` holds one round's fixed
 genome; each ``PlayTask`` is a chunk of its self-play games (``Game.td_play``), recorded for the
-driver, which learns from them in task order (``Game.td_learn_games``).
+driver, which learns from them in task order (``Game.td_learn_games``). With ``learn_alpha``
+set (``--learner workers``) the worker also learns from its chunk, starting from the round's
+genome, and returns the change instead of the record: the driver adds the changes in task order,
+so learning spreads over the workers as playing does.
 """
 
 from __future__ import annotations
@@ -69,6 +72,8 @@ class PlayResult:
     record: dict  # the game's record of its games (``Game.td_play``)
     cpu_seconds: float = 0.0  # what playing them cost the process that played them
     pid: int = 0  # that process (the driver's own when the backend is serial)
+    change: np.ndarray | None = None  # with learn_alpha: learnt - the round's genome
+    errors: np.ndarray | None = None  # with learn_alpha: each game's mean squared TD error
 
 
 @dataclass(frozen=True)
@@ -80,9 +85,12 @@ class RoundContext:
     opening_plies: tuple[int, int] | None  # (min, max) random plies before play, or None
     opponents: tuple[str, ...] = ()  # fixed players of some games (``Game.td_opponents``)
     self_play_share: float = 0.5  # with opponents: the share of games that stay self-play
+    learn_alpha: float | None = None  # set: learn on the worker (``--learner workers``)
+    phase_share: float = 0.0  # of the worker's plain (stateless) step rule
 
     def play(self, tasks: list[PlayTask]) -> list[PlayResult]:
-        """Every task's recorded games, in task order."""
+        """Every task's recorded games (or, with ``learn_alpha``, what learning from them
+        changes), in task order."""
         game = configured_game(self.game, self.settings)
         results = []
         for task in tasks:
@@ -94,6 +102,16 @@ class RoundContext:
                 if self.opponents else {}
             record = game.td_play(self.genome, task.games, play_seed, self.epsilon, openings,
                                   **against)
+            change = errors = None
+            if self.learn_alpha is not None:
+                learnt, errors = game.td_learn_games(self.genome, [record], self.learn_alpha,
+                                                     **self.rule())
+                change, record = learnt - self.genome, {}
             results.append(PlayResult(task.index, record, time.process_time() - started,
-                                      os.getpid()))
+                                      os.getpid(), change, errors))
         return results
+
+    def rule(self) -> dict:
+        from engine.core import StepRule
+
+        return {"rule": StepRule("nlms", self.phase_share)} if self.phase_share else {}

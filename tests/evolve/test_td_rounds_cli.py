@@ -30,10 +30,16 @@ def genome_of(path: Path) -> np.ndarray:
     return get_game("othello", SETTINGS).load_champion(path).genome
 
 
-def expected_rounds(openings=None, **against) -> np.ndarray:
+def expected_rounds(openings=None, on_workers=False, phase_share=0.0, **against
+                    ) -> np.ndarray:
     """The schedule of evolve.td_training written out over the contract: round i of stage k
     in tasks of 15 games (task c from SeedSequence([3, k, i, c]): its openings' seed, then its
-    games'), played by the network before round i - 1 was learnt."""
+    games'), played by the network before round i - 1 was learnt. ``on_workers``: each task
+    learns from its own games starting from the network that played them, and the changes
+    are added to the network in task order."""
+    from engine.core import StepRule
+
+    rule = {"rule": StepRule("nlms", phase_share)} if phase_share else {}
     game = get_game("othello", SETTINGS)
     steps = [(0, 0, 40, 0.1), (0, 1, 40, 0.1), (0, 2, 10, 0.1), (1, 0, 40, 0.02)]
     genome = np.zeros(game.genome_spec().size)
@@ -46,7 +52,14 @@ def expected_rounds(openings=None, **against) -> np.ndarray:
             seeds = child_seeds(np.random.SeedSequence([3, k, r, c]), 2)
             lines = None if openings is None else game.random_openings(n, seeds[0], *openings)
             records.append(game.td_play(players[i], n, seeds[1], 0.1, lines, **against))
-        genome = game.td_learn_games(genome, records, alpha)[0]
+        if on_workers:
+            changes = [game.td_learn_games(players[i], [r], alpha, **rule)[0] - players[i]
+                       for r in records]
+            genome = genome.copy()
+            for change in changes:
+                genome += change
+        else:
+            genome = game.td_learn_games(genome, records, alpha, **rule)[0]
     return genome
 
 
@@ -67,11 +80,44 @@ def test_rounds_are_the_documented_schedule_over_the_contract(tmp_path):
         opponents=("wpc1", "course"), self_play_share=0.4))
 
 
+def test_learning_on_the_workers_adds_each_tasks_change_in_task_order(tmp_path):
+    out = tmp_path / "net.json"
+    assert td.main([*ROUNDS, "--learner", "workers", "--out", str(out)]) == 0
+    learnt = genome_of(out)
+    np.testing.assert_array_equal(learnt, expected_rounds(on_workers=True))
+    assert not np.array_equal(learnt, expected_rounds())  # not the driver's learning
+    assert json.loads(out.read_text())["metadata"]["td"]["learner"] == "workers"
+    shared = tmp_path / "shared.json"
+    assert td.main([*ROUNDS, "--learner", "workers", "--phase-share", "0.3", "--out",
+                    str(shared)]) == 0
+    np.testing.assert_array_equal(genome_of(shared),
+                                  expected_rounds(on_workers=True, phase_share=0.3))
+
+
+@pytest.mark.parametrize("options, message", [
+    (["--learner", "workers"], "--learner workers needs --round-games"),
+    (["--round-games", "40", "--learner", "workers", "--step-rule", "tcl"],
+     "the workers learn with the plain nlms rule only")])
+def test_learning_on_the_workers_refuses_what_it_cannot_do(tmp_path, capsys, options,
+                                                           message):
+    out = tmp_path / "net.json"
+    assert td.main(["--game", "othello", "--settings", json.dumps(SETTINGS), "--stage",
+                    "40:0.1", *options, "--out", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1
+    assert not out.exists()
+
+
 def test_two_ray_workers_learn_the_same_bits_as_serial(tmp_path):
     serial, ray = tmp_path / "serial.json", tmp_path / "ray.json"
     assert td.main([*ROUNDS, "--out", str(serial)]) == 0
     assert td.main([*ROUNDS, "--backend", "ray", "--workers", "2", "--out", str(ray)]) == 0
     np.testing.assert_array_equal(genome_of(serial), genome_of(ray))
+    serial_learnt, ray_learnt = tmp_path / "serial_learnt.json", tmp_path / "ray_learnt.json"
+    for out, backend in ((serial_learnt, ["--backend", "serial"]),
+                         (ray_learnt, ["--backend", "ray", "--workers", "2"])):
+        assert td.main([*ROUNDS, *backend, "--learner", "workers", "--out", str(out)]) == 0
+    np.testing.assert_array_equal(genome_of(serial_learnt), genome_of(ray_learnt))
     # the workers' CPU is counted (they play in other processes), the driver's own apart
     on_ray = json.loads(ray.read_text())["metadata"]["td"]
     alone = json.loads(serial.read_text())["metadata"]["td"]
@@ -82,7 +128,8 @@ def test_two_ray_workers_learn_the_same_bits_as_serial(tmp_path):
 @pytest.mark.parametrize("mode", [
     ["--round-games", "300", "--chunk-games", "100"], [],
     ["--step-rule", "tcl", "--phase-share", "0.2"],  # the rule's state is in the checkpoint
-    ["--round-games", "300", "--chunk-games", "100", "--step-rule", "tcl"]])
+    ["--round-games", "300", "--chunk-games", "100", "--step-rule", "tcl"],
+    ["--round-games", "300", "--chunk-games", "100", "--learner", "workers"]])
 def test_a_kill_9_and_resume_give_the_uninterrupted_network(tmp_path, mode):
     """Online steps are ONLINE_CHUNK games; the subprocess gets a small one from the env."""
     args = ["--game", "othello", "--settings", json.dumps(SETTINGS), "--stage", "6000:0.05",
