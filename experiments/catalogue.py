@@ -218,9 +218,10 @@ JOBS = [
     script("bench_kernels", "bench.kernels", "--baseline a214400a0c57 --repeats 7", 480,
            "timing", "the shared search kernels against the last commit before them, in one "
            "process (same moves, values, node counts)"),
-    script("bench_td", "bench.td", "--baseline fa485de --games 20000 --workers 0 1 2", 780,
-           "timing", "TD self-play games per CPU-second of Reversi's networks against the "
-           "checkout before (the same genomes); distributed TD serial, on 1 and 2 Ray workers"),
+    script("bench_td", "bench.td", "--baseline fa485de --games 20000 --workers 0 1 2 "
+           "--learners driver workers", 900, "timing", "TD self-play games per CPU-second of "
+           "Reversi's networks against the checkout before (the same genomes); distributed "
+           "TD serial, on 1 and 2 Ray workers, learnt by the driver or by the workers"),
     script("bench_mcts", "bench.mcts", "--baseline 20e09c6c9294 --rounds 5 --playouts 20000",
            600, "timing", "MCTS play-outs/s against the last commit before the shared UCT loop"),
     job("test_suite", f"{PY} -m pytest -q -p no:cacheprovider", "test_suite.md", 450, "timing",

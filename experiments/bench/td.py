@@ -21,7 +21,10 @@ The first call of each (numba compiling or loading its cache) is not timed.
 network and features of the lists, ``--round-games`` per round, tasks of ``--chunk-games``),
 in this process (0: the serial backend, one core) or on that many Ray actors (the driver
 learning on a core of its own while they play): wall-clock games per second after the actors
-are warm, and whether every way learnt the same bits (the script exits 1 otherwise).
+are warm, and whether every way learnt the same bits (the script exits 1 otherwise). For each
+``--learners`` (``driver``: the driver learns every game; ``workers``: ``--learner workers``,
+each task learns its own games); the driver's CPU-seconds give the games/s no number of
+workers can pass (games / driver CPU-s: the driver's one core is then busy all the time).
 """
 
 from __future__ import annotations
@@ -68,9 +71,9 @@ def measure(old_pkg: str, settings: dict, games: int, repeats: int) -> dict:
 
 
 def distributed(settings: dict, games: int, round_games: int, chunk_games: int,
-                workers: list[int]) -> list[dict]:
-    """Wall-clock games/s of rounds on ``workers`` Ray actors each, and the learnt genomes'
-    equality."""
+                workers: list[int], learner: str = "driver") -> list[dict]:
+    """Wall-clock games/s of rounds on ``workers`` Ray actors each, the driver's CPU-seconds,
+    and the learnt genomes' equality."""
     import functools
     import json
 
@@ -81,7 +84,8 @@ def distributed(settings: dict, games: int, round_games: int, chunk_games: int,
 
     game = get_game("othello", settings)
     schedule = Schedule(game.name, json.dumps(game.settings(), sort_keys=True),
-                        ((games, ALPHA),), SEED, EPSILON, round_games, chunk_games)
+                        ((games, ALPHA),), SEED, EPSILON, round_games, chunk_games,
+                        learner=learner)
     rows, first = [], None
     for n in workers:
         warm = functools.partial(warm_up, game.name, game.settings())
@@ -91,12 +95,13 @@ def distributed(settings: dict, games: int, round_games: int, chunk_games: int,
                                warm_up=warm)
         try:
             start = time.perf_counter()
-            genome, _ = train(game, np.zeros(game.genome_spec().size), schedule, backend)
+            genome, done = train(game, np.zeros(game.genome_spec().size), schedule, backend)
             seconds = time.perf_counter() - start
         finally:
             backend.close()
         first = genome if first is None else first
-        rows.append({"workers": n, "games_per_second": games / seconds,
+        rows.append({"learner": learner, "workers": n, "games_per_second": games / seconds,
+                     "driver_cpu_seconds": done.cpu_seconds,
                      "same_bits": bool(np.array_equal(genome, first))})
     return rows
 
@@ -111,6 +116,9 @@ def main(argv=None) -> int:
                         help="feature groups per network, comma-separated (none: no groups)")
     parser.add_argument("--workers", type=int, nargs="*", default=[],
                         help="also time distributed TD on these numbers of Ray actors")
+    parser.add_argument("--learners", nargs="+", choices=("driver", "workers"),
+                        default=["driver"], help="with --workers: who learns (evolve.td "
+                        "--learner), each timed on every --workers")
     parser.add_argument("--round-games", type=int, default=2000)
     parser.add_argument("--chunk-games", type=int, default=250)
     parser.add_argument("--distributed-games", type=int, default=60000)
@@ -150,17 +158,22 @@ def main(argv=None) -> int:
         settings = {"genome": {"kind": "ntuple", "layout": args.layouts[0],
                                "phases": args.phases,
                                "features": [] if groups == "none" else groups.split(",")}}
-        spread = distributed(settings, args.distributed_games, args.round_games,
-                             args.chunk_games, args.workers)
+        spread = [row for learner in args.learners
+                  for row in distributed(settings, args.distributed_games, args.round_games,
+                                         args.chunk_games, args.workers, learner)]
         base = spread[0]["games_per_second"]
         lines += ["", f"Distributed TD (`--round-games {args.round_games} --chunk-games "
                   f"{args.chunk_games}`), {args.layouts[0]}, features {groups}, "
-                  f"{args.distributed_games:,} games, wall clock after the actors are warm:", "",
-                  "| Ray workers (0: serial) | games/s | vs the first row | same bits |",
-                  "|---:|---:|---:|---|",
-                  *[f"| {r['workers']} | {r['games_per_second']:,.0f} | "
-                    f"{r['games_per_second'] / base:.2f}x | {'yes' if r['same_bits'] else 'NO'} |"
-                    for r in spread]]
+                  f"{args.distributed_games:,} games, wall clock after the actors are warm; "
+                  "same bits: as the first row of the same learner; the driver's cap: games "
+                  "per driver CPU-second (what no number of workers passes):", "",
+                  "| learner | Ray workers (0: serial) | games/s | vs the first row | "
+                  "driver CPU-s | driver's cap, games/s | same bits |",
+                  "|---|---:|---:|---:|---:|---:|---|",
+                  *[f"| {r['learner']} | {r['workers']} | {r['games_per_second']:,.0f} | "
+                    f"{r['games_per_second'] / base:.2f}x | {r['driver_cpu_seconds']:.1f} | "
+                    f"{args.distributed_games / max(r['driver_cpu_seconds'], 1e-9):,.0f} | "
+                    f"{'yes' if r['same_bits'] else 'NO'} |" for r in spread]]
     write_result(args.out, "# TD self-play speed (Reversi networks)", lines, stamp.finish(),
                  {"baseline": commit, "games": args.games, "rows": rows, "distributed": spread})
     return 0 if all(r["same_bits"] for r in rows + spread) else 1
