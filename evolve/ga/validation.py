@@ -23,17 +23,7 @@ from evolve.ga.schema import (
     seed_genome,
 )
 from evolve.ga.tournament import YARDSTICK_GENERATION_OFFSET, openings_for
-from evolve.ga.validation_search import validate_search
-
-
-def _check(ok: bool, key: str, value, rule: str) -> None:
-    if not ok:
-        raise ConfigError(f"{key}={value} must satisfy {rule}")
-
-
-def _check_choice(key: str, value, allowed) -> None:
-    if value not in allowed:
-        raise ConfigError(f"{key}={value} must be one of: {', '.join(map(str, allowed))}")
+from evolve.ga.validation_search import _check, _check_choice, validate_search
 
 
 def validate(c: Config) -> None:
