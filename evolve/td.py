@@ -9,10 +9,11 @@ Each ``--stage GAMES:ALPHA`` plays GAMES games of epsilon-greedy self-play at le
 ALPHA (the share of the TD error a step moves a value by, docs/patterns.md); a falling rate
 settles the weights. Reproducible from ``--seed`` whatever the machine; a progress bar on a
 terminal and a log line about every 30 s (games, games/s, TD error, ETA). ``--start``: ``zero``
-weights, a seed reference of the game, or a champion file. ``--opponents SPEC ...`` (games that
-support it): fixed players (agent specs: ``wpc1``, a reference, a champion file) that play
-blocks of games against the network, which learns from those games too;
-``--self-play-share`` of the blocks stay self-play (docs/patterns.md).
+weights, a seed reference of the game, or a champion file (in Reversi also a network of a
+layout this one holds, or a square table: re-expressed with the values it had).
+``--opponents SPEC ...`` (games that support it): fixed players (agent specs: ``wpc1``, a
+reference, a champion file) that play blocks of games against the network, which learns from
+those games too; ``--self-play-share`` of the blocks stay self-play (docs/patterns.md).
 
 ``--round-games G`` plays in rounds of G games on the execution layer (``--backend serial`` or
 ``ray``, ``--workers``, ``--ray-address``: a laptop or a cluster): each round is played by a
@@ -51,13 +52,11 @@ from evolve.td_training import Schedule, train
 def start_genome(game, start: str) -> np.ndarray:
     if start == "zero":
         return np.zeros(game.genome_spec().size)
-    if start.endswith(".json"):
-        champion = game.load_champion(start)
-        genome = np.asarray(champion.genome, dtype=np.float64)
-        if genome.shape != (game.genome_spec().size,):
-            raise ValueError(f"--start {start}: {genome.size} genes, this genome has "
-                             f"{game.genome_spec().size} (use the file's --settings)")
-        return genome
+    if start.endswith(".json"):  # a smaller network or a table: re-expressed with its values
+        try:
+            return game.projected_genome(start)
+        except ValueError as exc:
+            raise ValueError(f"--start {first_line(exc)}") from None
     if start not in game.reference_names():
         raise ValueError(f"--start {start!r}: allowed zero, a champion file, or one of "
                          f"{', '.join(game.reference_names())}")

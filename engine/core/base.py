@@ -172,6 +172,16 @@ class GameBase:
                "metadata": dict(metadata or {})}
         Path(path).write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
 
+    def projected_genome(self, path: str | Path) -> np.ndarray:
+        """A champion file's evaluation as a genome of these settings, with the values it had
+        (here: a file of these very genes; games that can re-express another layout or kind
+        override it). ``ValueError`` in one line naming what does not fit."""
+        genome = np.asarray(self.load_champion(path).genome, dtype=np.float64)
+        if genome.shape != (self.genome_spec().size,):
+            raise ValueError(f"{path}: {genome.size} genes, these settings have "
+                             f"{self.genome_spec().size} (use the file's settings)")
+        return genome
+
     def load_champion(self, path: str | Path) -> Champion:
         data = read_champion_json(path, self.name, self.champion_schema_version)
         settings = data.get("settings", {})

@@ -146,6 +146,9 @@ class Game(Protocol):
 
     def recognizes(self, header: dict) -> bool: ...  # optional: is a file's header ours?
 
+    def projected_genome(self, path: str | Path) -> np.ndarray: ...  # optional: a file's
+    # evaluation as a genome of these settings (e.g. a smaller network in a bigger layout)
+
     def export(self, source: Path, fmt: str, out: Path, **options) -> None: ...  # optional
 
     def genome_figure(self, genome: np.ndarray, title: str = ""): ...  # optional: Figure|None

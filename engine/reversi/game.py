@@ -221,6 +221,26 @@ class ReversiGame(ReversiStates, ReversiTD, GameBase):
         meta = {"variant": self.variant.value, "game_name": self.name, **(metadata or {})}
         save_evaluation(self.weights(genome, name, meta), path)
 
+    def projected_genome(self, path) -> np.ndarray:
+        """A champion file as a genome of these settings with its values: with an ``ntuple``
+        genome, a network whose tuples this layout holds (its tables copied) or a square table
+        (spread over the tuples); otherwise a file of these very genes."""
+        from engine.reversi.weights_io import WeightsFileError, load_evaluation
+
+        if self.kind != "ntuple":
+            return super().projected_genome(path)
+        try:
+            source = load_evaluation(path)
+        except (WeightsFileError, OSError) as exc:
+            raise ValueError(str(exc).splitlines()[0]) from None
+        if source.variant not in (None, self.variant.value):
+            raise ValueError(f"{path}: a {source.variant} evaluation, this game is "
+                             f"{self.variant.value}")
+        try:
+            return self.model().projected(source)
+        except ValueError as exc:
+            raise ValueError(f"{path}: {exc}") from None
+
     def load_champion(self, path) -> Champion:
         from engine.reversi.network_files import file_settings
         from engine.reversi.weights_io import WeightsFileError, load_evaluation

@@ -258,22 +258,3 @@ class NtupleWeights:
                 opp = nt.evaluate_bits(zero, bit, self.tables, row)
                 out[p, sq] = (own - opp) / 2
         return out
-
-
-def projected_network(reference, layout: Layout, phase_bounds, groups, spec=None,
-                      symmetry=None) -> NtupleWeights:
-    """A positional ``Weights`` (a reference) re-expressed as a network of ``layout``: each
-    of our phases takes the reference phase covering its middle disc count, its square table
-    spread over the tuples (``network_of_square_table``); features as in the reference (0
-    for the groups it lacks)."""
-    starts, ends = (MIN_DISCS, *phase_bounds), (*phase_bounds, MAX_DISCS + 1)
-    ref_phase_of = phase_of_discs_table(reference.phase_bounds)
-    rows = [int(ref_phase_of[min(64, (s + e) // 2)]) for s, e in zip(starts, ends, strict=True)]
-    names = group_feature_names(groups)
-    features = np.zeros((len(rows), len(names)))
-    for k, feature in enumerate(names):
-        if feature in reference.feature_names:
-            features[:, k] = reference.features[rows, reference.feature_names.index(feature)]
-    weights = np.array([network_of_square_table(layout, reference.positional[r]) for r in rows])
-    return NtupleWeights(layout, tuple(phase_bounds), weights, features, tuple(groups),
-                         name=reference.name, spec=spec, symmetry=symmetry)

@@ -43,6 +43,29 @@ def test_a_champion_file_can_be_the_start(tmp_path):
         b, game.td_learn(a, 20, np.random.SeedSequence([1, 0, 0]), 0.1, 0.1))
 
 
+def test_a_smaller_network_can_be_the_start_of_a_bigger_one(tmp_path, capsys):
+    small, big = tmp_path / "small.json", tmp_path / "big.json"
+    assert td.main(["--game", "othello", "--settings", json.dumps(SETTINGS), "--stage",
+                    "20:0.1", "--out", str(small)]) == 0
+    bigger = {"genome": {"kind": "ntuple", "layout": "straight2+square2", "phases": 2,
+                         "features": ["mobility"]}}
+    assert td.main(["--game", "othello", "--settings", json.dumps(bigger), "--stage", "20:0.1",
+                    "--start", str(small), "--seed", "1", "--out", str(big)]) == 0
+    game = get_game("othello", bigger)
+    start = game.projected_genome(small)
+    assert start.any()
+    np.testing.assert_array_equal(
+        game.load_champion(big).genome,
+        game.td_learn(start, 20, np.random.SeedSequence([1, 0, 0]), 0.1, 0.1))
+    capsys.readouterr()
+    assert td.main(["--game", "othello", "--settings", json.dumps(
+        {"genome": {"kind": "ntuple", "layout": "square2"}}), "--stage", "20:0.1", "--start",
+        str(small), "--out", str(tmp_path / "no.json")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: --start {small}: square2 has no tuple") and \
+        err.count("\n") == 1
+
+
 @pytest.mark.parametrize("args, message", [
     (["--game", "chess"], "error: --game 'chess': allowed"),
     (["--game", "othello"], "error: othello with these settings does not learn by TD"),
