@@ -125,6 +125,11 @@ GOALS = (
          "in 4 phases sharing a quarter of each step, 20 million games of distributed TD) head "
          "to head vs today's network, League protocol; and vs the WPC, the course matrix and "
          "the CMA-ES League champion (no overfitting)", 120),
+    Goal("strength_othello_ntuple_anchors", "othello", champion("othello_ntuple"),
+         ("wpc1", "course", "experiments/runs/othello_1ply_cmaes/champion.json"), LEAGUE,
+         1000, None, "today's Othello network against the anchors as the candidates meet them "
+         "(League protocol, 1,000 games, the same seed and openings): the bar a candidate "
+         "must not fall below", 60),
     Goal("strength_othello_ntuple_vs_league", "othello", champion("othello_ntuple"),
          (champion("othello_league"),), LEAGUE, 400, Target("othello_league", "elo", 200.0),
          "Othello n-tuple champion head to head vs our best WPC champion, League protocol", 20),
