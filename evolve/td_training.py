@@ -195,6 +195,9 @@ class RoundRunner:
             learnt = genome.copy()
             for r in results:  # in task order: the same sum for any number of workers
                 learnt += r.change
+            if not np.all(np.isfinite(learnt)):
+                raise ValueError(f"round {i}: the tasks' summed changes are not finite numbers "
+                                 "(a lower rate, or fewer tasks per round)")
             return learnt, genome, np.concatenate([r.errors for r in results])
         records = [r.record for r in results]
         learnt, errors = genome, []

@@ -222,13 +222,12 @@ class ReversiGame(ReversiStates, ReversiTD, GameBase):
         save_evaluation(self.weights(genome, name, meta), path)
 
     def projected_genome(self, path) -> np.ndarray:
-        """A champion file as a genome of these settings with its values: with an ``ntuple``
-        genome, a network whose tuples this layout holds (its tables copied) or a square table
-        (spread over the tuples); otherwise a file of these very genes."""
+        """A champion file as a genome of these settings with its values (one line naming what
+        does not fit): with an ``ntuple`` genome, a network whose tuples this layout holds (its
+        tables copied) or a square table (spread over the tuples), phases and features as
+        ``exact_network`` allows; otherwise a file of these very genome settings."""
         from engine.reversi.weights_io import WeightsFileError, load_evaluation
 
-        if self.kind != "ntuple":
-            return super().projected_genome(path)
         try:
             source = load_evaluation(path)
         except (WeightsFileError, OSError) as exc:
@@ -236,6 +235,13 @@ class ReversiGame(ReversiStates, ReversiTD, GameBase):
         if source.variant not in (None, self.variant.value):
             raise ValueError(f"{path}: a {source.variant} evaluation, this game is "
                              f"{self.variant.value}")
+        if self.kind != "ntuple":  # square tables: only a file of these very settings
+            theirs = self.load_champion(path).settings.get("genome")
+            if self.with_settings({"genome": theirs}).settings()["genome"] != \
+                    self.settings()["genome"]:
+                raise ValueError(f"{path}: made with other genome settings ({theirs}); give "
+                                 "the file's settings")
+            return super().projected_genome(path)
         try:
             return self.model().projected(source)
         except ValueError as exc:

@@ -16,7 +16,7 @@ from engine.kernels.ntuple_genome import NetworkGenome
 from engine.kernels.ntuple_layout import Layout
 from engine.kernels.ntuple_settings import is_layout_file
 from engine.reversi.network import NtupleWeights, network_genome, network_layout
-from engine.reversi.network_projection import embedded_network, projected_network
+from engine.reversi.network_projection import exact_network, projected_network
 
 GENOME_DEFAULTS = {"phases": 3, "phase_bounds": None, "symmetric": True,
                    "features": ["mobility", "stability"], "kind": "weights", "layout": None,
@@ -195,10 +195,10 @@ class NetworkKind:
                                  self.symmetry).to_genome()
 
     def projected(self, source) -> np.ndarray:
-        """``source`` (``Weights`` or ``NtupleWeights``) as a genome of this network."""
-        project = embedded_network if isinstance(source, NtupleWeights) else projected_network
-        return project(source, self.network, self.phase_bounds, self.genome["features"],
-                       self.family, self.symmetry).to_genome()
+        """``source`` (``Weights`` or ``NtupleWeights``) as a genome of this network with the
+        values it had (``exact_network``)."""
+        return exact_network(source, self.network, self.phase_bounds, self.genome["features"],
+                             self.family, self.symmetry).to_genome()
 
     def weights(self, genome, name: str = "", metadata: Mapping | None = None) -> NtupleWeights:
         return NtupleWeights.from_genome(np.asarray(genome, dtype=np.float64), self.network,

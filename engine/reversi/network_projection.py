@@ -5,7 +5,10 @@ references, fixed TD opponents), or a network whose tuples the layout holds
 networks of other layouts averaged into one, ``python -m evolve.blend``).
 
 Phases: each new phase takes the source's phase that covers its middle disc count; features by
-name (0 for the groups the source lacks)."""
+name (0 for the groups the source lacks). ``exact_network`` (what ``Game.projected_genome``
+uses for files) refuses what would change a position's value: a source phase boundary the new
+phases lack, a feature weight with no place, a square table the layout cannot hold (not
+symmetric under its symmetries, or squares outside its tuples)."""
 
 from __future__ import annotations
 
@@ -58,8 +61,9 @@ def embedded_network(source: NtupleWeights, layout: Layout, phase_bounds, groups
     missing = [t for t in source.layout.tuples if t not in where]
     if missing:
         raise ValueError(f"{layout.name or 'this layout'} has no tuple {list(missing[0])} of the "
-                         f"network's layout ({len(missing)} of its {len(source.layout.tuples)} "
-                         "tuples missing): choose a layout that holds them")
+                         f"network's layout (the same cells in the same order; {len(missing)} of "
+                         f"its {len(source.layout.tuples)} tuples missing): choose a layout that "
+                         "holds them")
     rows = source_phases(source.phase_bounds, phase_bounds)
     weights = np.zeros((len(rows), layout.n_weights))
     old, new = source.layout.lut_offsets, layout.lut_offsets
@@ -68,3 +72,28 @@ def embedded_network(source: NtupleWeights, layout: Layout, phase_bounds, groups
         weights[:, new[j]:new[j + 1]] = source.weights[rows, old[k]:old[k + 1]]
     return NtupleWeights(layout, tuple(phase_bounds), weights, _features(source, rows, groups),
                          tuple(groups), name=source.name, spec=spec, symmetry=symmetry)
+
+
+def exact_network(source, layout: Layout, phase_bounds, groups, spec=None,
+                  symmetry=None) -> NtupleWeights:
+    """``embedded_network`` of a network, ``projected_network`` of a square table, refused
+    (``ValueError``, one line) unless every position keeps its value."""
+    missing = sorted(set(source.phase_bounds) - set(phase_bounds))
+    if missing:
+        raise ValueError(f"its phases start at {list(source.phase_bounds)} discs; these settings' "
+                         f"phase_bounds {list(phase_bounds)} lack {missing[0]} (every boundary of "
+                         "the file must be one of them)")
+    names = set(group_feature_names(groups))
+    lost = [n for k, n in enumerate(source.feature_names)
+            if n not in names and np.any(source.features[:, k])]
+    if lost:
+        raise ValueError(f"its feature weight {lost[0]} has no place in these settings' "
+                         f"features {list(groups)}")
+    if isinstance(source, NtupleWeights):
+        return embedded_network(source, layout, phase_bounds, groups, spec, symmetry)
+    network = projected_network(source, layout, phase_bounds, groups, spec, symmetry)
+    rows = source_phases(source.phase_bounds, phase_bounds)
+    if not np.allclose(network.square_values(), source.positional[rows], rtol=0, atol=1e-9):
+        raise ValueError(f"its square table does not fit {layout.name or 'this layout'} (not "
+                         "symmetric under its symmetries, or squares outside its tuples)")
+    return network
