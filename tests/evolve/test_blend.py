@@ -76,7 +76,8 @@ def test_the_first_files_game_and_settings_are_the_default(tmp_path, networks):
     (["{a}", "{b}", "--weights", "1"], "error: --weights: 1 given, one per file needed (2)"),
     (["{a}", "{b}", "--weights", "1", "-1"], "error: --weights: allowed finite numbers >= 0"),
     (["{b}", "{a}", "--settings", "{{bad"], "error: --settings is not JSON"),
-    (["{b}", "{a}", "--settings", '{{"genome": {{"kind": "ntuple", "layout": "straight4"}}}}'],
+    (["{b}", "{a}", "--settings",
+      '{{"genome": {{"kind": "ntuple", "layout": "straight4", "phases": 2}}}}'],
      "straight4 has no tuple"),
     (["{a}", "{b}", "--game", "chess"], "error: --game 'chess': allowed"),
 ])

@@ -47,7 +47,7 @@ def test_a_smaller_network_can_be_the_start_of_a_bigger_one(tmp_path, capsys):
     small, big = tmp_path / "small.json", tmp_path / "big.json"
     assert td.main(["--game", "othello", "--settings", json.dumps(SETTINGS), "--stage",
                     "20:0.1", "--out", str(small)]) == 0
-    bigger = {"genome": {"kind": "ntuple", "layout": "straight2+square2", "phases": 2,
+    bigger = {"genome": {"kind": "ntuple", "layout": "straight2+square2", "phases": 3,
                          "features": ["mobility"]}}
     assert td.main(["--game", "othello", "--settings", json.dumps(bigger), "--stage", "20:0.1",
                     "--start", str(small), "--seed", "1", "--out", str(big)]) == 0
