@@ -9,8 +9,8 @@ TD in rounds (``python -m evolve.td --round-games``): a ``RoundContext`` holds o
 genome; each ``PlayTask`` is a chunk of its self-play games (``Game.td_play``), recorded for the
 driver, which learns from them in task order (``Game.td_learn_games``). With ``learn_alpha``
 set (``--learner workers``) the worker also learns from its chunk, starting from the round's
-genome, and returns the change instead of the record: the driver adds the changes in task order,
-so learning spreads over the workers as playing does.
+genome, and returns the change instead of the record: the network moves by the mean of the
+changes (summed in task order), so learning spreads over the workers as playing does.
 """
 
 from __future__ import annotations

@@ -147,7 +147,7 @@ CURVES = [
     ), 250_000, (f"{CHAMPIONS}/othello_ntuple.json", "wpc1", "course"), LEAGUE, 600,
         "Othello 4+2x2 by distributed TD, 2 million games each: rounds learnt by the driver "
         "game by game against rounds learnt on the workers (--learner workers: each task of "
-        "250 games learns from the round's network, the changes added in task order), with 8 "
+        "250 games learns from the round's network, the network moves by their mean), with 8 "
         "and 16 tasks per round; every 250,000 games against today's network, wpc1 and the "
         "course matrix (League protocol)", 3600),
 ]
