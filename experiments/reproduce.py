@@ -36,7 +36,9 @@ README = ROOT / "README.md"
 
 def parse(argv: list[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="python -m experiments.reproduce",
-                                description=__doc__.split("\n")[0])
+                                description=__doc__.split("\n\n")[0].replace("``", "`"),
+                                epilog=__doc__.split("\n\n", 1)[1].replace("``", "`"),
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--quick", action="store_true", help="only the quick jobs (minutes)")
     p.add_argument("--only", nargs="+", metavar="NAME", help="these jobs (names or patterns)")
     p.add_argument("--list", action="store_true", help="show the jobs and exit")
