@@ -97,6 +97,14 @@ def test_list_shows_each_job_its_command_and_estimate(capsys):
     assert "--out experiments/results/bench_perft.md" in out
 
 
+def test_help_gives_the_whole_first_paragraph_and_the_examples(capsys):
+    with pytest.raises(SystemExit):
+        reproduce.main(["--help"])
+    out = capsys.readouterr().out
+    assert "and the README's\nresults table (between" in out and "``" not in out
+    assert "python -m experiments.reproduce --quick" in out
+
+
 def test_only_takes_names_and_patterns_and_refuses_an_unknown_one():
     args = reproduce.parse(["--only", "strength_*", "bench_perft"])
     names = [j.name for j in reproduce.select(args, JOBS)]
