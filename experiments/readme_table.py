@@ -105,10 +105,16 @@ def ga_speedup(d: dict) -> str:
     return f"{row['ray-1'] / row['ray-2']:.2f}x"
 
 
-def td_workers(d: dict) -> str:
-    rows = {r["workers"]: r for r in d["distributed"]}
-    same = "same bits" if all(r["same_bits"] for r in rows.values()) else "DIFFERENT bits"
-    return f"{rows[2]['games_per_second'] / rows[0]['games_per_second']:.2f}x ({same})"
+def td_workers(d: dict, learner: str = "driver") -> str:
+    """Games/s on 2 Ray workers with ``learner`` against one process learning itself."""
+    def rows(who):
+        return {r["workers"]: r for r in d["distributed"] if r.get("learner", "driver") == who}
+
+    base, these = rows("driver")[0], rows(learner)
+    if 2 not in these:
+        return "not measured (`--learners workers`)"
+    same = "same bits" if all(r["same_bits"] for r in these.values()) else "DIFFERENT bits"
+    return f"{these[2]['games_per_second'] / base['games_per_second']:.2f}x ({same})"
 
 
 def td_speed(d: dict) -> str:
@@ -188,6 +194,9 @@ ROWS = [
     Row("bench_ga", "Ray 2 workers vs 1 at depth 5, one generation", ">= 1.7x", ga_speedup),
     Row("bench_td", "distributed TD (`evolve.td --round-games`), Ray 2 workers vs one "
         "process, Othello `straight2` + mobility, stability", ">= 1.7x", td_workers),
+    Row("bench_td", "... learnt on the workers (`--learner workers`: the network moves by the "
+        "mean of the tasks' changes), Ray 2 workers vs one process", "more than the driver's",
+        lambda d: td_workers(d, "workers")),
     Row("bench_td", "TD self-play games per CPU-second vs the code before issue 28 (same "
         "network, same bits)", ">= 2x", td_speed),
     Row("strength_reversed_reversi", "default Reversed Reversi champion vs the course matrix "
