@@ -143,12 +143,12 @@ CURVES = [
         Run("driver", network("straight4+square2"), f"{STAGES_2M} {ROUNDS}"),
         Run("workers", network("straight4+square2"), f"{STAGES_2M} {ROUNDS} --learner workers"),
         Run("workers_16_tasks", network("straight4+square2"),
-            f"{STAGES_2M} --round-games 4000 --chunk-games 250 --learner workers"),
+            f"{STAGES_2M} --round-games 2000 --chunk-games 125 --learner workers"),
     ), 250_000, (f"{CHAMPIONS}/othello_ntuple.json", "wpc1", "course"), LEAGUE, 600,
         "Othello 4+2x2 by distributed TD, 2 million games each: rounds learnt by the driver "
         "game by game against rounds learnt on the workers (--learner workers: each task of "
         "250 games learns from the round's network, the network moves by their mean), with 8 "
-        "and 16 tasks per round; every 250,000 games against today's network, wpc1 and the "
+        "and 16 tasks (of 125 games) per round; every 250,000 games against today's network, wpc1 and the "
         "course matrix (League protocol)", 3600),
 ]
 
