@@ -300,6 +300,13 @@ JOBS = [
                    "today's 2x2 squares + mobility, stability, but in 4 phases (neighbours share "
                    "a quarter of each step) and 20 million games of distributed TD (resumable)",
                    "--phase-share 0.25 ", layout="square2"),
+    job("candidate_othello_ntuple_blend", f"{PY} -m evolve.blend "
+        "{results}/champions/othello_ntuple_4x2x2_phases4.json "
+        "{results}/champions/othello_ntuple_square2_phases4.json "
+        "--out {results}/champions/othello_ntuple_blend.json",
+        "champions/othello_ntuple_blend.json", 5, "exact", "the leading Othello candidate: the "
+        "mean of the 4+2x2 and the 2x2-square networks in 4 phases (20 million games of "
+        "distributed TD each), one network"),
     distributed_td("champion_reversed_reversi_ntuple", "reversed_reversi", 4,
                    "--stage 4000000:0.07 --stage 2000000:0.02 --stage 2000000:0.01 --stage "
                    "2000000:0.005", "reversed_reversi_ntuple", 2 * 3600, "the Reversed Reversi "

@@ -148,8 +148,8 @@ CURVES = [
         "Othello 4+2x2 by distributed TD, 2 million games each: rounds learnt by the driver "
         "game by game against rounds learnt on the workers (--learner workers: each task of "
         "250 games learns from the round's network, the network moves by their mean), with 8 "
-        "and 16 tasks (of 125 games) per round; every 250,000 games against today's network, wpc1 and the "
-        "course matrix (League protocol)", 3600),
+        "and 16 tasks (of 125 games) per round; every 250,000 games against today's network, "
+        "wpc1 and the course matrix (League protocol)", 3600),
 ]
 
 

@@ -125,6 +125,31 @@ GOALS = (
          "in 4 phases sharing a quarter of each step, 20 million games of distributed TD) head "
          "to head vs today's network, League protocol; and vs the WPC, the course matrix and "
          "the CMA-ES League champion (no overfitting)", 120),
+    Goal("strength_othello_ntuple_square2_phases4", "othello",
+         champion("othello_ntuple_square2_phases4"),
+         (champion("othello_ntuple"), "wpc1", "course",
+          "experiments/runs/othello_1ply_cmaes/champion.json"), LEAGUE, 1000,
+         Target("othello_ntuple", "score", 0.65), "issue 28's third Othello candidate (today's "
+         "2x2 squares in 4 phases sharing a quarter of each step, 20 million games of "
+         "distributed TD) head to head vs today's network, League protocol; and vs the anchors",
+         120),
+    Goal("strength_othello_ntuple_blend", "othello", champion("othello_ntuple_blend"),
+         (champion("othello_ntuple"), "wpc1", "course",
+          "experiments/runs/othello_1ply_cmaes/champion.json"), LEAGUE, 1000,
+         Target("othello_ntuple", "score", 0.65), "issue 28's leading Othello candidate (the "
+         "mean of the 4+2x2 and 2x2-square networks in 4 phases, python -m evolve.blend) head "
+         "to head vs today's network, League protocol; and vs the anchors (no overfitting)",
+         120),
+    Goal("strength_othello_ntuple_blend_fresh", "othello", champion("othello_ntuple_blend"),
+         (champion("othello_ntuple"), "wpc1", "course",
+          "experiments/runs/othello_1ply_cmaes/champion.json"), LEAGUE, 2000,
+         Target("othello_ntuple", "score", 0.65), "the blend again on seeds no choice was made "
+         "on (seed 7, 2,000 games per opponent): the blend was picked among blends by the "
+         "seed-2026 figures", 240, seed=7),
+    Goal("strength_othello_ntuple_anchors_fresh", "othello", champion("othello_ntuple"),
+         ("wpc1", "course", "experiments/runs/othello_1ply_cmaes/champion.json"), LEAGUE,
+         2000, None, "today's Othello network against the anchors on the blend's fresh seeds "
+         "(seed 7, 2,000 games, the same openings): its bar there", 120, seed=7),
     Goal("strength_othello_ntuple_anchors", "othello", champion("othello_ntuple"),
          ("wpc1", "course", "experiments/runs/othello_1ply_cmaes/champion.json"), LEAGUE,
          1000, None, "today's Othello network against the anchors as the candidates meet them "
