@@ -161,6 +161,12 @@ def pentago_timed(d: dict) -> str:
             + ("" if m["score"] >= d["goal_vs_mcts"] else " (goal not met)"))
 
 
+def othello_anchors(d: dict) -> str:
+    """Scores against wpc1, the course matrix and the CMA-ES League champion."""
+    return " / ".join(f"{_match(d, o)['score']:.1%}" for o in
+                      ("wpc1", "course", "experiments/runs/othello_1ply_cmaes/champion.json"))
+
+
 def efficiency(d: dict) -> str:
     """The best method at the full budget per game, by pooled score against the anchors."""
     from experiments.learning.efficiency_report import elo_text, seeds_pooled
@@ -220,6 +226,17 @@ ROWS = [
     Row("strength_othello_ntuple_4x2x2_phases4", "Othello candidate 4+2x2 in 4 phases (20 "
         "million games of distributed TD) head to head vs today's network, League protocol, "
         "1,000 games", ">= 65%", goal),
+    Row("strength_othello_ntuple_square2_phases4", "Othello candidate 2x2 squares in 4 phases "
+        "(20 million games of distributed TD) head to head vs today's network, 1,000 games",
+        ">= 65%", goal),
+    Row("strength_othello_ntuple_blend_fresh", "Othello candidate: the mean of the two "
+        "4-phase networks (`python -m evolve.blend`) head to head vs today's network, fresh "
+        "seeds, 2,000 games", ">= 65%", goal),
+    Row("strength_othello_ntuple_blend_fresh", "... the same blend vs `wpc1` / the course "
+        "matrix / the CMA-ES League champion (2,000 games each)", "no lower than today's",
+        othello_anchors),
+    Row("strength_othello_ntuple_anchors_fresh", "... today's network vs the same, on the "
+        "same openings", "the bar", othello_anchors),
     Row("strength_reversed_reversi_ntuple", "Reversed Reversi n-tuple champion (4+2x2 in 4 "
         "phases, 10 million games of distributed TD) vs the committed 1-ply WPC champion, 1 ply "
         "+ exact last 3, 400 games", ">= +150 Elo", goal),
