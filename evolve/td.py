@@ -2,7 +2,7 @@
 learns by temporal differences: ``game.genome.kind=ntuple``), e.g. to seed a study with it
 (``game.seed_references=[network.json]``) or to compare with evolution.
 
-    python -m evolve.td --game GAME --settings '{"genome": {"kind": "ntuple"}}' \
+    python -m evolve.td --game GAME --settings '{"genome": {"kind": "ntuple"}}' \\
         --stage 1000000:0.07 --stage 300000:0.02 --stage 300000:0.005 --out network.json
 
 Each ``--stage GAMES:ALPHA`` plays GAMES games of epsilon-greedy self-play at learning rate
