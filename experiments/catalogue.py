@@ -19,7 +19,7 @@ the scripts and tools (``reproduce`` runs the jobs; ``provenance`` writes and ch
 from __future__ import annotations
 
 import shlex
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from experiments.learning.td_curves import CURVES
 from experiments.strength.goals import GOALS, Goal
@@ -52,6 +52,7 @@ class Job:
     what: str
     quick: bool = False
     capture: str | None = None  # title of the captured stdout's Markdown file
+    needs: tuple[str, ...] = ()  # result files (relative) it reads that another job may write
 
 
 def job(name, command, outputs, seconds, kind, what, quick=False, capture=None) -> Job:
@@ -121,9 +122,14 @@ def script(name: str, module: str, options: str, seconds: float, kind: str, what
 
 
 def goal(g: Goal) -> Job:
-    """A row of the strength goals table, measured by ``experiments.strength.run``."""
-    return job(g.name, f"{PY} -m experiments.strength.run --goal {g.name} --results {{results}}",
-               f"{g.name}.md {g.name}.json", g.seconds, g.kind, g.what)
+    """A row of the strength goals table, measured by ``experiments.strength.run``; it needs
+    the committed champions it plays (a job that writes one runs first)."""
+    players = (g.champion, *g.opponents)
+    needs = tuple(p.removeprefix("experiments/results/") for p in players
+                  if p.startswith("experiments/results/"))
+    return replace(job(g.name, f"{PY} -m experiments.strength.run --goal {g.name} --results "
+                       "{results}", f"{g.name}.md {g.name}.json", g.seconds, g.kind, g.what),
+                   needs=needs)
 
 
 def export(name: str, run: str, what: str, fmt: str = "json") -> Job:

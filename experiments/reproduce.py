@@ -51,8 +51,31 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     return p.parse_args(argv)
 
 
+def in_order(jobs: list[Job]) -> list[Job]:
+    """Catalogue order, except that a job runs after the chosen jobs that write a file it
+    ``needs`` (a goal after the job that makes its champion)."""
+    writer = {out: j.name for j in jobs for out in j.outputs}
+    done: set[str] = set()
+    ordered: list[Job] = []
+    by_name = {j.name: j for j in jobs}
+
+    def add(j: Job, path: tuple[str, ...] = ()) -> None:
+        if j.name in done or j.name in path:  # a cycle is left in catalogue order
+            return
+        for need in j.needs:
+            if need in writer and writer[need] != j.name:
+                add(by_name[writer[need]], (*path, j.name))
+        done.add(j.name)
+        ordered.append(j)
+
+    for j in jobs:
+        add(j)
+    return ordered
+
+
 def select(args, jobs: list[Job]) -> list[Job]:
-    """The jobs ``--quick`` / ``--only`` ask for, in catalogue order; an unknown name exits."""
+    """The jobs ``--quick`` / ``--only`` ask for, in catalogue order (``in_order``); an unknown
+    name exits."""
     chosen = [j for j in jobs if j.quick] if args.quick else list(jobs)
     if args.only:
         unknown = [n for n in args.only if not any(fnmatch.fnmatch(j.name, n) for j in jobs)]
@@ -60,7 +83,7 @@ def select(args, jobs: list[Job]) -> list[Job]:
             sys.exit(f"error: --only {' '.join(unknown)}: no such job (python -m "
                      "experiments.reproduce --list shows them)")
         chosen = [j for j in chosen if any(fnmatch.fnmatch(j.name, n) for n in args.only)]
-    return chosen
+    return in_order(chosen)
 
 
 def show(jobs: list[Job], results: Path) -> None:

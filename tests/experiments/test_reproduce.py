@@ -97,6 +97,24 @@ def test_list_shows_each_job_its_command_and_estimate(capsys):
     assert "--out experiments/results/bench_perft.md" in out
 
 
+def test_a_goal_runs_after_the_job_that_writes_its_champion():
+    import argparse
+
+    chosen = reproduce.select(argparse.Namespace(quick=False, only=[
+        "strength_othello_ntuple_blend", "candidate_othello_ntuple_blend"]), JOBS)
+    assert [j.name for j in chosen] == ["candidate_othello_ntuple_blend",
+                                        "strength_othello_ntuple_blend"]
+    assert "champions/othello_ntuple_blend.json" in by_name()["strength_othello_ntuple_blend"].needs
+    everything = reproduce.select(argparse.Namespace(quick=False, only=None), JOBS)
+    assert sorted(j.name for j in everything) == sorted(j.name for j in JOBS)
+    position = {j.name: k for k, j in enumerate(everything)}
+    writer = {out: j.name for j in JOBS for out in j.outputs}
+    for j in JOBS:
+        for need in j.needs:
+            if need in writer:
+                assert position[writer[need]] < position[j.name], (j.name, need)
+
+
 def test_help_gives_the_whole_first_paragraph_and_the_examples(capsys):
     with pytest.raises(SystemExit):
         reproduce.main(["--help"])
