@@ -163,8 +163,9 @@ def pentago_timed(d: dict) -> str:
 
 def othello_anchors(d: dict) -> str:
     """Scores against wpc1, the course matrix and the CMA-ES League champion."""
-    return " / ".join(f"{_match(d, o)['score']:.1%}" for o in
-                      ("wpc1", "course", "experiments/runs/othello_1ply_cmaes/champion.json"))
+    from experiments.strength.goals import OTHELLO_ANCHORS
+
+    return " / ".join(f"{_match(d, o)['score']:.1%}" for o in OTHELLO_ANCHORS)
 
 
 def efficiency(d: dict) -> str:

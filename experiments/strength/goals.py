@@ -52,6 +52,9 @@ def champion(name: str) -> str:
 
 
 LEAGUE = "--depth 1 --epsilon 0.1 --endgame-empties 0"  # the Othello League protocol
+# the fixed Othello players no network trained on: the League's WPC, the course matrix and the
+# CMA-ES League champion
+OTHELLO_ANCHORS = ("wpc1", "course", "experiments/runs/othello_1ply_cmaes/champion.json")
 RR_1PLY = "--depth 1 --endgame-empties 3"
 PT_D2, HX_D2 = "--depth 2 --endgame-empties 8", "--depth 2 --endgame-empties 20"
 HX_D3 = "--depth 3 --endgame-empties 24"
@@ -107,51 +110,46 @@ GOALS = (
          "the panel and the exact solver", 120, "ray", options=("--game-settings", '{"size": 2}')),
     # --- n-tuple and ES champions against issue 21's goals (+ anchors training never saw) ---
     Goal("strength_othello_ntuple", "othello", champion("othello_ntuple"),
-         ("wpc1", "course", "experiments/runs/othello_1ply_cmaes/champion.json"), LEAGUE, 400,
+         OTHELLO_ANCHORS, LEAGUE, 400,
          Target("wpc1", "score", 0.90), "Othello n-tuple champion (TD), League protocol, vs the "
          "standard heuristic WPC", 60),
     Goal("strength_othello_ntuple_4x2x2", "othello", champion("othello_ntuple_4x2x2"),
-         (champion("othello_ntuple"), "wpc1", "course",
-          "experiments/runs/othello_1ply_cmaes/champion.json"), LEAGUE, 1000,
+         (champion("othello_ntuple"), *OTHELLO_ANCHORS), LEAGUE, 1000,
          Target("othello_ntuple", "score", 0.65), "issue 28's Othello candidate (4+2x2, 20 "
          "million games of distributed TD) head to head vs today's network, League protocol; "
          "and vs the WPC, the course matrix and the CMA-ES League champion (no overfitting)",
          120),
     Goal("strength_othello_ntuple_4x2x2_phases4", "othello",
          champion("othello_ntuple_4x2x2_phases4"),
-         (champion("othello_ntuple"), "wpc1", "course",
-          "experiments/runs/othello_1ply_cmaes/champion.json"), LEAGUE, 1000,
+         (champion("othello_ntuple"), *OTHELLO_ANCHORS), LEAGUE, 1000,
          Target("othello_ntuple", "score", 0.65), "issue 28's second Othello candidate (4+2x2 "
          "in 4 phases sharing a quarter of each step, 20 million games of distributed TD) head "
          "to head vs today's network, League protocol; and vs the WPC, the course matrix and "
          "the CMA-ES League champion (no overfitting)", 120),
     Goal("strength_othello_ntuple_square2_phases4", "othello",
          champion("othello_ntuple_square2_phases4"),
-         (champion("othello_ntuple"), "wpc1", "course",
-          "experiments/runs/othello_1ply_cmaes/champion.json"), LEAGUE, 1000,
+         (champion("othello_ntuple"), *OTHELLO_ANCHORS), LEAGUE, 1000,
          Target("othello_ntuple", "score", 0.65), "issue 28's third Othello candidate (today's "
          "2x2 squares in 4 phases sharing a quarter of each step, 20 million games of "
          "distributed TD) head to head vs today's network, League protocol; and vs the anchors",
          120),
     Goal("strength_othello_ntuple_blend", "othello", champion("othello_ntuple_blend"),
-         (champion("othello_ntuple"), "wpc1", "course",
-          "experiments/runs/othello_1ply_cmaes/champion.json"), LEAGUE, 1000,
+         (champion("othello_ntuple"), *OTHELLO_ANCHORS), LEAGUE, 1000,
          Target("othello_ntuple", "score", 0.65), "issue 28's leading Othello candidate (the "
          "mean of the 4+2x2 and 2x2-square networks in 4 phases, python -m evolve.blend) head "
          "to head vs today's network, League protocol; and vs the anchors (no overfitting)",
          120),
     Goal("strength_othello_ntuple_blend_fresh", "othello", champion("othello_ntuple_blend"),
-         (champion("othello_ntuple"), "wpc1", "course",
-          "experiments/runs/othello_1ply_cmaes/champion.json"), LEAGUE, 2000,
+         (champion("othello_ntuple"), *OTHELLO_ANCHORS), LEAGUE, 2000,
          Target("othello_ntuple", "score", 0.65), "the blend again on seeds no choice was made "
          "on (seed 7, 2,000 games per opponent): the blend was picked among blends by the "
          "seed-2026 figures", 240, seed=7),
     Goal("strength_othello_ntuple_anchors_fresh", "othello", champion("othello_ntuple"),
-         ("wpc1", "course", "experiments/runs/othello_1ply_cmaes/champion.json"), LEAGUE,
+         OTHELLO_ANCHORS, LEAGUE,
          2000, None, "today's Othello network against the anchors on the blend's fresh seeds "
          "(seed 7, 2,000 games, the same openings): its bar there", 120, seed=7),
     Goal("strength_othello_ntuple_anchors", "othello", champion("othello_ntuple"),
-         ("wpc1", "course", "experiments/runs/othello_1ply_cmaes/champion.json"), LEAGUE,
+         OTHELLO_ANCHORS, LEAGUE,
          1000, None, "today's Othello network against the anchors as the candidates meet them "
          "(League protocol, 1,000 games, the same seed and openings): the bar a candidate "
          "must not fall below", 60),
