@@ -11,6 +11,7 @@ group ``board_evolve.defaults``.
 
 from __future__ import annotations
 
+import warnings
 from functools import cache
 from importlib.metadata import EntryPoint, entry_points
 
@@ -24,6 +25,10 @@ _loaded: dict[str, Game] = {}
 
 class NoGamesError(RuntimeError):
     """No game is registered: the project is not installed."""
+
+
+class BrokenPluginError(ValueError):
+    """A registered game's module cannot be imported (a plug-in moved or half uninstalled)."""
 
 
 @cache
@@ -60,7 +65,13 @@ def get_game(name: str, settings: dict | None = None) -> Game:
     if name not in points:
         raise ValueError(f"unknown game {name!r} (allowed: {', '.join(game_names())})")
     if name not in _loaded:
-        game = points[name].load()
+        try:
+            game = points[name].load()
+        except ImportError as exc:  # the others stay usable: say which plug-in and why
+            raise BrokenPluginError(
+                f"game {name!r}: its plug-in {points[name].value} cannot be imported "
+                f"({type(exc).__name__}: {exc}); reinstall the distribution that registers "
+                "it, or uninstall it") from None
         if not isinstance(game, Game):
             raise TypeError(f"entry point {name} = {points[name].value} is not a Game")
         _loaded[name] = game
@@ -72,9 +83,19 @@ def selectors() -> dict[str, dict[str, str]]:
     """Option -> {value: game} from every game's ``cli_selectors`` (``--variant reversed``)."""
     found: dict[str, dict[str, str]] = {}
     for name in game_names():
-        for option, value in get_game(name).cli_selectors.items():
+        try:
+            game = get_game(name)
+        except BrokenPluginError as exc:  # one broken plug-in must not stop every command
+            _warn_once(str(exc))
+            continue
+        for option, value in game.cli_selectors.items():
             found.setdefault(option, {}).setdefault(value, name)
     return found
+
+
+@cache
+def _warn_once(message: str) -> None:
+    warnings.warn(message, RuntimeWarning, stacklevel=3)
 
 
 def select_game(requested: str | None, chosen: dict[str, str | None]) -> str | None:
