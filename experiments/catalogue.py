@@ -166,6 +166,7 @@ def distributed_td(name: str, game: str, phases: int, stages: str, stem: str, se
 
 OTHELLO_20M = ("--stage 8000000:0.07 --stage 4000000:0.02 --stage 4000000:0.01 --stage "
                "4000000:0.005")
+RR_10M = "--stage 4000000:0.07 --stage 2000000:0.02 --stage 2000000:0.01 --stage 2000000:0.005"
 NETWORK = ('{{"genome": {{"kind": "ntuple", "layout": "{layout}", {rest}"phases": 1, '
            '"features": {features}}}}}')
 JOBS = [
@@ -314,11 +315,15 @@ JOBS = [
         "mean of the 4+2x2 and the 2x2-square networks in 4 phases (20 million games of "
         "distributed TD each), one network"),
     distributed_td("champion_reversed_reversi_ntuple", "reversed_reversi", 4,
-                   "--stage 4000000:0.07 --stage 2000000:0.02 --stage 2000000:0.01 --stage "
-                   "2000000:0.005", "reversed_reversi_ntuple", 2 * 3600, "the Reversed Reversi "
+                   RR_10M, "reversed_reversi_ntuple", 2 * 3600, "the Reversed Reversi "
                    "n-tuple champion: 4+2x2 + mobility, stability in 4 phases (neighbours share "
                    "a quarter of each step), 10 million games of distributed TD on 2 Ray workers "
                    "(resumable)", "--phase-share 0.25 "),
+    distributed_td("candidate_reversed_reversi_ntuple_square2_phases4", "reversed_reversi", 4,
+                   RR_10M, "reversed_reversi_ntuple_square2_phases4", 2 * 3600, "a second "
+                   "Reversed Reversi network to blend with the champion: 2x2 squares + mobility, "
+                   "stability in 4 phases (neighbours share a quarter of each step), 10 million "
+                   "games of distributed TD (resumable)", "--phase-share 0.25 ", layout="square2"),
     *[job(c.name, f"{PY} -m experiments.learning.td_curves --curve {c.name} --results "
           "{results}", f"{c.name}.md {c.name}.json {c.name}.png", c.seconds, c.kind, c.what)
       for c in CURVES],
