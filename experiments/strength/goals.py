@@ -198,6 +198,18 @@ GOALS = (
          "seed: vs its seed weights at equal search", 60),
     Goal("strength_hexifence_seed", "hexifence", "reference", ("chain", "safe"), HX_D2, 400,
          None, "Hexifence: the seed weights themselves, for comparison", 60),
+    # issue 28: which committed champion is "today's best" at equal search (the bar of the
+    # Pentago Twist and Hexifence goals: a new champion >= 60% against it)
+    Goal("strength_pentago_twist_today", "pentago_twist", champion("pentago_twist_es"),
+         (champion("pentago_twist"), champion("pentago_twist_ntuple"), "reference"), PT_D2, 400,
+         None, "issue 28: today's best Pentago Twist champion? The ES champion against every "
+         "other committed one and the seed weights, at equal search (depth 2)", 120),
+    Goal("strength_hexifence_today", "hexifence", champion("hexifence"),
+         (champion("hexifence_es"), champion("hexifence_ntuple"),
+          champion("hexifence_depth2_study"), champion("hexifence_depth3_study"), "reference"),
+         HX_D2, 400, None, "issue 28: today's best Hexifence champion? The README's champion "
+         "against every other committed one and the seed weights, at equal search (depth 2, "
+         "exact from 20 empty edges)", 120),
     # --- choosing the yardstick panels (issue 14) ---------------------------------------------
     yardstick("reversed_reversi", "wpc_negated"),
     yardstick("othello", "wpc"),
