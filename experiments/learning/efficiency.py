@@ -47,13 +47,15 @@ def cpu_seconds(pid: int) -> float:
 
 
 def run_evolve(method: Method, seed: int, budget: float, run_dir: Path) -> list[dict]:
-    """Run the study until its CPU reaches ``budget``; [{"cpu", "champion"}] per generation.
-    A run stopped before (a killed session) resumes from its checkpoint (``resume=``), its CPU
-    so far and the generations seen read from ``<run>.progress.json`` (written every few
-    seconds: a kill loses at most those seconds of CPU from the count)."""
+    """Run the study until its CPU reaches ``budget``; [{"cpu", "wall", "champion"}] per
+    generation. A run stopped before (a killed session) resumes from its checkpoint
+    (``resume=``), its CPU and wall seconds so far and the generations seen read from
+    ``<run>.progress.json`` (written every few seconds: a kill loses at most those seconds from
+    the counts; the time between sessions is not counted)."""
     progress = run_dir.parent / f"{run_dir.name}.progress.json"
     before = json.loads(progress.read_text()) if progress.is_file() and \
-        (run_dir / "checkpoint").is_dir() else {"cpu": 0.0, "seen": []}
+        (run_dir / "checkpoint").is_dir() else {"cpu": 0.0, "wall": 0.0, "seen": []}
+    started = time.monotonic() - before.get("wall", 0.0)  # older progress files: no wall
     cmd = [sys.executable, "-m", "evolve", *method.overrides, *RUN_ONLY,
            *([] if method.yardstick else [NO_YARDSTICK]), f"seed={seed}",
            "ga.generations=100000", f"hydra.run.dir={run_dir}"]
@@ -67,13 +69,14 @@ def run_evolve(method: Method, seed: int, budget: float, run_dir: Path) -> list[
     try:
         while child.poll() is None:
             used = before["cpu"] + cpu_seconds(child.pid)
+            wall = time.monotonic() - started
             done = sorted(champions.glob("gen_*.json")) if champions.is_dir() else []
             for path in done[len(seen):]:
-                seen.append({"cpu": used, "champion": str(path)})
+                seen.append({"cpu": used, "wall": wall, "champion": str(path)})
             if used >= budget:
                 break
             if time.monotonic() - last_saved > 5.0:
-                progress.write_text(json.dumps({"cpu": used, "seen": seen}))
+                progress.write_text(json.dumps({"cpu": used, "wall": wall, "seen": seen}))
                 last_saved = time.monotonic()
             time.sleep(0.2)
     finally:

@@ -46,7 +46,8 @@ def markdown(report: dict, plans: dict, figure_name: str) -> list[str]:
     lines = ["Elo against a fixed anchor pool as a function of the CPU-seconds a method spent "
              "learning, for each genome kind x optimizer, from "
              "`experiments/learning/efficiency_plans.py`. Each run gets the same CPU budget "
-             "(serial, one core); its champion at 1/4, 1/2 "
+             "(serial, one core; distributed TD counts its Ray workers' CPU too, and the hour-long "
+             "sections show the wall clock beside it); its champion at 1/4, 1/2 "
              "and all of the budget plays every anchor with colour-swapped seeded openings "
              "(the same for every player). Score and Elo are over all anchor games, with the "
              "95% Wilson interval; *all seeds* pools the seeds' games at the full budget.", "",
@@ -58,8 +59,9 @@ def markdown(report: dict, plans: dict, figure_name: str) -> list[str]:
                   f"`{' '.join(game['protocol'])}`; {game['games']} games per anchor and "
                   f"checkpoint; budget {game['budget']:.0f} CPU-s per run.", *plan.notes, "",
                   "| method | what | seed | Elo at 1/4 | Elo at 1/2 | Elo at the budget [95% CI] "
-                  "| " + " | ".join(f"score vs {anchor_name(a)}" for a in game["anchors"]) + " |",
-                  "|---|---|---:|---:|---:|---|" + "---:|" * len(game["anchors"])]
+                  "| " + " | ".join(f"score vs {anchor_name(a)}" for a in game["anchors"])
+                  + " | CPU-s / wall-s at the budget |",
+                  "|---|---|---:|---:|---:|---|" + "---:|" * len(game["anchors"]) + "---:|"]
         for method, fractions in by_method(game["rows"]).items():
             full = fractions[1.0]
             for r in full:
@@ -71,12 +73,12 @@ def markdown(report: dict, plans: dict, figure_name: str) -> list[str]:
                     + f" | {elo_text(r['score'])} [{elo_text(r['score_ci95'][0])}, "
                     f"{elo_text(r['score_ci95'][1])}] | "
                     + " | ".join(f"{r['by_anchor'].get(a, float('nan')):.1%}"
-                                 for a in game["anchors"]) + " |")
+                                 for a in game["anchors"]) + f" | {spent(r)} |")
             if len(full) > 1:
                 p, low, high, n = seeds_pooled(full)
                 lines.append(f"| {method} | all seeds ({n} games) | | | | **{elo_text(p)}** "
                              f"[{elo_text(low)}, {elo_text(high)}] | "
-                             + " | ".join("" for _ in game["anchors"]) + " |")
+                             + " | ".join("" for _ in game["anchors"]) + " | |")
         commands = sorted(set(game.get("commands", {}).values()))
         if commands:
             lines += ["", "Measured by " + "; ".join(f"`{c}`" for c in commands) + "."]
@@ -84,33 +86,53 @@ def markdown(report: dict, plans: dict, figure_name: str) -> list[str]:
     return lines
 
 
+def spent(row: dict) -> str:
+    """CPU (and wall, where the run recorded it) the row's champion had spent."""
+    cpu = f"{row['cpu']:,.0f}" if "cpu" in row else "?"
+    return f"{cpu} / {row['wall']:,.0f}" if "wall" in row else cpu
+
+
 def anchor_name(anchor: str) -> str:
     return anchor.rsplit("/", 1)[-1].removesuffix(".json")
 
 
 def figure(report: dict):
+    """One panel per game section against the CPU spent, and beside it one against the wall
+    clock when its runs recorded it (hour-long sections: in hours)."""
     games = list(report["games"].items())
     methods = list(dict.fromkeys(r["method"] for _, g in games for r in g["rows"]))
     colour = {m: plt.get_cmap("tab10")(i % 10) for i, m in enumerate(methods)}  # one per method
-    columns = min(2, len(games))
-    rows = -(-len(games) // columns)
+    panels = [(name, game, clock) for name, game in games
+              for clock in ("cpu", "wall") if clock == "cpu" or any("wall" in r for r in
+                                                                     game["rows"])]
+    columns = min(2, len(panels))
+    rows = -(-len(panels) // columns)
     fig, axes = plt.subplots(rows, columns, figsize=(6.5 * columns, 4.6 * rows), squeeze=False)
-    for ax in axes.flat[len(games):]:
+    for ax in axes.flat[len(panels):]:
         ax.set_visible(False)
-    for ax, (name, game) in zip(axes.flat, games, strict=False):
+    for ax, (name, game, clock) in zip(axes.flat, panels, strict=False):
+        hours = game["budget"] >= 3600.0
         for method, fractions in by_method(game["rows"]).items():
             xs, ys, lows, highs = [], [], [], []
             for f in sorted(fractions):
+                timed = [r for r in fractions[f] if clock in r]
+                if not timed:
+                    continue
                 p, low, high, _ = seeds_pooled(fractions[f])
-                xs.append(sum(r["cpu"] for r in fractions[f]) / len(fractions[f]))
+                xs.append(sum(r[clock] for r in timed) / len(timed) / (3600.0 if hours else 1.0))
                 ys.append(elo(p))
                 lows.append(elo(p) - elo(low))
                 highs.append(elo(high) - elo(p))
-            ax.errorbar(xs, ys, yerr=[lows, highs], marker="o", capsize=3, label=method,
-                        color=colour[method])
+            if xs:
+                ax.errorbar(xs, ys, yerr=[lows, highs], marker="o", capsize=3, label=method,
+                            color=colour[method])
         ax.axhline(0, color="grey", lw=0.8)
-        ax.set_title(f"{name}: {game['budget']:.0f} CPU-s per run")
-        ax.set_xlabel("CPU-seconds spent learning (mean over seeds)")
+        unit = "hours" if hours else "seconds"
+        budget = f"{game['budget'] / 3600:.0f} CPU-hour" if hours else \
+            f"{game['budget']:.0f} CPU-s"
+        ax.set_title(f"{name}: {budget} per run" + (", wall clock" if clock == "wall" else ""))
+        ax.set_xlabel(f"CPU-{unit} spent learning (mean over seeds)" if clock == "cpu" else
+                      f"wall-clock {unit} spent learning (mean over seeds)")
         ax.set_ylabel("Elo vs the anchor pool (seeds pooled, 95% CI)")
         ax.legend(fontsize=8)
     fig.tight_layout()
