@@ -61,6 +61,27 @@ def test_the_table_names_each_method_seed_and_anchor():
     text = "\n".join(markdown(report, PLANS, "x.png"))
     assert "| td_ntuple | TD alone | 0 | +191 | +191 | +191 [+156, +220] | 75.0% |" in text
     assert "Measured by `python -m experiments.learning.efficiency`." in text
+    assert text.count("75.0% | 10 |") == 1  # the CPU at the budget, no wall recorded
+
+
+def test_hour_long_rows_show_cpu_and_wall_and_get_a_wall_clock_panel():
+    from experiments.learning.efficiency_report import figure
+
+    plan = PLANS["reversed_reversi"]
+    rows = [{"method": m, "seed": 0, "games": 600, "score": 0.6, "score_ci95": [0.56, 0.64],
+             "cpu": 3600.0 * f, **({"wall": 1900.0 * f} if m == "td_ray2_hour" else {}),
+             "fraction": f, "by_anchor": {a: 0.6 for a in plan.anchors}}
+            for m in ("td_ray2_hour", "cocmaes_hour") for f in (0.25, 0.5, 1.0)]
+    report = {"games": {"reversed_reversi @ 3600 CPU-s": {
+        "game": "reversed_reversi", "budget": 3600.0, "anchors": list(plan.anchors),
+        "protocol": list(plan.protocol), "games": 200, "rows": rows,
+        "methods": {"td_ray2_hour": "distributed", "cocmaes_hour": "Co-CMA-ES"}}}}
+    text = "\n".join(markdown(report, PLANS, "x.png"))
+    assert "| 3,600 / 1,900 |" in text and "| 3,600 |" in text
+    axes = [ax for ax in figure(report).axes if ax.get_visible()]
+    assert [ax.get_xlabel().split(" ")[0] for ax in axes] == ["CPU-hours", "wall-clock"]
+    wall_lines = axes[1].get_legend_handles_labels()[1]
+    assert wall_lines == ["td_ray2_hour"]  # only the run that recorded its wall clock
 
 
 @pytest.mark.slow
