@@ -176,6 +176,13 @@ GOALS = (
          "issue 28: the Reversed Reversi champion (4+2x2 in 4 phases, 10 million games of "
          "distributed TD) head to head vs the one before it, 1 ply + exact last 3; and vs the "
          "1-ply WPC champion, the negated WPC and the course matrix (no overfitting)", 120),
+    Goal("strength_reversed_reversi_ntuple_square2_phases4", "reversed_reversi",
+         champion("reversed_reversi_ntuple_square2_phases4"),
+         (champion("reversed_reversi_ntuple_square2"), champion("reversed_reversi_ntuple")),
+         RR_1PLY, 1000, Target("reversed_reversi_ntuple_square2", "score", 0.65),
+         "issue 28: a second Reversed Reversi candidate (2x2 squares + mobility, stability in 4 "
+         "phases, 10 million games of distributed TD), a blend member for the champion: head "
+         "to head vs the network before the champion, and vs the champion", 60),
     Goal("strength_othello_cocmaes", "othello", "experiments/runs/othello_cocmaes/champion.json",
          (champion("othello_ntuple"), "wpc1", "course"), LEAGUE, 1000, None,
          "the Co-CMA-ES study at its small scale (+experiment=othello_cocmaes: 40 samples, 100 "
