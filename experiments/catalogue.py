@@ -271,6 +271,12 @@ JOBS = [
         "learning_efficiency.png", 3 * 3600, "timing",
         "Elo against fixed anchors per CPU-second, per genome kind x optimizer (CPU budgets: "
         "a slower machine learns less in them)"),
+    job("learning_efficiency_hour", f"{PY} -m experiments.learning.efficiency_hour --results "
+        "{results}", "learning_efficiency_hour.md learning_efficiency_hour.json "
+        "learning_efficiency_hour.png", 13.5 * 3600, "timing", "issue 28's hour-long rows: TD "
+        "online, distributed TD on 2 Ray workers (learnt by the driver, or on the workers), "
+        "Co-CMA-ES, 1 CPU-hour each; Reversed Reversi 1 seed, Othello 2; per CPU-hour and per "
+        "wall-hour (resumable: rerun to continue)"),
     # networks by TD self-play alone (their learning curves: experiments.learning.td_curves)
     *(td_network(game, NETWORK.format(layout="square2", rest='"symmetry": "d4", ',
                                       features='["mobility", "stability"]'),

@@ -209,9 +209,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--work", type=Path, default=Path("outputs/learning_efficiency"),
                    help="run folders and champions")
     p.add_argument("--results", type=Path, default=ROOT / "experiments" / "results")
+    p.add_argument("--name", default="learning_efficiency",
+                   help="the result files' stem (default: learning_efficiency)")
     args = p.parse_args(argv)
     stamp = Stamp.begin()
-    base = args.results / "learning_efficiency"
+    base = args.results / args.name
     report = kept(base.with_suffix(".json"))
     for name in args.game:
         plan = PLANS[name]
