@@ -243,7 +243,9 @@ def main(argv: list[str] | None = None) -> int:
             "commands": {**old.get("commands", {}), **{x.name: stamp.command for x in methods}}}
     write_json(base.with_suffix(".json"), report, stamp)
     figure(report).savefig(base.with_suffix(".png"), dpi=110, bbox_inches="tight")
-    write_markdown(base.with_suffix(".md"), "# Strength per CPU-second",
+    hours = any(g["budget"] >= 3600.0 for g in report["games"].values())
+    write_markdown(base.with_suffix(".md"), "# Strength per CPU-hour and per wall-hour" if hours
+                   else "# Strength per CPU-second",
                    markdown(report, PLANS, base.with_suffix(".png").name), stamp)
     print(f"wrote {base}.md, .json, .png")
     return 0
