@@ -183,6 +183,24 @@ def efficiency(d: dict) -> str:
     return "; ".join(cells) + " Elo vs the anchors (every method in the file)"
 
 
+def efficiency_hour(d: dict) -> str:
+    """Every hour-long method at the full budget: Elo, CPU and wall seconds."""
+    from experiments.learning.efficiency_report import elo_text, seeds_pooled
+
+    cells = []
+    for name, game in d["games"].items():
+        full: dict[str, list] = {}
+        for r in game["rows"]:
+            if r["fraction"] == 1.0:
+                full.setdefault(r["method"], []).append(r)
+        runs = [f"{m} {elo_text(seeds_pooled(rows)[0])} ("
+                f"{sum(r['cpu'] for r in rows) / len(rows):,.0f} CPU-s / "
+                f"{sum(r['wall'] for r in rows) / len(rows):,.0f} wall-s)" for m, rows in
+                full.items() if all("wall" in r for r in rows)]
+        cells.append(f"{name.split(' @ ')[0]}: " + ", ".join(runs))
+    return "; ".join(cells) + " Elo vs the anchors"
+
+
 ROWS = [
     Row("bench_perft", "Reversi perft from the start, one thread", ">= 100 M/s", perft),
     Row("bench_search", "Reversi alpha-beta, full evaluation, depth 5, median per move",
@@ -254,6 +272,9 @@ ROWS = [
         "depth 2, 400 games", "CI above 50%", goal),
     Row("learning_efficiency", "strength per CPU-second: the best genome kind x optimizer at "
         "the budget", "a table to choose by", efficiency),
+    Row("learning_efficiency_hour", "strength per CPU-hour and per wall-hour: the leading "
+        "learners for 1 CPU-hour each (TD: 10 million games; not finished: the job continues)",
+        "a table to choose by", efficiency_hour),
 ]
 
 
