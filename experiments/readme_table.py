@@ -168,16 +168,22 @@ def othello_anchors(d: dict) -> str:
     return " / ".join(f"{_match(d, o)['score']:.1%}" for o in OTHELLO_ANCHORS)
 
 
+def at_budget(game: dict) -> dict[str, list]:
+    """Method -> its rows (one per seed) at the full budget."""
+    full: dict[str, list] = {}
+    for r in game["rows"]:
+        if r["fraction"] == 1.0:
+            full.setdefault(r["method"], []).append(r)
+    return full
+
+
 def efficiency(d: dict) -> str:
     """The best method at the full budget per game, by pooled score against the anchors."""
     from experiments.learning.efficiency_report import elo_text, seeds_pooled
 
     cells = []
     for name, game in d["games"].items():
-        full: dict[str, list] = {}
-        for r in game["rows"]:
-            if r["fraction"] == 1.0:
-                full.setdefault(r["method"], []).append(r)
+        full = at_budget(game)
         best = max(full, key=lambda m: seeds_pooled(full[m])[0])
         cells.append(f"{name}: {best} {elo_text(seeds_pooled(full[best])[0])}")
     return "; ".join(cells) + " Elo vs the anchors (every method in the file)"
@@ -189,10 +195,7 @@ def efficiency_hour(d: dict) -> str:
 
     cells = []
     for name, game in d["games"].items():
-        full: dict[str, list] = {}
-        for r in game["rows"]:
-            if r["fraction"] == 1.0:
-                full.setdefault(r["method"], []).append(r)
+        full = at_budget(game)
         runs = [f"{m} {elo_text(seeds_pooled(rows)[0])} ("
                 f"{sum(r['cpu'] for r in rows) / len(rows):,.0f} CPU-s / "
                 f"{sum(r['wall'] for r in rows) / len(rows):,.0f} wall-s)" for m, rows in
