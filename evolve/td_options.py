@@ -83,7 +83,8 @@ def parse_args(argv: list[str], doc: str) -> argparse.Namespace:
                    help="with --round-games: who learns from a round's games: the driver, game "
                         "by game (default), or each task's worker from its own games, the "
                         "network moving by the mean of their changes (parameter averaging; for "
-                        "many workers: the driver's one core no longer caps the games/s)")
+                        "many workers: the driver's one core no longer caps the games/s; it can "
+                        "learn less per game, docs/tuning.md)")
     p.add_argument("--backend", choices=("serial", "ray"), default="serial",
                    help="with --round-games: where the games are played (default serial)")
     p.add_argument("--workers", type=int, default=None,
