@@ -116,21 +116,19 @@ def entry_text(size: int, cells, states) -> str:
 
 def network_markdown(game, genome: np.ndarray) -> str:
     network = game.network
-    layout = network.layout
-    net, feat = network.split(genome)
-    lines = ["### Genome: n-tuple network", "",
-             f"{layout.describe()} on the N={game.size} board; {network.phases} phases (equal "
-             "slices of the edges drawn)" + ("; plus the feature weights" if network.features
-                                              else "; value = margin + network") + ".",
+
+    def features_markdown(feat: np.ndarray) -> str:
+        rows = [[str(p), *(f"{v:.3g}" for v in row)] for p, row in enumerate(feat)]
+        return nf.markdown_table(["phase", *network.feature_names], rows,
+                                 "l" + "r" * len(network.feature_names))
+
+    intro = [f"{network.layout.describe()} on the N={game.size} board; {network.phases} phases "
+             "(equal slices of the edges drawn)" + ("; plus the feature weights"
+                                                    if network.features
+                                                    else "; value = margin + network") + ".",
              "Nodes: an inner edge by its grid point, `g(row col)` the ground node of the cell "
              "centred there (its boundary edges drawn). Spread: the standard deviation of a "
-             "table's entries per phase.", "",
-             nf.tables_markdown(layout, net, nf.lut_spreads(net, layout.lut_offsets),
-                                lambda cells: nodes_text(game.size, cells),
-                                lambda cells, states: entry_text(game.size, cells, states),
-                                cell_word="nodes")]
-    if network.features:
-        rows = [[str(p), *(f"{v:.3g}" for v in row)] for p, row in enumerate(feat)]
-        lines += ["", nf.markdown_table(["phase", *network.feature_names], rows,
-                                        "l" + "r" * len(network.feature_names))]
-    return "\n".join(part.rstrip("\n") for part in lines) + "\n"
+             "table's entries per phase.", ""]
+    return nf.genome_markdown(network, genome, intro, lambda cells: nodes_text(game.size, cells),
+                              lambda cells, states: entry_text(game.size, cells, states),
+                              features_markdown, cell_word="nodes")

@@ -156,3 +156,20 @@ def tables_markdown(layout: Layout, net: np.ndarray, spread: np.ndarray,
     return markdown_table(["table", cell_word, "instances", "spread by phase",
                            f"highest entry (phase {shown})", f"lowest entry (phase {shown})"],
                           rows, "llrl")
+
+
+def genome_markdown(network, genome: np.ndarray, intro: Sequence[str],
+                    cells_text: Callable[[Sequence[int]], str],
+                    entry_text: Callable[[Sequence[int], list[int]], str],
+                    features_markdown: Callable[[np.ndarray], str],
+                    cell_word: str = "cells") -> str:
+    """A network genome's report section: the heading, the game's ``intro`` lines, one row per
+    table (``tables_markdown``), then the feature weights as the game tabulates them
+    (``features_markdown(feat)``) when the genome has any."""
+    net, feat = network.split(genome)
+    lines = ["### Genome: n-tuple network", "", *intro,
+             tables_markdown(network.layout, net, lut_spreads(net, network.layout.lut_offsets),
+                             cells_text, entry_text, cell_word=cell_word)]
+    if network.features:
+        lines += ["", features_markdown(feat)]
+    return "\n".join(part.rstrip("\n") for part in lines) + "\n"

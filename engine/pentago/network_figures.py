@@ -84,17 +84,14 @@ def _square(cell: int, colour: str):
 def network_markdown(game, genome: np.ndarray) -> str:
     """The layout, then one row per table: cells, spread per phase, extreme entries."""
     network = game.network
-    layout = network.layout
-    net, feat = network.split(genome)
-    lines = ["### Genome: n-tuple network", "",
-             f"{layout.describe()}; {network.phases} phases (equal slices of 0..36 stones)"
-             + ("; plus the feature weights" if network.features else "") + ".",
-             "Spread: the standard deviation of a table's entries per phase (a table that "
-             "spreads little hardly tells positions apart). Cells are (row, column).", "",
-             nf.tables_markdown(layout, net, nf.lut_spreads(net, layout.lut_offsets),
-                                cells_text, entry_text)]
-    if network.features:
+
+    def features_markdown(feat: np.ndarray) -> str:
         rows = [[f"p{p}.{n}", f"{v:.4g}"] for p, row in enumerate(feat)
                 for n, v in zip(network.feature_names, row, strict=True)]
-        lines += ["", nf.markdown_table(["feature gene", "weight"], rows)]
-    return "\n".join(part.rstrip("\n") for part in lines) + "\n"
+        return nf.markdown_table(["feature gene", "weight"], rows)
+
+    intro = [f"{network.layout.describe()}; {network.phases} phases (equal slices of 0..36 "
+             "stones)" + ("; plus the feature weights" if network.features else "") + ".",
+             "Spread: the standard deviation of a table's entries per phase (a table that "
+             "spreads little hardly tells positions apart). Cells are (row, column).", ""]
+    return nf.genome_markdown(network, genome, intro, cells_text, entry_text, features_markdown)
