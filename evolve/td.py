@@ -20,7 +20,7 @@ those games too; ``--self-play-share`` of the blocks stay self-play (docs/patter
 fixed network in tasks of ``--chunk-games`` games, then learnt from in game order; the network
 is the same for any number of workers (``evolve.td_training``); ``--learner workers``: each
 task's worker learns from its own games and the network moves by the mean of their changes
-(parameter averaging, for many workers). ``--openings MIN:MAX``: every
+(synchronous parameter averaging, for many workers). ``--openings MIN:MAX``: every
 game starts after MIN..MAX seeded random plies. A checkpoint (``--checkpoint``, default
 ``OUT.checkpoint.npz``) is written about every ``--checkpoint-seconds``; ``--resume`` continues
 from it exactly (after a kill -9 too). ``--snapshot-every GAMES`` also saves the network after

@@ -73,7 +73,13 @@ def read_checkpoint(path: Path, schedule, rule=None
     if int(data["version"]) != CHECKPOINT_VERSION:
         raise ValueError(f"checkpoint {path}: version {int(data['version'])}, this program "
                          f"reads {CHECKPOINT_VERSION}")
-    if str(data["schedule"]) != schedule.to_json():
+    stored = str(data["schedule"])
+    if '"learner": "workers"' in stored and '"workers_round"' not in stored:
+        raise ValueError(f"checkpoint {path} was made by the first --learner workers (each "
+                         "round's changes added one round late, which can make the network "
+                         "worse); this version learns in synchronous rounds and cannot resume "
+                         "it: delete it to start again")
+    if stored != schedule.to_json():
         raise ValueError(f"checkpoint {path} was made with other settings "
                          f"({data['schedule']}); delete it or give the same options")
     if rule is not None:

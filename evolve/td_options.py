@@ -82,9 +82,9 @@ def parse_args(argv: list[str], doc: str) -> argparse.Namespace:
     p.add_argument("--learner", choices=("driver", "workers"), default="driver",
                    help="with --round-games: who learns from a round's games: the driver, game "
                         "by game (default), or each task's worker from its own games, the "
-                        "network moving by the mean of their changes (parameter averaging; for "
-                        "many workers: the driver's one core no longer caps the games/s; it can "
-                        "learn less per game, docs/tuning.md)")
+                        "network moving by the mean of their changes (synchronous parameter "
+                        "averaging; for many workers: the driver's one core no longer caps the "
+                        "games/s; docs/tuning.md)")
     p.add_argument("--backend", choices=("serial", "ray"), default="serial",
                    help="with --round-games: where the games are played (default serial)")
     p.add_argument("--workers", type=int, default=None,

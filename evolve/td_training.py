@@ -14,14 +14,20 @@ Two ways to play a stage's games (``Schedule``):
   ``i - 2`` (round 0 and 1: the start), so that the workers play round ``i + 1`` while the
   driver learns round ``i``. The network depends on the seed, G and the chunk size alone: it is
   the same for 1, 2 or 16 workers, serial or Ray.
-- **rounds learnt on the workers** (``learner`` ``workers``): as rounds, but each task also
-  learns from its own games, starting from the network that played them, and returns the
+- **rounds learnt on the workers** (``learner`` ``workers``): synchronous rounds. Each task
+  also learns from its own games, starting from the network that played them, and returns the
   change; the network then moves by the mean of the round's changes (summed in task order):
-  parameter averaging, as in local SGD. The driver no longer learns every game itself (its one
-  core caps rounds at a few workers); the network is still the same for any number of
-  workers, but not the driver-learnt one. A sum of the changes would move a weight that every
-  task learns (the features, common patterns) by as many times its change as there are tasks:
-  measured, it wrecks learning (5% against the driver-learnt network at 1 million games).
+  parameter averaging, as in local SGD. Round ``i + 1`` is played by the network after round
+  ``i``: no round in flight, since the changes must start from the network they are added to.
+  The driver no longer learns every game itself (its one core caps rounds at a few workers);
+  the network is still the same for any number of workers, but not the driver-learnt one.
+  Two ways that fail, measured: a sum of the changes moves a weight that every task learns
+  (the features, common patterns) by as many times its change as there are tasks (5% against
+  the driver-learnt network at 1 million games); and changes made from the network of round
+  ``i - 2`` but added to that of round ``i - 1`` (the first version, one round in flight)
+  oscillate where a round moves a weight most of the way to its target: at rate 0.07 the
+  network got worse as it went (26% against the driver-learnt one at 2 million games, 24%
+  against the synchronous one; ``experiments/results/td_workers_sync.md``).
 
 Checkpoints: ``evolve.td_checkpoint``.
 """
@@ -40,6 +46,7 @@ import numpy as np
 from evolve.td_checkpoint import Progress, read_checkpoint, write_checkpoint
 
 log = logging.getLogger("evolve.td")
+WORKERS_ROUND = "synchronous"  # --learner workers: changes added to the network they start from
 ONLINE_CHUNK = 5000  # games per td_learn call in online mode: a step, a seed stream
 
 
@@ -85,6 +92,8 @@ class Schedule:
         """What a checkpoint is checked against (``start`` only when not ``zero``: checkpoints
         made before it was recorded stay resumable)."""
         fields = asdict(self)
+        if self.learner == "workers":  # the first version's checkpoints are not resumed by it
+            fields["workers_round"] = WORKERS_ROUND
         for key, default in (("start", "zero"), ("step_rule", "nlms"), ("phase_share", 0.0),
                              ("learner", "driver")):
             if fields[key] == default:  # not recorded by older checkpoints
@@ -163,8 +172,9 @@ class OnlineRunner:
 
 
 class RoundRunner:
-    """Rounds with one in flight: step ``i`` submits round ``i + 1`` (played by the network
-    before round ``i`` is learnt), then learns round ``i``."""
+    """Rounds learnt by the driver with one in flight: step ``i`` submits round ``i + 1``
+    (played by the network before round ``i`` is learnt), then learns round ``i``. Learnt on
+    the workers: synchronous (``averaged``)."""
 
     def __init__(self, game, schedule: Schedule, steps, backend, rule=None):
         from evolve.execution.backends import SerialBackend
@@ -190,18 +200,11 @@ class RoundRunner:
 
     def step(self, i: int, genome, snapshot):
         self.submit(i, snapshot)  # after a resume: the round the checkpoint's snapshot plays
+        if self.schedule.learner == "workers":
+            return self.averaged(i, genome)
         self.submit(i + 1, genome)
         results = self.futures.pop(i).result()
         self.remote_cpu[i] = sum(r.cpu_seconds for r in results if r.pid != os.getpid())
-        if self.schedule.learner == "workers":
-            total = np.zeros_like(genome)
-            for r in results:  # in task order: the same sum for any number of workers
-                total += r.change
-            learnt = genome + total / len(results)
-            if not np.all(np.isfinite(learnt)):
-                raise ValueError(f"round {i}: the tasks' changes are not finite numbers (a "
-                                 "lower rate)")
-            return learnt, genome, np.concatenate([r.errors for r in results])
         records = [r.record for r in results]
         learnt, errors = genome, []
         for record in records:  # task by task (the same steps), keeping the workers busy
@@ -210,6 +213,22 @@ class RoundRunner:
             errors.append(more)
             self.backend.poll()
         return learnt, genome, np.concatenate(errors)  # round i + 1's player: before round i
+
+    def averaged(self, i: int, genome):
+        """Round ``i`` learnt on the workers, synchronously: it was played by ``genome`` (the
+        network after round ``i - 1``), each task's change starts from it, and round ``i + 1``
+        is played by the network that moved by their mean."""
+        results = self.futures.pop(i).result()
+        self.remote_cpu[i] = sum(r.cpu_seconds for r in results if r.pid != os.getpid())
+        total = np.zeros_like(genome)
+        for r in results:  # in task order: the same sum for any number of workers
+            total += r.change
+        learnt = genome + total / len(results)
+        if not np.all(np.isfinite(learnt)):
+            raise ValueError(f"round {i}: the tasks' changes are not finite numbers (a lower "
+                             "rate)")
+        self.submit(i + 1, learnt)
+        return learnt, learnt, np.concatenate([r.errors for r in results])
 
     def worker_cpu(self, i: int) -> float:
         """What round ``i``'s games cost the workers that played them elsewhere (Ray)."""

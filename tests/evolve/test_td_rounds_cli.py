@@ -34,9 +34,10 @@ def expected_rounds(openings=None, on_workers=False, phase_share=0.0, **against
                     ) -> np.ndarray:
     """The schedule of evolve.td_training written out over the contract: round i of stage k
     in tasks of 15 games (task c from SeedSequence([3, k, i, c]): its openings' seed, then its
-    games'), played by the network before round i - 1 was learnt. ``on_workers``: each task
-    learns from its own games starting from the network that played them, and the network
-    moves by the mean of the changes (summed in task order)."""
+    games'), played by the network before round i - 1 was learnt. ``on_workers``: synchronous
+    rounds, round i played by the network after round i - 1; each task learns from its own
+    games starting from that network, and the network moves by the mean of the changes (summed
+    in task order)."""
     from engine.core import StepRule
 
     rule = {"rule": StepRule("nlms", phase_share)} if phase_share else {}
@@ -46,6 +47,8 @@ def expected_rounds(openings=None, on_workers=False, phase_share=0.0, **against
     players = [genome]  # players[i]: the network that plays round i
     for i, (k, r, games, alpha) in enumerate(steps):
         players.append(genome)
+        if on_workers:
+            players[i] = genome
         records = []
         for c, start in enumerate(range(0, games, 15)):
             n = min(15, games - start)
@@ -194,6 +197,31 @@ def test_a_checkpoint_of_other_settings_is_not_resumed(tmp_path, capsys):
     assert "was made with other settings" in capsys.readouterr().err
     with pytest.raises(ValueError, match="other settings"):
         read_checkpoint(checkpoint, Schedule("othello", "{}", ((600, 0.1),), 2, 0.1, 200))
+
+
+def test_a_checkpoint_of_the_first_workers_learner_is_refused_in_one_line(tmp_path, capsys):
+    """Its rounds were added one round late: resuming it synchronously would give neither
+    run, so it is refused, saying so."""
+    from evolve.td_checkpoint import Progress, write_checkpoint
+
+    out = tmp_path / "x.json"
+    checkpoint = tmp_path / "x.json.checkpoint.npz"
+    args = [*ROUNDS, "--learner", "workers", "--out", str(out), "--resume"]
+    from evolve.td_options import checked_schedule, parse_args
+
+    schedule = json.loads(checked_schedule(parse_args(args, ""),
+                                           get_game("othello", SETTINGS)).to_json())
+    del schedule["workers_round"]  # what the first version wrote
+
+    class First:
+        def to_json(self):
+            return json.dumps(schedule, sort_keys=True)
+
+    write_checkpoint(checkpoint, First(), np.zeros(3), np.zeros(3), Progress(1, 40, 1.0))
+    assert td.main(args) == 1
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "first --learner workers" in err
+    assert "delete it" in err and checkpoint.is_file()  # nothing lost
 
 
 def test_a_torn_checkpoint_is_one_line(tmp_path, capsys):
