@@ -10,7 +10,7 @@ import argparse
 import json
 import sys
 
-from engine.core.registry import game_names, get_game
+from engine.core.registry import get_game, usable_game_names
 
 
 def describe(name: str) -> dict:
@@ -28,7 +28,7 @@ def main(argv: list[str] | None = None) -> int:
                                      description="List the registered games.")
     parser.add_argument("--json", action="store_true", help="one JSON array of game objects")
     args = parser.parse_args(argv)
-    games = [describe(name) for name in game_names()]
+    games = [describe(name) for name in usable_game_names()]
     if args.json:
         print(json.dumps(games, indent=2))
         return 0

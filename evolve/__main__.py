@@ -31,10 +31,10 @@ CONF_DIR = Path(__file__).resolve().parent.parent / "conf"
 def game_config_dirs() -> list[Path]:
     """Config folders of plug-in games whose ``game/<name>.yaml`` is not in ``conf/`` (their
     ``Game.config_dir``); only those games are imported."""
-    from engine.core.registry import game_names, get_game
+    from engine.core.registry import get_game, usable_game_names
 
     dirs: list[Path] = []
-    for name in game_names():
+    for name in usable_game_names():
         if not (CONF_DIR / "game" / f"{name}.yaml").is_file():
             folder = get_game(name).config_dir
             if folder is not None and (Path(folder) / "game").is_dir() and folder not in dirs:

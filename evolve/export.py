@@ -17,7 +17,7 @@ from pathlib import Path
 
 from engine.core.files import champion_game, resolve_source
 from engine.core.game import ChampionFileError, ExportFormat
-from engine.core.registry import game_names, get_game
+from engine.core.registry import get_game, usable_game_names
 
 BINARY_SUFFIXES = (".npz",)  # loaders tell these from JSON by the suffix alone
 
@@ -25,7 +25,7 @@ BINARY_SUFFIXES = (".npz",)  # loaders tell these from JSON by the suffix alone
 def all_formats() -> dict[str, list[ExportFormat]]:
     """Format name -> its declarations across the registered games."""
     found: dict[str, list[ExportFormat]] = {}
-    for name in game_names():
+    for name in usable_game_names():
         for fmt in get_game(name).export_formats:
             found.setdefault(fmt.name, []).append(fmt)
     return found

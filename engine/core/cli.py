@@ -14,7 +14,7 @@ import importlib
 import sys
 
 from engine.core.base import PLAY_ANY
-from engine.core.registry import default_game, game_names, get_game
+from engine.core.registry import default_game, game_names, get_game, usable_game_names
 
 
 def split_game(argv: list[str], default: str | None) -> tuple[str | None, list[str]]:
@@ -64,7 +64,7 @@ def dispatch(command: str, argv: list[str] | None = None) -> int:
         return 2
     module = game.cli_commands.get(command)
     if module is None:
-        having = [n for n in game_names() if command in get_game(n).cli_commands]
+        having = [n for n in usable_game_names() if command in get_game(n).cli_commands]
         print(f"error: --game {game.name} has no `{command}` command (games that have it: "
               f"{', '.join(having) or 'none'})", file=sys.stderr)
         return 2

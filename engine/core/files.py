@@ -34,10 +34,10 @@ def champion_game(path: str | Path) -> str | None:
     """The registered game a champion file is for (the first game that ``recognizes`` its
     header); ``None`` when no game does. ``ChampionFileError`` if it is not a readable JSON /
     npz file."""
-    from engine.core.registry import game_names, get_game
+    from engine.core.registry import get_game, usable_game_names
 
     header = file_header(Path(path))
-    for name in game_names():
+    for name in usable_game_names():
         if get_game(name).recognizes(header):
             return name
     return None

@@ -67,10 +67,11 @@ def get_game(name: str, settings: dict | None = None) -> Game:
     if name not in _loaded:
         try:
             game = points[name].load()
-        except ImportError as exc:  # the others stay usable: say which plug-in and why
+        except (ImportError, AttributeError) as exc:  # the others stay usable: say which
+            why = " ".join(str(exc).split())  # one line, so the advice is never cut off
             raise BrokenPluginError(
                 f"game {name!r}: its plug-in {points[name].value} cannot be imported "
-                f"({type(exc).__name__}: {exc}); reinstall the distribution that registers "
+                f"({type(exc).__name__}: {why}); reinstall the distribution that registers "
                 "it, or uninstall it") from None
         if not isinstance(game, Game):
             raise TypeError(f"entry point {name} = {points[name].value} is not a Game")
@@ -79,15 +80,26 @@ def get_game(name: str, settings: dict | None = None) -> Game:
     return game.with_settings(settings) if settings else game
 
 
+def usable_game_names() -> list[str]:
+    """``game_names()`` without the games whose plug-in cannot be imported, each of those
+    skipped with one warning: what commands that go over every game use, so that one broken
+    plug-in does not stop them (``get_game`` of it still raises ``BrokenPluginError``)."""
+    usable = []
+    for name in game_names():
+        try:
+            get_game(name)
+        except BrokenPluginError as exc:
+            _warn_once(str(exc))
+            continue
+        usable.append(name)
+    return usable
+
+
 def selectors() -> dict[str, dict[str, str]]:
     """Option -> {value: game} from every game's ``cli_selectors`` (``--variant reversed``)."""
     found: dict[str, dict[str, str]] = {}
-    for name in game_names():
-        try:
-            game = get_game(name)
-        except BrokenPluginError as exc:  # one broken plug-in must not stop every command
-            _warn_once(str(exc))
-            continue
+    for name in usable_game_names():
+        game = get_game(name)
         for option, value in game.cli_selectors.items():
             found.setdefault(option, {}).setdefault(value, name)
     return found

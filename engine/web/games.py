@@ -4,7 +4,8 @@ of them search), and the settings a game has by default (the page's settings hin
 from __future__ import annotations
 
 from engine.core import game_names, get_game
-from engine.web.errors import ApiError, log
+from engine.core.registry import BrokenPluginError, usable_game_names
+from engine.web.errors import ApiError
 
 # game name -> renderer in static/renderers/<renderer>.js (others get the generic renderer)
 RENDERERS = {"othello": "reversi", "reversed_reversi": "reversi",
@@ -16,18 +17,14 @@ def load_game(name):
         raise ApiError(400, f"game: expected one of {', '.join(game_names())}, got {name!r}")
     try:
         return get_game(name)
-    except ImportError as err:  # registered but its package is not there yet
+    except (ImportError, BrokenPluginError) as err:  # registered, its package not there
         raise ApiError(503, f"game: {name} cannot be loaded ({err})") from None
 
 
 def available_games() -> list[dict]:
     games = []
-    for name in game_names():
-        try:
-            game = get_game(name)
-        except ImportError as err:
-            log.warning("game %s is registered but cannot be loaded: %s", name, err)
-            continue
+    for name in usable_game_names():  # a broken plug-in: skipped, with a warning
+        game = get_game(name)
         specs = list(game.agent_specs())
         games.append({"name": name, "description": game.description,
                       "players": list(game.players), "margin_unit": game.margin_unit,
