@@ -47,8 +47,10 @@ def markdown(report: dict, plans: dict, figure_name: str) -> list[str]:
              "learning, for each genome kind x optimizer, from "
              "`experiments/learning/efficiency_plans.py`. Each run gets the same CPU budget "
              "(serial, one core; distributed TD counts its Ray workers' CPU too, and the hour-long "
-             "sections show the wall clock beside it); its champion at 1/4, 1/2 "
-             "and all of the budget plays every anchor with colour-swapped seeded openings "
+             "sections show the wall clock beside it: a TD run's steps, without Ray's start and "
+             "the workers' warm-up of a few seconds; a study's whole process); its champion at "
+             "1/4, 1/2 and all of the budget (the last one within each, 2% allowed; a TD "
+             "run's: its snapshots) plays every anchor with colour-swapped seeded openings "
              "(the same for every player). Score and Elo are over all anchor games, with the "
              "95% Wilson interval; *all seeds* pools the seeds' games at the full budget.", "",
              f"![Elo against the anchors per CPU-second]({figure_name})", ""]
