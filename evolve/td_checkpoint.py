@@ -78,7 +78,7 @@ def read_checkpoint(path: Path, schedule, rule=None
         raise ValueError(f"checkpoint {path} was made by the first --learner workers (each "
                          "round's changes added one round late, which can make the network "
                          "worse); this version learns in synchronous rounds and cannot resume "
-                         "it: delete it to start again")
+                         "it: delete it, or run without --resume, to start again")
     if stored != schedule.to_json():
         raise ValueError(f"checkpoint {path} was made with other settings "
                          f"({data['schedule']}); delete it or give the same options")
