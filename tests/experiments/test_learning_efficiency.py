@@ -107,7 +107,7 @@ def test_every_study_method_of_the_plans_composes_and_validates(game):
 
 def test_an_hour_long_method_runs_only_when_named_and_at_its_budget(tmp_path, capsys):
     named = [x.name for x in PLANS["othello"].methods if x.budget is not None]
-    assert named == ["td_hour", "td_ray2_hour", "td_workers2_hour", "cocmaes_hour"]
+    assert named == ["td_hour", "td_ray2_hour", "cocmaes_hour", "td_workers2_hour"]
     with pytest.raises(SystemExit):
         le.main(["--game", "othello", "--methods", "td_hour", "--budget", "240", "--work",
                  str(tmp_path), "--results", str(tmp_path)])
@@ -137,7 +137,7 @@ def test_the_hour_long_table_runs_each_games_hour_methods_into_its_own_files(mon
     calls = []
     monkeypatch.setattr(efficiency_hour.efficiency, "main", lambda argv: calls.append(argv) or 0)
     assert efficiency_hour.main(["--results", "r", "--work", "w"]) == 0
-    hour = ["td_hour", "td_ray2_hour", "td_workers2_hour", "cocmaes_hour"]
+    hour = ["td_hour", "td_ray2_hour", "cocmaes_hour", "td_workers2_hour"]
     assert calls == [
         ["--game", "reversed_reversi", "--methods", *hour, "--seeds", "0", "--work", "w",
          "--results", "r", "--name", "learning_efficiency_hour"],
