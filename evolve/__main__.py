@@ -48,7 +48,17 @@ def with_game_configs(args: list[str]) -> list[str]:
     dirs = game_config_dirs()
     if not dirs or any(a.startswith("hydra.searchpath=") for a in args):
         return args
-    return [*args, "hydra.searchpath=[" + ",".join(f"file://{d}" for d in dirs) + "]"]
+    return with_overrides(args, ["hydra.searchpath=[" + ",".join(f"file://{d}" for d in dirs)
+                                 + "]"])
+
+
+def with_overrides(args: list[str], extra: list[str]) -> list[str]:
+    """``args`` with ``extra`` overrides right after the user's last override: Hydra's parser
+    takes the overrides as one group of positional arguments and refuses a second one after a
+    flag (``seed=1 -m``, ``seed=1 --cfg job`` followed by an override)."""
+    last = max((i for i, a in enumerate(args) if "=" in a and not a.startswith("-")),
+               default=len(args) - 1)
+    return [*args[:last + 1], *extra, *args[last + 1:]]
 
 
 @hydra.main(config_path=str(CONF_DIR), config_name="config", version_base="1.3")
@@ -152,5 +162,5 @@ def preflight(args: list[str]) -> list[str]:
 if __name__ == "__main__":
     check_overrides(sys.argv[1:])
     sys.argv[1:] = with_game_configs(sys.argv[1:])
-    sys.argv += preflight(sys.argv[1:])
+    sys.argv[1:] = with_overrides(sys.argv[1:], preflight(sys.argv[1:]))
     main()

@@ -206,3 +206,27 @@ def test_the_run_ends_with_a_summary_of_what_came_out(talking_run):
                     "python -m evolve.report", "python -m evolve resume="):
         assert command in tail
     assert (run_dir / "evolve.log").read_text().count("done in ") == 1  # in the log too
+
+
+@pytest.mark.parametrize("args, extra, expected", [
+    (["seed=1", "--cfg", "job"], ["x=1"], ["seed=1", "x=1", "--cfg", "job"]),
+    (["seed=1", "-m"], ["x=1"], ["seed=1", "x=1", "-m"]),
+    (["-m", "seed=1", "a=2"], ["x=1"], ["-m", "seed=1", "a=2", "x=1"]),
+    (["--cfg", "job"], ["x=1"], ["--cfg", "job", "x=1"]),
+    ([], ["x=1"], ["x=1"]),
+    (["seed=1"], [], ["seed=1"]),
+])
+def test_added_overrides_join_the_users_own_group(args, extra, expected):
+    """Hydra's parser refuses a second group of overrides after a flag, so the searchpath of
+    the plug-in games and the output folder go right after the user's last override."""
+    from evolve.__main__ import with_overrides
+
+    assert with_overrides(args, extra) == expected
+
+
+def test_a_hydra_flag_after_the_overrides_works_with_a_plugin_game_installed(tmp_path):
+    """``--cfg job`` after an override (and the plug-in's ``hydra.searchpath`` added to the
+    command line when one is installed, as CI's is)."""
+    proc = evolve(tmp_path, "seed=7", "--cfg", "job")
+    assert proc.returncode == 0, proc.stderr
+    assert "seed: 7" in proc.stdout.splitlines()
