@@ -337,6 +337,9 @@ JOBS = [
 
 # result files no job writes, and why
 KEPT = {
+    "td_workers_sync.md": "the first --learner workers (one round late) against the synchronous "
+    "one: the first version's run needs a commit before d80abb2, so no job of this one can "
+    "remake it; the file holds both commands and the head-to-head ones",
     "champions/pentago_twist_es.json": "champion of an ES study against the seed (issue 21; "
     "about 50 CPU-minutes on the loaded machine): python -m evolve +experiment=pentago_twist "
     "ga.algorithm=es ga.population=15 ga.es_sigma=0.02 ga.es_learning_rate=0.01 "
