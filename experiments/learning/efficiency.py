@@ -54,7 +54,9 @@ def run_evolve(method: Method, seed: int, budget: float, run_dir: Path) -> list[
     the counts; the time between sessions is not counted)."""
     progress = run_dir.parent / f"{run_dir.name}.progress.json"
     before = json.loads(progress.read_text()) if progress.is_file() and \
-        (run_dir / "checkpoint").is_dir() else {"cpu": 0.0, "wall": 0.0, "seen": []}
+        (run_dir / "checkpoint").is_dir() else {"seen": []}
+    if not before["seen"]:  # killed before its first generation: it starts again, from zero
+        before = {"cpu": 0.0, "wall": 0.0, "seen": []}
     started = time.monotonic() - before.get("wall", 0.0)  # older progress files: no wall
     cmd = [sys.executable, "-m", "evolve", *method.overrides, *RUN_ONLY,
            *([] if method.yardstick else [NO_YARDSTICK]), f"seed={seed}",
