@@ -13,6 +13,8 @@ from engine.core.records import STEP_RULES
 from engine.core.registry import game_names
 from evolve.td_training import ONLINE_CHUNK, Schedule
 
+CHUNK_GAMES = 100  # --chunk-games by default
+
 
 def stage(text: str) -> tuple[int, float]:
     try:
@@ -77,8 +79,9 @@ def parse_args(argv: list[str], doc: str) -> argparse.Namespace:
                    help="play in rounds of G games with a fixed network, learnt from in game "
                         "order (any backend, the same network for any number of workers); "
                         "0: online TD in this process (default)")
-    p.add_argument("--chunk-games", type=int, default=100, metavar="C",
-                   help="with --round-games: games per task (a seed stream; default 100)")
+    p.add_argument("--chunk-games", type=int, default=None, metavar="C",
+                   help=f"with --round-games: games per task (a seed stream; default "
+                        f"{CHUNK_GAMES})")
     p.add_argument("--learner", choices=("driver", "workers"), default="driver",
                    help="with --round-games: who learns from a round's games: the driver, game "
                         "by game (default), or each task's worker from its own games, the "
@@ -109,12 +112,15 @@ def parse_args(argv: list[str], doc: str) -> argparse.Namespace:
 
 def checked_schedule(args, game) -> Schedule:
     """The run's ``Schedule``; ``ValueError`` naming a bad option."""
-    if args.round_games < 0 or args.chunk_games < 1:
+    if args.round_games < 0 or args.chunk_games is not None and args.chunk_games < 1:
         raise ValueError("--round-games must be >= 0 and --chunk-games >= 1")
-    if not args.round_games:
+    if not args.round_games:  # options that would change nothing: say so, not ignore them
         for option, value in (("--backend ray", args.backend == "ray"),
                               ("--openings", args.openings),
-                              ("--learner workers", args.learner == "workers")):
+                              ("--learner workers", args.learner == "workers"),
+                              ("--chunk-games", args.chunk_games is not None),
+                              ("--workers", args.workers is not None),
+                              ("--ray-address", args.ray_address is not None)):
             if value:
                 raise ValueError(f"{option} needs --round-games G (online TD runs in this "
                                  "process from the initial position)")
@@ -137,6 +143,8 @@ def checked_schedule(args, game) -> Schedule:
     if args.learner == "workers" and args.step_rule != "nlms":
         raise ValueError(f"--learner workers --step-rule {args.step_rule}: the workers learn "
                          "with the plain nlms rule only (a rule with state needs one learner)")
+    if args.chunk_games is None:
+        args.chunk_games = CHUNK_GAMES  # what online checkpoints have always recorded
     if args.workers is not None and args.workers < 1:
         raise ValueError(f"--workers must be >= 1, got {args.workers}")
     if args.round_games and args.opponents:  # the workers load them: fail here, in one line

@@ -164,6 +164,12 @@ def test_a_kill_9_and_resume_give_the_uninterrupted_network(tmp_path, mode):
 @pytest.mark.parametrize("extra, message", [
     (["--backend", "ray"], "error: --backend ray needs --round-games G"),
     (["--openings", "2:4"], "error: --openings needs --round-games G"),
+    # online TD has no tasks nor workers: an option that would change nothing is refused
+    (["--chunk-games", "50"], "error: --chunk-games needs --round-games G"),
+    (["--workers", "2"], "error: --workers needs --round-games G"),
+    (["--ray-address", "auto"], "error: --ray-address needs --round-games G"),
+    (["--round-games", "10", "--chunk-games", "0"], "error: --round-games must be >= 0 and "
+     "--chunk-games >= 1"),
     (["--round-games", "-1"], "error: --round-games must be >= 0"),
     (["--round-games", "10", "--openings", "1:1"], "error: --openings 1:1: found only 4 "),
     (["--round-games", "10", "--snapshot-every", "15"], "error: --snapshot-every 15: allowed "
