@@ -337,6 +337,8 @@ JOBS = [
 
 # result files no job writes, and why
 KEPT = {
+    "td_scout_pentago_hexifence.md": "a scouting measurement (about 50 CPU-minutes): the "
+    "commands are in the file; no catalogue job, since its answer (no) made no champion",
     "td_workers_sync.md": "the first --learner workers (one round late) against the synchronous "
     "one: the first version's run needs a commit before d80abb2, so no job of this one can "
     "remake it; the file holds both commands and the head-to-head ones",
