@@ -276,8 +276,9 @@ ROWS = [
     Row("learning_efficiency", "strength per CPU-second: the best genome kind x optimizer at "
         "the budget", "a table to choose by", efficiency),
     Row("learning_efficiency_hour", "strength per CPU-hour and per wall-hour: the leading "
-        "learners for 1 CPU-hour each (TD: its snapshot within the hour, 9.5 of 10 million "
-        "games; not finished: the job continues)", "a table to choose by", efficiency_hour),
+        "learners for 1 CPU-hour each (TD: the last snapshot of 10 million games within the "
+        "hour; Othello not yet run: the job continues)", "a table to choose by",
+        efficiency_hour),
 ]
 
 
