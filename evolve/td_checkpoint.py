@@ -74,11 +74,10 @@ def read_checkpoint(path: Path, schedule, rule=None
         raise ValueError(f"checkpoint {path}: version {int(data['version'])}, this program "
                          f"reads {CHECKPOINT_VERSION}")
     stored = str(data["schedule"])
-    if '"learner": "workers"' in stored and '"workers_round"' not in stored:
-        raise ValueError(f"checkpoint {path} was made by the first --learner workers (each "
-                         "round's changes added one round late, which can make the network "
-                         "worse); this version learns in synchronous rounds and cannot resume "
-                         "it: delete it, or run without --resume, to start again")
+    why = schedule.outdated(stored)
+    if why:
+        raise ValueError(f"checkpoint {path} {why}: delete it, or run without --resume, to "
+                         "start again")
     if stored != schedule.to_json():
         raise ValueError(f"checkpoint {path} was made with other settings "
                          f"({data['schedule']}); delete it or give the same options")

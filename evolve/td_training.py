@@ -100,6 +100,17 @@ class Schedule:
                 del fields[key]
         return json.dumps(fields, sort_keys=True)
 
+    @staticmethod
+    def outdated(stored: str) -> str | None:
+        """Why a checkpoint's schedule (``to_json`` of an earlier version) cannot be resumed
+        by this one however the options are given; ``None`` when it can be compared."""
+        fields = json.loads(stored)
+        if fields.get("learner") == "workers" and "workers_round" not in fields:
+            return ("was made by the first --learner workers (each round's changes added one "
+                    "round late, which can make the network worse); this version learns in "
+                    "synchronous rounds and cannot resume it")
+        return None
+
     def rule(self):
         """A fresh ``StepRule`` (None when plain: the games' defaults, any game)."""
         from engine.core import StepRule
@@ -161,6 +172,13 @@ class OnlineRunner:
         if rule is not None:  # learnt in place across steps
             self.against["rule"] = rule
 
+    def results(self, i: int) -> list:
+        """Round ``i``'s task results, once done; what they cost other processes is kept for
+        ``worker_cpu``."""
+        results = self.futures.pop(i).result()
+        self.remote_cpu[i] = sum(r.cpu_seconds for r in results if r.pid != os.getpid())
+        return results
+
     def worker_cpu(self, i: int) -> float:
         return 0.0  # every game is played in this process
 
@@ -203,9 +221,7 @@ class RoundRunner:
         if self.schedule.learner == "workers":
             return self.averaged(i, genome)
         self.submit(i + 1, genome)
-        results = self.futures.pop(i).result()
-        self.remote_cpu[i] = sum(r.cpu_seconds for r in results if r.pid != os.getpid())
-        records = [r.record for r in results]
+        records = [r.record for r in self.results(i)]
         learnt, errors = genome, []
         for record in records:  # task by task (the same steps), keeping the workers busy
             learnt, more = self.game.td_learn_games(learnt, [record], self.steps[i][3],
@@ -218,8 +234,7 @@ class RoundRunner:
         """Round ``i`` learnt on the workers, synchronously: it was played by ``genome`` (the
         network after round ``i - 1``), each task's change starts from it, and round ``i + 1``
         is played by the network that moved by their mean."""
-        results = self.futures.pop(i).result()
-        self.remote_cpu[i] = sum(r.cpu_seconds for r in results if r.pid != os.getpid())
+        results = self.results(i)
         total = np.zeros_like(genome)
         for r in results:  # in task order: the same sum for any number of workers
             total += r.change
@@ -229,6 +244,13 @@ class RoundRunner:
                              "rate)")
         self.submit(i + 1, learnt)
         return learnt, learnt, np.concatenate([r.errors for r in results])
+
+    def results(self, i: int) -> list:
+        """Round ``i``'s task results, once done; what they cost other processes is kept for
+        ``worker_cpu``."""
+        results = self.futures.pop(i).result()
+        self.remote_cpu[i] = sum(r.cpu_seconds for r in results if r.pid != os.getpid())
+        return results
 
     def worker_cpu(self, i: int) -> float:
         """What round ``i``'s games cost the workers that played them elsewhere (Ray)."""
