@@ -7,7 +7,8 @@ every player); the score over all anchor games gives an Elo against the anchor p
 95% Wilson interval. Writes ``learning_efficiency.md`` / ``.json`` / ``.png``, stamped; a run
 of some games or methods replaces their rows and keeps the others (each method names the command
 that measured it). A run whose rows were measured with the same settings (``<work>/<game>/<method>/
-seed<N>.rows.json``) is not run again, so an interrupted study resumes where it stopped::
+seed<N>.rows.json``, or the result file's own rows and keys) is not run again, so an interrupted
+study resumes where it stopped, on this machine or another::
 
     python -m experiments.learning.efficiency --game othello --seeds 0 1 --budget 240
 
@@ -154,10 +155,20 @@ def pooled(result: dict) -> dict:
             "by_anchor": {m["opponent"]: m["score"] for m in result["matches"]}}
 
 
+def row_key(plan: Plan, method: Method, budget: float, games: int) -> dict:
+    """What a measured row depends on: a row measured with another key is measured again."""
+    return json.loads(json.dumps({"method": asdict(method), "budget": budget, "games": games,
+                                  "anchors": plan.anchors, "protocol": plan.protocol}))
+
+
 def study(plan: Plan, methods: list[Method], seeds: list[int], budget: float, games: int,
-          work: Path) -> list[dict]:
+          work: Path, earlier: dict | None = None) -> list[dict]:
+    """Each method's rows from each seed. A run measured before with the same key is not run
+    again: from ``<work>/<game>/<method>/seed<N>.rows.json`` (an interrupted study) or from
+    ``earlier``, the result file's section (another session or machine)."""
     from tqdm import tqdm
 
+    earlier = earlier or {}
     rows = []
     jobs = [(method, seed) for method in methods for seed in seeds]
     bar = tqdm(jobs, desc=plan.game, unit="run", disable=not sys.stderr.isatty())
@@ -166,10 +177,15 @@ def study(plan: Plan, methods: list[Method], seeds: list[int], budget: float, ga
         run_dir = work / plan.game / method.name / f"seed{seed}"
         run_dir.parent.mkdir(parents=True, exist_ok=True)
         done = run_dir.parent / f"seed{seed}.rows.json"
-        key = json.loads(json.dumps({"method": asdict(method), "budget": budget, "games": games,
-                                     "anchors": plan.anchors, "protocol": plan.protocol}))
+        key = row_key(plan, method, budget, games)
         if done.is_file() and json.loads(done.read_text())["key"] == key:
             rows += json.loads(done.read_text())["rows"]  # measured by an interrupted run
+            continue
+        kept_rows = [r for r in earlier.get("rows", [])
+                     if r["method"] == method.name and r["seed"] == seed]
+        if kept_rows and earlier.get("keys", {}).get(method.name) == key:
+            print(f"{plan.game} {method.name} seed {seed}: kept from the result file", flush=True)
+            rows += kept_rows
             continue
         resumable = method.kind in ("evolve", "td_cli")  # from their checkpoints
         if run_dir.exists() and not resumable:
@@ -229,19 +245,22 @@ def main(argv: list[str] | None = None) -> int:
             p.error(f"--methods: {', '.join(x.name for x in methods)} have budgets "
                     f"{sorted(budgets)}: measure methods of one budget at a time")
         budget = args.budget or next(iter(budgets), None) or plan.budget
-        rows = study(plan, methods, args.seeds, budget, args.games, args.work.resolve())
-        if budget != plan.budget:  # another budget: its own section beside the plan's
-            name = f"{name} @ {budget:.0f} CPU-s"
+        section = name if budget == plan.budget else f"{name} @ {budget:.0f} CPU-s"
         setting = {"budget": budget, "anchors": list(plan.anchors),
                    "protocol": list(plan.protocol), "games": args.games}
-        old = report["games"].get(name, {})
+        old = report["games"].get(section, {})
         if any(old.get(k) != v for k, v in setting.items()):
             old = {}  # measured otherwise: not comparable, replaced
-        ran = {x.name for x in methods}
-        report["games"][name] = {
+        rows = study(plan, methods, args.seeds, budget, args.games, args.work.resolve(), old)
+        keys = {x.name: row_key(plan, x, budget, args.games) for x in methods}
+        ran = {(x.name, seed) for x in methods for seed in args.seeds}
+        stale = {x.name for x in methods if old.get("keys", {}).get(x.name) != keys[x.name]}
+        report["games"][section] = {
             "game": plan.game, **setting,
             "methods": {**old.get("methods", {}), **{x.name: x.what for x in methods}},
-            "rows": [r for r in old.get("rows", []) if r["method"] not in ran] + rows,
+            "rows": [r for r in old.get("rows", []) if (r["method"], r["seed"]) not in ran
+                     and r["method"] not in stale] + rows,  # other seeds of a method stay
+            "keys": {**old.get("keys", {}), **keys},
             "commands": {**old.get("commands", {}), **{x.name: stamp.command for x in methods}}}
     write_json(base.with_suffix(".json"), report, stamp)
     figure(report).savefig(base.with_suffix(".png"), dpi=110, bbox_inches="tight")

@@ -27,6 +27,8 @@ class Method:
     td_start: str = "zero"    # td_alone: zero | reference
     yardstick: bool = False   # evolve: keep the yardstick (its hall of fame is in the fitness)
     budget: float | None = None  # run only at this budget (named with --methods), not the plan's
+    revision: int = 0  # bumped when the code behind it learns otherwise from the same options:
+    # a row measured before (kept in the result file) is then measured again
 
 
 @dataclass(frozen=True)
@@ -40,8 +42,8 @@ class Plan:
 
 
 def m(name, what, *overrides, kind="evolve", td_start="zero", yardstick=False,
-      budget=None) -> Method:
-    return Method(name, what, tuple(overrides), kind, td_start, yardstick, budget)
+      budget=None, revision=0) -> Method:
+    return Method(name, what, tuple(overrides), kind, td_start, yardstick, budget, revision)
 
 
 HOUR = 3600.0
@@ -69,7 +71,7 @@ def an_hour(game: str, cocmaes: tuple[str, ...]) -> tuple[Method, ...]:
               "task learns from its own games, the network moves by the mean of their changes), "
               "2 Ray workers, 4+2x2, 10 million games", *td, "--round-games", "2000",
               "--chunk-games", "250", "--learner", "workers", "--backend", "ray", "--workers",
-              "2", kind="td_cli", budget=HOUR))
+              "2", kind="td_cli", budget=HOUR, revision=1))  # 1: synchronous rounds (d80abb2)
 
 
 OTHELLO_NT = ("+experiment=othello_ntuple", "game.genome.layout=square2",

@@ -143,3 +143,54 @@ def test_the_hour_long_table_runs_each_games_hour_methods_into_its_own_files(mon
          "--results", "r", "--name", "learning_efficiency_hour"],
         ["--game", "othello", "--methods", *hour, "--seeds", "0", "1", "--work", "w",
          "--results", "r", "--name", "learning_efficiency_hour"]]
+
+
+def test_a_row_in_the_result_file_is_kept_unless_its_method_was_revised(tmp_path, monkeypatch):
+    """Rows committed by another session are not measured again on a fresh machine (no work
+    folder), unless the method's key changed (e.g. a revised learner)."""
+    import dataclasses
+
+    plan = PLANS["othello"]
+    method = next(x for x in plan.methods if x.name == "td_hour")
+    row = {"method": "td_hour", "seed": 1, "fraction": 1.0, "score": 0.5}
+    earlier = {"keys": {"td_hour": le.row_key(plan, method, 3600.0, 200)}, "rows": [row]}
+
+    def ran(*args):
+        raise AssertionError("measured again")
+
+    monkeypatch.setattr(le, "run_td", ran)
+    assert le.study(plan, [method], [1], 3600.0, 200, tmp_path, earlier) == [row]
+    for again in (dataclasses.replace(method, revision=method.revision + 1),
+                  dataclasses.replace(method, overrides=(*method.overrides, "--x"))):
+        with pytest.raises(AssertionError, match="measured again"):
+            le.study(plan, [again], [1], 3600.0, 200, tmp_path, earlier)
+    with pytest.raises(AssertionError, match="measured again"):  # another seed
+        le.study(plan, [method], [0], 3600.0, 200, tmp_path, earlier)
+
+
+def test_seeds_measured_one_at_a_time_add_up_and_a_revised_method_drops_its_rows(
+        tmp_path, monkeypatch):
+    plan = PLANS["othello"]
+
+    def fake(plan, methods, seeds, budget, games, work, earlier=None):
+        return [{"method": x.name, "seed": s, "games": 600, "score": 0.6, "cpu": 3600.0 * f,
+                 "score_ci95": [0.56, 0.64], "fraction": f, "champion": "c.json",
+                 "by_anchor": {a: 0.6 for a in plan.anchors}}
+                for x in methods for s in seeds for f in (0.25, 0.5, 1.0)]
+
+    monkeypatch.setattr(le, "study", fake)
+    run = ["--game", "othello", "--methods", "td_hour", "--work", str(tmp_path / "w"),
+           "--results", str(tmp_path), "--name", "hour"]
+    assert le.main([*run, "--seeds", "0"]) == 0
+    assert le.main([*run, "--seeds", "1"]) == 0
+
+    def seeds():
+        data = json.loads((tmp_path / "hour.json").read_text())
+        return sorted({r["seed"] for r in data["games"]["othello @ 3600 CPU-s"]["rows"]})
+
+    assert seeds() == [0, 1]
+    data = json.loads((tmp_path / "hour.json").read_text())
+    data["games"]["othello @ 3600 CPU-s"]["keys"]["td_hour"]["method"]["revision"] = -1
+    (tmp_path / "hour.json").write_text(json.dumps(data))  # measured by an older learner
+    assert le.main([*run, "--seeds", "1"]) == 0
+    assert seeds() == [1]
