@@ -49,27 +49,34 @@ def m(name, what, *overrides, kind="evolve", td_start="zero", yardstick=False,
 HOUR = 3600.0
 NETWORK_4X2X2 = ('{"genome": {"kind": "ntuple", "layout": "straight4+square2", "symmetry": '
                  '"d4", "phases": 1, "features": []}}')
-TD_HOUR = ("--stage", "5000000:0.07", "--stage", "2500000:0.02", "--stage", "1250000:0.01",
-           "--stage", "1250000:0.005", "--snapshot-every", "500000")  # ~1 CPU-hour
 
 
-def an_hour(game: str, cocmaes: tuple[str, ...]) -> tuple[Method, ...]:
+def td_hour(games: int) -> tuple[str, ...]:
+    """``evolve.td`` stages of ``games`` games (alpha 0.07, 0.02, 0.01, 0.005 over 1/2, 1/4,
+    1/8, 1/8 of them) and 20 snapshots: sized to about 1 CPU-hour of the game's self-play."""
+    shares = ((2, 0.07), (4, 0.02), (8, 0.01), (8, 0.005))
+    stages = [x for share, alpha in shares for x in ("--stage", f"{games // share}:{alpha}")]
+    return (*stages, "--snapshot-every", str(games // 20))
+
+
+def an_hour(game: str, games: int, cocmaes: tuple[str, ...]) -> tuple[Method, ...]:
     """Issue 28's leading learners for one CPU-hour each, on the published 4+2x2 network (no
     features): TD online on one core, distributed TD on 2 Ray workers learnt by the driver,
     Co-CMA-ES, and distributed TD learnt on the workers (last: the issue asks for the first
-    three)."""
-    td = ("--game", game, "--settings", NETWORK_4X2X2, *TD_HOUR)
-    return (m("td_hour", "TD self-play online (python -m evolve.td), 4+2x2, 10 million games",
+    three). ``games``: the TD runs' games (about an hour of the game's self-play)."""
+    td = ("--game", game, "--settings", NETWORK_4X2X2, *td_hour(games))
+    n = f"{games / 1e6:g} million games"
+    return (m("td_hour", f"TD self-play online (python -m evolve.td), 4+2x2, {n}",
               *td, kind="td_cli", budget=HOUR),
-            m("td_ray2_hour", "distributed TD: rounds of 2,000 games on 2 Ray workers, 4+2x2, 10 "
-              "million games (CPU: the driver's and the workers')", *td, "--round-games", "2000",
+            m("td_ray2_hour", "distributed TD: rounds of 2,000 games on 2 Ray workers, 4+2x2, "
+              f"{n} (CPU: the driver's and the workers')", *td, "--round-games", "2000",
               "--chunk-games", "250", "--backend", "ray", "--workers", "2", kind="td_cli",
               budget=HOUR),
             m("cocmaes_hour", "Co-CMA-ES (separable, 40 samples, round robin from 7-ply "
               "openings), 4+2x2", *cocmaes, budget=HOUR),
             m("td_workers2_hour", "distributed TD learnt on the workers (--learner workers: each "
               "task learns from its own games, the network moves by the mean of their changes), "
-              "2 Ray workers, 4+2x2, 10 million games", *td, "--round-games", "2000",
+              f"2 Ray workers, 4+2x2, {n}", *td, "--round-games", "2000",
               "--chunk-games", "250", "--learner", "workers", "--backend", "ray", "--workers",
               "2", kind="td_cli", budget=HOUR, revision=1))  # 1: synchronous rounds (d80abb2)
 
@@ -121,7 +128,7 @@ PLANS = {p.game: p for p in (
           m("ctdl_ntuple", "GA + TD self-play between generations (CTDL), the same network",
             *OTHELLO_NT, *CTDL),
           *alone(OTHELLO_NT),
-          *an_hour("othello", ("+experiment=othello_cocmaes",))),
+          *an_hour("othello", 5_000_000, ("+experiment=othello_cocmaes",))),
          "Othello League protocol: 1 ply, no exact endgame, both sides move at random with "
          "probability 0.1; wpc1 is the League's standard heuristic WPC."),
     plan("reversed_reversi", "--depth 1 --endgame-empties 3",
@@ -131,7 +138,7 @@ PLANS = {p.game: p for p in (
           m("ctdl_ntuple", "GA + TD self-play (CTDL), 2x2 squares + mobility, stability",
             *RR_NT, *CTDL),
           *alone(RR_NT),
-          *an_hour("reversed_reversi", (
+          *an_hour("reversed_reversi", 10_000_000, (
               "+experiment=reversed_reversi_ntuple", "game.genome.layout=straight4+square2",
               "game.genome.phases=1", "game.seed_references=[zero]", "ga.algorithm=cmaes",
               "ga.cma_diagonal=true", "ga.cma_sigma0=0.05", "ga.population=40",
