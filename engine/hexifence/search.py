@@ -243,9 +243,10 @@ def _push(ctx, ply, i, exact):
 @njit(cache=True)
 def negamax(words0, margin0, depth, exact, weights, edge_cells, cell_edges, n_edges, zob1, zob2,
             zg1, zg2, zmar1, zmar2, sym, inv_sym, sym_cell, node_of_edge, tables, net, mode,
-            table, gen, max_nodes, alpha0, beta0):
+            table, gen, max_nodes, alpha0, beta0, root_hint=ab.NO_MOVE):
     """Search the position in the window (alpha0, beta0) (fail-soft); returns (best edge,
-    value, nodes, aborted)."""
+    value, nodes, aborted). ``root_hint``: a timed search's previous best edge, searched first
+    (``engine.kernels.alphabeta.negamax``: then an aborted search's edge is usable)."""
     n_cells = cell_edges.shape[0]
     undrawn0 = 0
     for e in range(n_edges):
@@ -267,4 +268,5 @@ def negamax(words0, margin0, depth, exact, weights, edge_cells, cell_edges, n_ed
     degrees(words0, cell_edges, ctx[DG][0])
     ctx[MARG][0], ctx[LEFT][0] = margin0, undrawn0
     return ab.negamax(_enter, _tt_key, _hint_of, _move_to_store, ab.no_horizon, _expand, _push,
-                      ctx, cap, depth, exact, False, table, gen, max_nodes, alpha0, beta0)
+                      ctx, cap, depth, exact, False, table, gen, max_nodes, alpha0, beta0,
+                      root_hint)

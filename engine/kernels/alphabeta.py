@@ -28,6 +28,8 @@ mode), so the root value is exactly the fixed-depth minimax value whatever the t
 search never depends on earlier searches except in speed; deeper entries only order moves. The
 root ignores the table's move and never cuts off from it: among equally valued moves the first
 in the game's order is played, so agents are reproducible whatever other searches left behind.
+Only a timed search passes ``root_hint`` (its previous iteration's move, searched first); a
+fixed-depth search never does, so its moves, values and node counts do not depend on it.
 
 Each game calls ``negamax`` from a ``@njit(cache=True)`` entry point of its own that names its
 functions as globals; the kernel is inlined there. That keeps numba's on-disk cache working (a
@@ -51,10 +53,14 @@ NO_MOVE = -1
 
 @njit(cache=True, inline="always")
 def negamax(enter, tt_key, hint_of, move_to_store, horizon, expand, push, ctx, cap, depth,
-            exact, use_horizon, table, gen, max_nodes, alpha0, beta0):
+            exact, use_horizon, table, gen, max_nodes, alpha0, beta0, root_hint=NO_MOVE):
     """Search the node at ply 0 of ``ctx`` in the window (``alpha0``, ``beta0``); returns
     (best move, value, nodes, aborted). Best move is ``NO_MOVE`` when the root is a leaf.
-    ``aborted``: more than ``max_nodes`` nodes were needed (the other outputs are unusable).
+    ``aborted``: more than ``max_nodes`` nodes were needed; the move and value are then those
+    of the best root child searched to the end (``NO_MOVE`` if none was), so with
+    ``root_hint`` (searched first, e.g. the previous iteration's best move) an aborted
+    iteration's move is proven at least as good as the hint at this depth (the PV-first rule).
+    ``root_hint`` ``NO_MOVE`` (the default): the root in the game's order, as always.
     ``cap``: frames available (the game's ``ctx`` arrays must have as many)."""
     n_slots = table[0].shape[0]
     shift = np.uint64(64 - int(np.log2(n_slots)))
@@ -68,11 +74,13 @@ def negamax(enter, tt_key, hint_of, move_to_store, horizon, expand, push, ctx, c
     s_same = np.zeros(cap, np.bool_)
 
     s_alpha[0], s_beta[0], s_depth[0] = alpha0, beta0, depth
-    nodes, ply, root_move = 0, 0, NO_MOVE
+    nodes, ply, root_move, root_done = 0, 0, NO_MOVE, 0
     while True:
         # ---- enter the node at `ply`: either expand it (then push a child) or produce `ret`
         nodes += 1
         if nodes > max_nodes:
+            if root_done > 0:
+                return s_best_move[0], s_best[0], nodes, True
             return NO_MOVE, 0.0, nodes, True
         d, alpha, beta = s_depth[ply], s_alpha[ply], s_beta[ply]
         s_slot[ply] = -1
@@ -95,13 +103,15 @@ def negamax(enter, tt_key, hint_of, move_to_store, horizon, expand, push, ctx, c
                     if have_ret and ply == 0:
                         root_move = best_move
             if not have_ret:
-                s_n[ply] = expand(ctx, ply, d, exact, hint if ply > 0 else NO_MOVE)
+                s_n[ply] = expand(ctx, ply, d, exact, hint if ply > 0 else root_hint)
                 s_i[ply], s_best[ply] = 0, -INF
         # ---- hand `ret` up until some node has another child to search
         while have_ret:
             if ply == 0:
                 return root_move, ret, nodes, False
             ply -= 1
+            if ply == 0:
+                root_done += 1
             v = ret if s_same[ply] else -ret
             i = s_i[ply]
             if v > s_best[ply]:

@@ -115,9 +115,12 @@ def _push(ctx, ply, i, exact):
 
 
 @njit(cache=True)
-def negamax(P0, O0, depth, weights, phase_of_stones, tables, net, mode, table, gen, max_nodes):
+def negamax(P0, O0, depth, weights, phase_of_stones, tables, net, mode, table, gen, max_nodes,
+            root_hint=ab.NO_MOVE):
     """Search ``(P0, O0)`` (unfinished) to ``depth`` plies; returns (best move, value, nodes,
-    aborted). ``aborted``: ``max_nodes`` was exceeded (the other outputs are then unusable)."""
+    aborted). ``aborted``: ``max_nodes`` was exceeded (the move and value are then the best
+    root child's searched to the end, ``root_hint`` searched first: a timed search's previous
+    best move; ``engine.kernels.alphabeta.negamax``)."""
     cap = depth + 2
     ctx = (np.empty(cap, np.uint64), np.empty(cap, np.uint64),
            np.empty((cap, MAX_CHILDREN), np.uint64), np.empty((cap, MAX_CHILDREN), np.uint64),
@@ -126,4 +129,4 @@ def negamax(P0, O0, depth, weights, phase_of_stones, tables, net, mode, table, g
            np.empty(bb.DEDUP_SLOTS, np.int64), tables, net, mode)
     ctx[0][0], ctx[1][0] = P0, O0
     return ab.negamax(_enter, _tt_key, ab.same_move, ab.same_move, _horizon, _expand, _push,
-                      ctx, cap, depth, False, True, table, gen, max_nodes, -INF, INF)
+                      ctx, cap, depth, False, True, table, gen, max_nodes, -INF, INF, root_hint)

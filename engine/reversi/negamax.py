@@ -194,7 +194,7 @@ def _push(ctx, ply, i, exact):
 
 @njit(cache=True)
 def negamax(P0, O0, depth, exact, reversed_rules, phase_of_discs, positional, features, tables,
-            net, mode, table, gen, max_nodes):
+            net, mode, table, gen, max_nodes, root_hint=ab.NO_MOVE):
     """Search ``(P0, O0)``; returns (best move, value, nodes, aborted).
 
     The evaluation: ``mode`` ``SQUARE_TABLES`` (``positional`` and ``features`` per phase;
@@ -204,7 +204,8 @@ def negamax(P0, O0, depth, exact, reversed_rules, phase_of_discs, positional, fe
     search_arrays()`` give ``phase_of_discs .. mode``.
     Best move is ``PASS`` when the root must pass and ``NO_MOVE`` when the game is over.
     ``aborted`` is True when ``max_nodes`` was exceeded (the other outputs are then unusable).
-    Exact mode: give ``depth`` = ``EXACT_DEPTH``."""
+    Exact mode: give ``depth`` = ``EXACT_DEPTH``. ``root_hint``: a timed search's previous
+    best move, searched first (``engine.kernels.alphabeta.negamax``)."""
     empties0 = 64 - bb.popcount(P0 | O0)
     # frames needed: one per move and per pass (never two passes in a row) below the root
     cap = min(MAX_PLY, 2 * min(depth, empties0) + 3)
@@ -215,4 +216,4 @@ def negamax(P0, O0, depth, exact, reversed_rules, phase_of_discs, positional, fe
            _scratch_indices(tables))
     ctx[0][0], ctx[1][0] = P0, O0
     return ab.negamax(_enter, _tt_key, ab.same_move, ab.same_move, _horizon, _expand, _push,
-                      ctx, cap, depth, exact, True, table, gen, max_nodes, -INF, INF)
+                      ctx, cap, depth, exact, True, table, gen, max_nodes, -INF, INF, root_hint)

@@ -1,0 +1,53 @@
+"""Fixed-depth alpha-beta computes exactly what the code before the anytime driver did.
+
+``tests/data/search_baseline.json`` was recorded from the checkout before issue 29's changes to
+the kernel and driver (its commit is in the file; ``record_search_baseline.py`` beside this test
+made it): seeded fixed-depth games of every game, hand weights and n-tuple networks, with exact
+endgames. Replayed here, every kernel call must give the same move, value and node count, in
+the same order (the table carries over between moves), and every game the same result: the
+GA's reproducibility rests on it.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from engine.kernels import driver
+from tests.engine.kernels.record_search_baseline import play_case
+
+DATA = json.loads((Path(__file__).parents[2] / "data" / "search_baseline.json").read_text())
+GAMES = ("othello", "reversed_reversi", "pentago_twist", "hexifence")
+
+
+@pytest.fixture
+def calls(monkeypatch):
+    seen: list[list] = []
+    original = driver.SearchDriver.measured
+
+    def spy(self, search, *args):
+        out = original(self, search, *args)
+        seen.append([out[0], out[1], out[2]])
+        return out
+
+    monkeypatch.setattr(driver.SearchDriver, "measured", spy)
+    return seen
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_fixed_depth_search_is_unchanged_call_by_call(game, calls):
+    recorded = DATA[game]
+    cases = []
+    for g in recorded:
+        if tuple(g["case"]) not in cases:
+            cases.append(tuple(g["case"]))
+    replayed = [g for case in cases for g in play_case(game, case, calls)]
+    assert len(replayed) == len(recorded)
+    for want, got in zip(recorded, replayed):
+        assert got["opening"] == want["opening"]
+        for i, (w, c) in enumerate(zip(want["calls"], got["calls"])):
+            assert c == w, f"{want['case']}: call {i} (move, value, nodes)"
+        assert len(got["calls"]) == len(want["calls"])
+        assert (got["winner"], got["margin"]) == (want["winner"], want["margin"])
