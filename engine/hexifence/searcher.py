@@ -30,9 +30,10 @@ MAX_NODES = UNLIMITED
 class SearchResult:
     move: int  # move id, or NO_MOVE (-1) when the game is over
     value: float  # final cell margin for the side to move (estimated unless exact)
-    depth: int  # turns of the last completed iteration (-1 exact)
+    depth: int  # turns of the last iteration (completed unless ``partial``; -1 exact)
     nodes: int
     exact: bool = False
+    partial: bool = False  # a timed search's last depth, stopped by the clock (``Iteration``)
 
 
 class Keys:
@@ -81,7 +82,7 @@ class Searcher(SearchDriver):
         self.net = np.ascontiguousarray(net, dtype=np.float64)
 
     def _run(self, state: State, depth: int, exact: bool, max_nodes: int,
-             window: tuple[float, float] = (-np.inf, np.inf)):
+             window: tuple[float, float] = (-np.inf, np.inf), root_hint: int = NO_MOVE):
         b, k = self.board, self.keys
         margin = state.margin if state.to_move == 0 else -state.margin
         gen = PERMANENT_GEN if exact else self.generation
@@ -89,11 +90,11 @@ class Searcher(SearchDriver):
                              b.edge_cells, b.cell_edges, b.n_edges, k.zob1, k.zob2, k.zg1, k.zg2,
                              k.zmar1, k.zmar2, k.sym, k.inv_sym, k.sym_cell, self.node_of_edge,
                              self.tables, self.net, np.int64(self.mode), self.table,
-                             np.uint32(gen), max_nodes, *window)
+                             np.uint32(gen), max_nodes, *window, np.int64(root_hint))
 
-    def _result(self, edge, value, depth, nodes, exact) -> SearchResult:
+    def _result(self, edge, value, depth, nodes, exact, partial=False) -> SearchResult:
         move = NO_MOVE if edge == NO_MOVE else int(self.board.move_of_edge[edge])
-        return SearchResult(move, float(value), depth, int(nodes), exact)
+        return SearchResult(move, float(value), depth, int(nodes), exact, partial)
 
     def solve(self, state: State) -> SearchResult:
         """Perfect play: the exact final margin for the side to move and a best move.
@@ -122,7 +123,7 @@ class Searcher(SearchDriver):
         if time_limit is None:
             edge, value, nodes, _, _ = self._run(state, int(depth or 1), False, MAX_NODES)
             return self._result(edge, value, int(depth or 1), nodes, False)
-        best, nodes = self.deepen(lambda d, budget: self._run(state, d, False, budget),
-                                  max(1, state.empty_edges), time_limit, time.perf_counter(),
-                                  first_growth=8.0, first_budget=1000)
-        return self._result(best.move, best.value, best.depth, nodes, False)
+        best, nodes = self.deepen(
+            lambda d, budget, hint: self._run(state, d, False, budget, root_hint=hint),
+            max(1, state.empty_edges), time_limit, time.perf_counter(), first_budget=1000)
+        return self._result(best.move, best.value, best.depth, nodes, False, best.partial)

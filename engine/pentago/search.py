@@ -25,10 +25,11 @@ START_RATE = 300_000.0  # speed assumed before anything is measured
 class SearchResult:
     move: int  # move id, NO_MOVE when the game is over
     score: float  # for the side to move; +-WIN_SCORE (+ empties) means a forced result
-    depth: int  # plies of the last completed iteration (the empties when exact)
+    depth: int  # plies of the last iteration (completed unless ``partial``; empties when exact)
     nodes: int
     seconds: float
     exact: bool
+    partial: bool = False  # a timed search's last depth, stopped by the clock (``Iteration``)
 
 
 class Searcher(SearchDriver):
@@ -50,10 +51,11 @@ class Searcher(SearchDriver):
         tables, net, mode = network if network is not None else (*no_network(), FEATURES_ONLY)
         self.tables, self.net, self.mode = tables, np.ascontiguousarray(net, np.float64), mode
 
-    def _run(self, P, O, depth: int, max_nodes: int):
+    def _run(self, P, O, depth: int, max_nodes: int, root_hint: int = NO_MOVE):
         return self.measured(negamax, np.uint64(P), np.uint64(O), depth, self.weights,
                              self.phase_of_stones, self.tables, self.net, np.int64(self.mode),
-                             self.table, np.uint32(self.generation), max_nodes)
+                             self.table, np.uint32(self.generation), max_nodes,
+                             np.int64(root_hint))
 
     def search(self, P, O, depth: int | None = None,
                time_limit: float | None = None) -> SearchResult:
@@ -73,9 +75,9 @@ class Searcher(SearchDriver):
             move, value, nodes, _, seconds = self._run(P, O, d, UNLIMITED)
             return SearchResult(move, value, d, nodes, seconds, d == empties)
         max_depth = min(depth or 36, empties)
-        best, nodes = self.deepen(lambda d, budget: self._run(P, O, d, budget), max_depth,
-                                  time_limit, start, first_growth=30.0,
+        best, nodes = self.deepen(lambda d, budget, hint: self._run(P, O, d, budget, hint),
+                                  max_depth, time_limit, start,
                                   final=lambda value: abs(value) >= WIN_SCORE)
+        exact = not best.partial and best.depth == max_depth and abs(best.value) >= WIN_SCORE
         return SearchResult(best.move, best.value, best.depth, nodes,
-                            time.perf_counter() - start,
-                            best.depth == max_depth and abs(best.value) >= WIN_SCORE)
+                            time.perf_counter() - start, exact, best.partial)

@@ -29,10 +29,11 @@ START_RATE = 1_000_000.0  # speed assumed before anything is measured (a few M n
 class SearchResult:
     move: int  # square 0..63, PASS, or NO_MOVE (-1) when the game is over
     score: float  # from the side to move's view; exact disc difference when ``exact``
-    depth: int  # plies of the last completed iteration (empties when exact)
+    depth: int  # plies of the last iteration (completed unless ``partial``; empties when exact)
     nodes: int
     seconds: float
     exact: bool
+    partial: bool = False  # a timed search's last depth, stopped by the clock (``Iteration``)
 
 
 class Searcher(SearchDriver):
@@ -69,10 +70,12 @@ class Searcher(SearchDriver):
         self._endgame_table = None  # made on the first exact solve (GA agents may never solve)
         self.solve_rate = START_SOLVE_RATE
 
-    def _run(self, position: Position, depth: int, exact: bool, max_nodes: int):
+    def _run(self, position: Position, depth: int, exact: bool, max_nodes: int,
+             root_hint: int = NO_MOVE):
         P, O = position.boards
         return self.measured(negamax, P, O, depth, exact, self.variant.is_reversed,
-                             *self.arrays, self.table, np.uint32(self.generation), max_nodes)
+                             *self.arrays, self.table, np.uint32(self.generation), max_nodes,
+                             np.int64(root_hint))
 
     def solve(self, position: Position, time_limit: float | None = None) -> SearchResult | None:
         """Exact result of perfect play (score = final disc difference for the side to move).
@@ -120,8 +123,8 @@ class Searcher(SearchDriver):
             move, value, nodes, _, seconds = self._run(position, depth, False, UNLIMITED)
             return SearchResult(move, value, depth, nodes, seconds, False)
         max_depth = max(1, min(depth or 60, position.empties))
-        best, nodes = self.deepen(lambda d, budget: self._run(position, d, False, budget),
-                                  max_depth, time_limit, start, first_growth=8.0,
-                                  first_budget=1000)
+        best, nodes = self.deepen(
+            lambda d, budget, hint: self._run(position, d, False, budget, hint), max_depth,
+            time_limit, start, first_budget=1000)
         return SearchResult(best.move, best.value, best.depth, nodes,
-                            time.perf_counter() - start, False)
+                            time.perf_counter() - start, False, best.partial)

@@ -121,12 +121,19 @@ def test_game_over_and_pass_roots():
 
 
 def test_time_limited_search_returns_a_legal_move():
+    """A completed depth's score is the fixed-depth value; a depth stopped by the clock plays
+    a move whose score is that move's exact value at that depth (no better than the root's)."""
     searcher = Searcher(free_weights(3), "othello", endgame_empties=0, tt_bits=14)
     for p in POSITIONS[:4]:
         r = searcher.search(p, time_limit=0.05)
         assert r.depth >= 1 and r.move in p.legal_moves()
         fixed = Searcher(free_weights(3), "othello", endgame_empties=0, tt_bits=14)
-        assert r.score == fixed.search(p, depth=r.depth).score
+        root = fixed.search(p, depth=r.depth).score
+        if r.partial:
+            assert r.score == -fixed.search(p.play(r.move), depth=r.depth - 1).score
+            assert r.score <= root
+        else:
+            assert r.score == root
 
 
 @pytest.mark.parametrize("weights_name", ["free", "ties"])
