@@ -25,6 +25,7 @@ RESERVE = 0.04  # share of the limit kept back for returning the move (the overr
 MIN_SLICE_NODES = 200  # below this a slice costs more in re-searching than it can find
 NO_MOVE = -1
 UNLIMITED = 2**62
+DEEPENINGS = ("anytime", "predictive")
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,8 @@ class Iteration:
 class SearchDriver:
     """A table, a generation and a speed estimate; ``run(depth, max_nodes)`` is the game's
     fixed-depth search returning (move, value, nodes, aborted)."""
+
+    deepening = "anytime"  # or "predictive": the deepening before issue 29 (``DEEPENINGS``)
 
     def __init__(self, tt_bits: int, shared: bool, start_rate: float, min_rate: float):
         self.table = shared_table(tt_bits) if shared else new_table(tt_bits)
@@ -67,7 +70,7 @@ class SearchDriver:
 
     def deepen(self, run: Callable[[int, int, int], tuple], max_depth: int, time_limit: float,
                start: float, first_budget: int = UNLIMITED,
-               final: Callable[[float], bool] = lambda value: False):
+               final: Callable[[float], bool] = lambda value: False, first_growth: float = 8.0):
         """Anytime iterative deepening from depth 1 inside ``time_limit`` seconds from
         ``start`` (module docstring).
 
@@ -76,7 +79,11 @@ class SearchDriver:
         the lesser of the remaining time x ``SAFETY`` and ``SLICE`` of the limit, at the slower
         of the running average speed and this search's last slice. Depth 1 first gets
         ``first_budget`` and, if even that aborts, is searched without a limit. ``final(value)``:
-        a value deeper search cannot change (a forced result) stops early. Returns (the ``Iteration`` to play, nodes)."""
+        a value deeper search cannot change (a forced result) stops early. Returns (the
+        ``Iteration`` to play, nodes). ``first_growth``: ``predictive`` deepening only."""
+        if self.deepening == "predictive":
+            return self._deepen_predictive(run, max_depth, time_limit, start, first_growth,
+                                           first_budget, final)
         best, total, rate = None, 0, self.rate
         for d in range(1, max(1, max_depth) + 1):
             hint = NO_MOVE if best is None else best.move
@@ -107,5 +114,35 @@ class SearchDriver:
                 break
             best = found
             if best.partial or final(best.value):
+                break
+        return best, total
+
+    def _deepen_predictive(self, run, max_depth, time_limit, start, first_growth, first_budget,
+                           final):
+        """The deepening before issue 29, kept to measure against: an iteration predicted (from
+        the growth of the last two) not to fit is not started, an aborted one is thrown away,
+        and the root is searched in the game's order. ``first_growth``: the node growth per ply
+        assumed before two iterations are known."""
+        best, total, last_nodes, prev_nodes, rate = None, 0, 0, 0, self.rate
+        for d in range(1, max(1, max_depth) + 1):
+            remaining = time_limit - (time.perf_counter() - start)
+            if best is not None:
+                growth = last_nodes / prev_nodes if prev_nodes else first_growth
+                if last_nodes * max(growth, 2.0) > remaining * rate:
+                    break  # the next iteration would almost surely not finish
+            budget = first_budget if best is None else int(max(0.0, remaining) * rate * SAFETY)
+            move, value, nodes, aborted, seconds = run(d, budget, NO_MOVE)
+            if nodes > 1000 and seconds > 0:
+                rate = min(self.rate, nodes / seconds)
+            total += nodes
+            if aborted:
+                if best is None:
+                    move, value, nodes, _, _ = run(1, UNLIMITED, NO_MOVE)
+                    total += nodes
+                    best = Iteration(move, value, 1)
+                break
+            best = Iteration(move, value, d)
+            prev_nodes, last_nodes = last_nodes, nodes
+            if final(value):
                 break
         return best, total

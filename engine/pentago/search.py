@@ -76,7 +76,7 @@ class Searcher(SearchDriver):
             return SearchResult(move, value, d, nodes, seconds, d == empties)
         max_depth = min(depth or 36, empties)
         best, nodes = self.deepen(lambda d, budget, hint: self._run(P, O, d, budget, hint),
-                                  max_depth, time_limit, start,
+                                  max_depth, time_limit, start, first_growth=30.0,
                                   final=lambda value: abs(value) >= WIN_SCORE)
         exact = not best.partial and best.depth == max_depth and abs(best.value) >= WIN_SCORE
         return SearchResult(best.move, best.value, best.depth, nodes,

@@ -134,3 +134,16 @@ def test_depth_one_is_finished_even_past_a_tiny_first_budget(fake):
     best, _ = new_driver(1e6).deepen(fake.run, 20, 1e-6, 0.0, first_budget=10)
     assert best == Iteration(11, 1.0, 1)
     assert fake.calls[:2] == [(1, 10, NO_MOVE), (1, UNLIMITED, NO_MOVE)]
+
+
+def test_the_predictive_deepening_kept_to_measure_against_leaves_its_time_unused(fake):
+    """The deepening before issue 29: a depth predicted not to fit is not started, and the
+    root has no hint; the anytime driver, on the same search, uses the time it was given."""
+    old = new_driver(1e6)
+    old.deepening = "predictive"
+    best, _ = old.deepen(fake.run, 20, 1.0, 0.0, first_budget=1000)
+    assert fake.now < 0.6 and not best.partial and best.move == 10 + best.depth
+    assert {h for _, _, h in fake.calls} == {NO_MOVE}
+    fake.now, fake.calls, fake.done = 0.0, [], {}
+    new_driver(1e6).deepen(fake.run, 20, 1.0, 0.0, first_budget=1000)
+    assert fake.now > 0.9
