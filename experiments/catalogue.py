@@ -229,6 +229,10 @@ JOBS = [
            "--learners driver workers", 900, "timing", "TD self-play games per CPU-second of "
            "Reversi's networks against the checkout before (the same genomes); distributed "
            "TD serial, on 1 and 2 Ray workers, learnt by the driver or by the workers"),
+    script("bench_clock", "bench.clock", "--time-games 2 --match-games 400 --match-limit 0.1",
+           9000, "timing", "timed alpha-beta in every game: time used per move as a share of "
+           "the limit at 0.1 s and 0.5 s, depth reached, and the anytime driver against the "
+           "deepening before it at 0.1 s per move (400 games each; resumable)"),
     script("bench_mcts", "bench.mcts", "--baseline 20e09c6c9294 --rounds 5 --playouts 20000",
            600, "timing", "MCTS play-outs/s against the last commit before the shared UCT loop"),
     job("test_suite", f"{PY} -m pytest -q -p no:cacheprovider", "test_suite.md", 450, "timing",
