@@ -23,6 +23,26 @@ class Agent(Protocol):
     def reset(self, seed: Seed = None) -> None: ...
 
 
+def set_deadline(agent, seconds: float | None) -> bool:
+    """Give the fixed-depth search of ``agent`` (or of the agent it wraps, ``inner``) a
+    deadline: past it, the deepest depth completed plays (``cut_info`` says so). False when no
+    agent in the chain searches to a fixed depth with one (MCTS, a timed search, a rule)."""
+    while agent is not None:
+        if hasattr(agent, "deadline") and getattr(agent, "time_limit", None) is None:
+            agent.deadline = seconds
+            return True
+        agent = getattr(agent, "inner", None)
+    return False
+
+
+def cut_info(agent, result) -> dict:
+    """What a move's ``last_info`` adds when its fixed-depth search was stopped by its deadline
+    before the depth asked for: ``{"cut": True, "depth": reached, "depth_asked": asked}``."""
+    if not getattr(result, "cut", False):
+        return {}
+    return {"cut": True, "depth": int(result.depth), "depth_asked": int(agent.depth)}
+
+
 def make_rng(seed: Seed) -> np.random.Generator:
     """A fresh generator from an int or SeedSequence; never touches global RNG state."""
     return np.random.default_rng(seed)

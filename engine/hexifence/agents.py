@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.core.agent import Seed, check_search_args, make_rng
+from engine.core.agent import Seed, check_search_args, cut_info, make_rng
 from engine.hexifence.searcher import NO_MOVE, Searcher
 from engine.hexifence.state import State
 from engine.hexifence.structure import N_FEATURES
@@ -89,6 +89,7 @@ class AlphaBetaAgent:
         check_search_args(depth, time_limit)
         self.searcher = Searcher(weights, size, tt_bits, network=network)
         self.depth, self.time_limit = int(depth), time_limit
+        self.deadline: float | None = None  # a fixed-depth search's cap (``cut_info``)
         self.endgame_empties = int(endgame_empties)
         budget = f"{time_limit}s" if time_limit is not None else f"d{depth}"
         self.name = name or f"alphabeta@{budget}"
@@ -103,10 +104,10 @@ class AlphaBetaAgent:
         elif self.time_limit is not None:
             result = self.searcher.search(state, time_limit=self.time_limit)
         else:
-            result = self.searcher.search(state, depth=self.depth)
+            result = self.searcher.search(state, depth=self.depth, deadline=self.deadline)
         if result.move == NO_MOVE:
             raise RuntimeError(f"search returned no move for\n{state.to_text()}")
-        self.last_info = {"eval": result.value}
+        self.last_info = {"eval": result.value, **cut_info(self, result)}
         return result.move
 
 

@@ -9,7 +9,7 @@ keep them.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -34,6 +34,7 @@ class SearchResult:
     nodes: int
     exact: bool = False
     partial: bool = False  # a timed search's last depth, stopped by the clock (``Iteration``)
+    cut: bool = False  # a deadline stopped a fixed-depth search: ``depth`` is the deepest done
 
 
 class Keys:
@@ -118,8 +119,17 @@ class Searcher(SearchDriver):
         return self._result(edge, lower, -1, total, True)
 
     def search(self, state: State, depth: int | None = None,
-               time_limit: float | None = None) -> SearchResult:
-        """Fixed ``depth`` (turns), or iterative deepening within ``time_limit`` seconds."""
+               time_limit: float | None = None, deadline: float | None = None) -> SearchResult:
+        """Fixed ``depth`` (turns), or anytime deepening within ``time_limit`` seconds.
+        ``deadline`` (seconds) with a fixed ``depth``: the fixed-depth search's move when it
+        finishes in time, else the deepest depth completed by then."""
+        if deadline is not None and time_limit is None:
+            max_depth = max(1, min(int(depth or 1), state.empty_edges))
+            best, nodes = self.deepen(
+                lambda d, budget, hint: self._run(state, d, False, budget, root_hint=hint),
+                max_depth, deadline, time.perf_counter(), first_budget=1000, fixed_depth=True)
+            result = self._result(best.move, best.value, best.depth, nodes, False)
+            return replace(result, cut=best.depth < max_depth)
         if time_limit is None:
             edge, value, nodes, _, _ = self._run(state, int(depth or 1), False, MAX_NODES)
             return self._result(edge, value, int(depth or 1), nodes, False)

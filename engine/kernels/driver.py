@@ -70,7 +70,8 @@ class SearchDriver:
 
     def deepen(self, run: Callable[[int, int, int], tuple], max_depth: int, time_limit: float,
                start: float, first_budget: int = UNLIMITED,
-               final: Callable[[float], bool] = lambda value: False, first_growth: float = 8.0):
+               final: Callable[[float], bool] = lambda value: False, first_growth: float = 8.0,
+               fixed_depth: bool = False):
         """Anytime iterative deepening from depth 1 inside ``time_limit`` seconds from
         ``start`` (module docstring).
 
@@ -79,14 +80,18 @@ class SearchDriver:
         the lesser of the remaining time x ``SAFETY`` and ``SLICE`` of the limit, at the slower
         of the running average speed and this search's last slice. Depth 1 first gets
         ``first_budget`` and, if even that aborts, is searched without a limit. ``final(value)``:
-        a value deeper search cannot change (a forced result) stops early. Returns (the
-        ``Iteration`` to play, nodes). ``first_growth``: ``predictive`` deepening only."""
+        a value deeper search cannot change (a forced result) stops early. ``fixed_depth``:
+        ``max_depth`` is a fixed depth with a deadline (``time_limit``): its iteration runs
+        without a hint, so when it finishes it plays what the fixed-depth search plays (same
+        move and value), and when the deadline stops it the deepest completed depth plays.
+        Returns (the ``Iteration`` to play, nodes). ``first_growth``: ``predictive`` only."""
         if self.deepening == "predictive":
             return self._deepen_predictive(run, max_depth, time_limit, start, first_growth,
                                            first_budget, final)
         best, total, rate = None, 0, self.rate
         for d in range(1, max(1, max_depth) + 1):
-            hint = NO_MOVE if best is None else best.move
+            fixed = fixed_depth and d == max_depth
+            hint = NO_MOVE if best is None or fixed else best.move
             found = None  # the best move of this depth proven so far
             while True:
                 remaining = time_limit * (1.0 - RESERVE) - (time.perf_counter() - start)
@@ -108,7 +113,7 @@ class SearchDriver:
                     total += nodes
                     found = Iteration(move, value, 1)
                     break
-                if move != NO_MOVE and (found is None or value > found.value):
+                if move != NO_MOVE and not fixed and (found is None or value > found.value):
                     found = Iteration(move, value, d, partial=True)  # both exact at d
             if found is None:
                 break

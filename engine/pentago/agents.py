@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.core.agent import Seed, check_search_args, make_rng
+from engine.core.agent import Seed, check_search_args, cut_info, make_rng
 from engine.pentago import tactics
 from engine.pentago.search import NO_MOVE, Searcher, SearchResult
 
@@ -59,6 +59,7 @@ class AlphaBetaAgent:
                  network: tuple | None = None):
         check_search_args(depth, time_limit, endgame_empties)
         self.depth, self.time_limit = int(depth), time_limit
+        self.deadline: float | None = None  # a fixed-depth search's cap (``cut_info``)
         self.searcher = Searcher(weights, phase_of_stones, endgame_empties, tt_bits,
                                  network=network)
         self.name = name
@@ -74,13 +75,13 @@ class AlphaBetaAgent:
     def select_move(self, state) -> int:
         P, O = state.boards()
         if self.time_limit is None:
-            result = self.searcher.search(P, O, depth=self.depth)
+            result = self.searcher.search(P, O, depth=self.depth, deadline=self.deadline)
         else:
             result = self.searcher.search(P, O, time_limit=self.time_limit)
         self.nodes += result.nodes
         self.last_result = result
         self.last_info = {"eval": float(result.score), "exact": bool(result.exact),
-                          "depth": int(result.depth)}
+                          "depth": int(result.depth), **cut_info(self, result)}
         if result.move == NO_MOVE:
             raise RuntimeError("search returned no move for an unfinished game")
         return result.move

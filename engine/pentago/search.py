@@ -30,6 +30,7 @@ class SearchResult:
     seconds: float
     exact: bool
     partial: bool = False  # a timed search's last depth, stopped by the clock (``Iteration``)
+    cut: bool = False  # a deadline stopped a fixed-depth search: ``depth`` is the deepest done
 
 
 class Searcher(SearchDriver):
@@ -57,8 +58,13 @@ class Searcher(SearchDriver):
                              self.table, np.uint32(self.generation), max_nodes,
                              np.int64(root_hint))
 
-    def search(self, P, O, depth: int | None = None,
-               time_limit: float | None = None) -> SearchResult:
+    def search(self, P, O, depth: int | None = None, time_limit: float | None = None,
+               deadline: float | None = None) -> SearchResult:
+        """``depth`` plies, or anytime deepening within ``time_limit`` seconds (``depth`` then
+        caps it). ``deadline`` (seconds) with a fixed ``depth``: the fixed-depth search's move
+        when it finishes in time, else the deepest depth completed by then."""
+        if deadline is not None and time_limit is None and depth is not None:
+            return self._search_until(P, O, depth, deadline)
         if depth is None and time_limit is None:
             raise ValueError("give a depth or a time_limit")
         if depth is not None and depth < 1:
@@ -81,3 +87,17 @@ class Searcher(SearchDriver):
         exact = not best.partial and best.depth == max_depth and abs(best.value) >= WIN_SCORE
         return SearchResult(best.move, best.value, best.depth, nodes,
                             time.perf_counter() - start, exact, best.partial)
+
+    def _search_until(self, P, O, depth: int, deadline: float) -> SearchResult:
+        if depth < 1:
+            raise ValueError(f"depth must be >= 1, got {depth}")
+        start = time.perf_counter()
+        empties = 36 - (int(P) | int(O)).bit_count()
+        max_depth = min(int(depth), empties)
+        if empties <= self.endgame_empties:
+            max_depth = empties  # the exact search, as without a deadline
+        best, nodes = self.deepen(lambda d, budget, hint: self._run(P, O, d, budget, hint),
+                                  max_depth, deadline, start, fixed_depth=True)
+        return SearchResult(best.move, best.value, best.depth, nodes,
+                            time.perf_counter() - start, best.depth == empties,
+                            cut=best.depth < max_depth)

@@ -34,6 +34,7 @@ class SearchResult:
     seconds: float
     exact: bool
     partial: bool = False  # a timed search's last depth, stopped by the clock (``Iteration``)
+    cut: bool = False  # a deadline stopped a fixed-depth search: ``depth`` is the deepest done
 
 
 class Searcher(SearchDriver):
@@ -106,8 +107,15 @@ class Searcher(SearchDriver):
         return SearchResult(move, float(score), position.empties, nodes, seconds, True)
 
     def search(
-        self, position: Position, depth: int | None = None, time_limit: float | None = None
+        self, position: Position, depth: int | None = None, time_limit: float | None = None,
+        deadline: float | None = None,
     ) -> SearchResult:
+        """``depth`` plies, or anytime deepening within ``time_limit`` seconds (``depth`` then
+        caps it). ``deadline`` (seconds) with a fixed ``depth``: the fixed-depth search's move
+        when it finishes in time, else the deepest depth completed by then (a ``depth`` below
+        the one asked for)."""
+        if deadline is not None and time_limit is None and depth is not None:
+            return self._search_until(position, depth, deadline)
         if depth is None and time_limit is None:
             raise ValueError("give a depth or a time_limit")
         if depth is not None and depth < 1:
@@ -128,3 +136,19 @@ class Searcher(SearchDriver):
             time_limit, start, first_budget=1000)
         return SearchResult(best.move, best.value, best.depth, nodes,
                             time.perf_counter() - start, False, best.partial)
+
+    def _search_until(self, position: Position, depth: int, deadline: float) -> SearchResult:
+        if depth < 1:
+            raise ValueError(f"depth must be >= 1, got {depth}")
+        start = time.perf_counter()
+        if position.empties <= self.endgame_empties:
+            result = self.solve(position, deadline)
+            if result is not None:
+                return result
+        remaining = max(0.0, deadline - (time.perf_counter() - start))
+        max_depth = max(1, min(int(depth), position.empties))
+        best, nodes = self.deepen(
+            lambda d, budget, hint: self._run(position, d, False, budget, hint), max_depth,
+            remaining, time.perf_counter(), first_budget=1000, fixed_depth=True)
+        return SearchResult(best.move, best.value, best.depth, nodes,
+                            time.perf_counter() - start, False, cut=best.depth < max_depth)

@@ -2,8 +2,9 @@
 
 Per request (a 400 naming the cap when asked for more): search depth, seconds per move, exact
 endgame, and the numbers an agent spec names (playouts, nodes). Server-wide: every agent move is
-stopped after ``move_seconds`` whatever it was asked (a fixed-depth search has no time limit of
-its own, and an exact endgame none either), at most ``workers`` searches run at once and at most
+stopped after ``move_seconds`` whatever it was asked; a fixed-depth alpha-beta is given a
+``deadline`` before it, after which it plays the deepest depth it completed and says so (its
+info: ``cut``, ``depth``, ``depth_asked``), so it answers instead of being stopped; at most ``workers`` searches run at once and at most
 ``queue`` more wait their turn (first come, first served; beyond that a 429). A session has one
 move in flight at a time, so a tab that keeps asking goes back to the end of the line after each
 move and cannot starve the others: a request waits at most about
@@ -42,6 +43,13 @@ class Limits:
             raise ValueError(f"--max-seconds ({self.max_seconds:g}) must be below --move-seconds "
                              f"({self.move_seconds:g}): a search that stops at its time limit "
                              "needs a moment more to answer")
+
+    @property
+    def deadline(self) -> float:
+        """Seconds after which a fixed-depth alpha-beta plays its deepest completed depth, so
+        that it answers before ``move_seconds`` stops it (a tenth of the cap, at least a second,
+        is left for the rest of the move)."""
+        return max(0.5 * self.move_seconds, self.move_seconds - max(1.0, 0.1 * self.move_seconds))
 
     def to_json(self) -> dict:
         return asdict(self)

@@ -24,7 +24,7 @@ STOPPING = ApiError(503, "the server is stopping")
 class ThreadThinker:
     """Agents think in ``threads`` threads of the server (tests can inject any agent). A thread
     cannot be stopped: a cancelled move's slot is free only when its search ends, and the time
-    cap is not enforced."""
+    cap is not enforced (a fixed-depth alpha-beta still stops itself at ``limits.deadline``)."""
 
     def __init__(self, limits: Limits | None = None, threads: int = 4):
         self.limits = limits = limits or Limits()
@@ -34,7 +34,8 @@ class ThreadThinker:
     async def move(self, session, player: int) -> tuple[int, dict]:
         slot = await self.queue.take()
         search = self._pool.submit(think, session.game, session.agents[player], session.state,
-                                   session.seeds[player], len(session.moves))
+                                   session.seeds[player], len(session.moves),
+                                   self.limits.deadline)
         try:
             result = await asyncio.wrap_future(search)
         except asyncio.CancelledError:
@@ -68,7 +69,7 @@ class ProcessThinker:
         self.busy[worker] = session.id
         choice = session.players[player]
         job = (session.id, player, session.game.name, session.game.settings(), choice.source,
-               session.search, session.seeds[player], list(session.moves))
+               session.search, session.seeds[player], list(session.moves), self.limits.deadline)
         running = worker
         try:
             reply = asyncio.wrap_future(self._readers.submit(running.run, job))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.core.agent import Seed, check_search_args
+from engine.core.agent import Seed, check_search_args, cut_info
 from engine.reversi.position import PASS, Position, Variant
 from engine.reversi.search import NO_MOVE, Searcher, SearchResult
 from engine.reversi.weights import Weights
@@ -41,6 +41,7 @@ class AlphaBetaAgent:
         self.variant = Variant.parse(variant)
         self.depth = int(depth)
         self.time_limit = time_limit
+        self.deadline: float | None = None  # a fixed-depth search's cap (``cut_info``)
         self.searcher = Searcher(weights, self.variant, endgame_empties, tt_bits, shared=True,
                                  exact_solver=exact_solver)
         budget = f"{time_limit}s" if time_limit is not None else f"d{depth}"
@@ -59,12 +60,13 @@ class AlphaBetaAgent:
         if position.legal_moves_mask() == 0:
             return PASS  # never called on a finished game (Agent protocol)
         if self.time_limit is None:
-            result = self.searcher.search(position, depth=self.depth)
+            result = self.searcher.search(position, depth=self.depth, deadline=self.deadline)
         else:
             result = self.searcher.search(position, time_limit=self.time_limit)
         self.nodes += result.nodes
         self.last_result = result
-        self.last_info = {"eval": float(result.score), "exact": bool(result.exact)}
+        self.last_info = {"eval": float(result.score), "exact": bool(result.exact),
+                          **cut_info(self, result)}
         if result.move in (NO_MOVE, PASS):  # cannot happen with a legal move available
             raise RuntimeError(f"search returned no move for {position.to_string()}")
         return result.move

@@ -38,7 +38,8 @@ function infoText(info) {
   if (typeof info.eval === "number") parts.push(`eval ${info.eval.toFixed(2)}`);
   if (typeof info.win_rate === "number") parts.push(`win rate ${(100 * info.win_rate).toFixed(1)}%`);
   if (info.exact) parts.push("exact");
-  if (typeof info.depth === "number") parts.push(`depth ${info.depth}`);
+  if (info.cut) parts.push(`depth ${info.depth} of ${info.depth_asked} (the server's time cap)`);
+  else if (typeof info.depth === "number") parts.push(`depth ${info.depth}`);
   if (typeof info.seconds === "number") parts.push(`${info.seconds.toFixed(2)} s`);
   return parts.join(" · ");
 }

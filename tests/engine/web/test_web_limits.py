@@ -1,6 +1,7 @@
 """The limits are enforced: per-request caps on depth, seconds and spec numbers (a 400 naming the
-cap); the server-wide time cap stops a depth-12 search that asks for no time limit (its worker is
-killed and replaced); a search stops when its client disconnects or its game is closed; and a
+cap); a depth-12 search that asks for no time limit answers its deepest completed depth before
+the server-wide time cap, which stops a move that cannot stop itself (its worker is killed and
+replaced); a search stops when its client disconnects or its game is closed; and a
 bounded line of searches refuses the overflow with a 429 instead of letting it pile up."""
 
 from __future__ import annotations
@@ -129,18 +130,39 @@ def new_watch(client, name: str, spec: str, depth: int) -> str:
     return response.json()["id"]
 
 
-def test_a_depth_12_search_without_a_time_limit_is_stopped_at_the_servers_cap(heavy_site):
+def test_a_depth_12_search_without_a_time_limit_answers_its_deepest_depth_within_the_cap(
+        heavy_site):
+    """Issue 29: the fixed-depth search plays its deepest completed depth at the deadline
+    (``Limits.deadline``), says so, and answers within the cap + 1 s, its worker kept."""
     url, client, thinker, pid = heavy_site
     name, spec = heavy_game()
+    thinker.limits = Limits(max_seconds=1, move_seconds=3)
+    heavy = new_watch(client, name, spec, depth=12)
+    start = time.monotonic()
+    moved = client.post(f"/api/sessions/{heavy}/agent-move")
+    seconds = time.monotonic() - start
+    assert moved.status_code == 200, moved.text
+    info = moved.json()["last_move"]["info"]
+    assert info["cut"] is True and 1 <= info["depth"] < 12 and info["depth_asked"] == 12
+    assert seconds < 3 + 1
+    assert info["worker"] == pid and not gone(pid)
+
+
+def test_a_move_that_cannot_stop_itself_is_stopped_at_the_servers_cap(heavy_site):
+    """An agent with no deadline of its own (MCTS with a play-out budget far beyond the cap)
+    is stopped: its worker killed and replaced, a 422, the game where it was."""
+    url, client, thinker, pid = heavy_site
+    if "pentago_twist" not in game_names():
+        pytest.skip("needs Pentago Twist's MCTS")
+    name = "pentago_twist"  # a million play-outs: far beyond the 2 s cap
     thinker.limits = Limits(max_seconds=1, move_seconds=2)
-    heavy = new_watch(client, name, spec, depth=12)  # accepted: the cap bounds what it costs
+    heavy = new_watch(client, name, "mcts:1000000", depth=1)
     stopped = client.post(f"/api/sessions/{heavy}/agent-move")
     assert stopped.status_code == 422, stopped.text
-    assert "did not move within this server's limit of 2 s per move (depth 12, no time limit" \
-        in stopped.json()["error"]
+    assert "did not move within this server's limit of 2 s per move" in stopped.json()["error"]
     wait_until(lambda: gone(pid), "the worker of the stopped search exits")
     assert client.get(f"/api/sessions/{heavy}").json()["plies"] == 0
-    light = new_watch(client, name, spec, depth=1)
+    light = new_watch(client, name, "alphabeta", depth=1)
     moved = client.post(f"/api/sessions/{light}/agent-move").json()
     assert moved["plies"] == 1 and moved["last_move"]["info"]["worker"] != pid
 
