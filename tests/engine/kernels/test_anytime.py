@@ -147,3 +147,52 @@ def test_the_predictive_deepening_kept_to_measure_against_leaves_its_time_unused
     fake.now, fake.calls, fake.done = 0.0, [], {}
     new_driver(1e6).deepen(fake.run, 20, 1.0, 0.0, first_budget=1000)
     assert fake.now > 0.9
+
+
+# --- a fixed depth with a deadline (the browser board's cap) --------------------------------
+DEADLINE_GAMES = ("othello", "reversed_reversi", "pentago_twist", "hexifence")
+
+
+def champion_agent(name: str, depth: int):
+    from engine.core import SearchSettings, get_game
+    from engine.core.agent import set_deadline
+
+    game = get_game(name)
+    spec = f"experiments/results/champions/{name}.json"
+    return game, game.make_panel_agent(spec, SearchSettings(depth=depth, endgame_empties=4)), \
+        set_deadline
+
+
+@pytest.mark.parametrize("name", DEADLINE_GAMES)
+def test_a_fixed_depth_finished_before_its_deadline_plays_the_fixed_depth_move(name):
+    game, plain, set_deadline = champion_agent(name, 3)
+    _, timed, _ = champion_agent(name, 3)
+    assert set_deadline(timed, 60.0)
+    for opening in game.random_openings(6, 11, 4, 12):
+        state = game.initial_state()
+        for move in opening:
+            state = game.apply(state, move)
+        if len(game.legal_moves(state)) < 2:
+            continue
+        plain.reset(0)
+        timed.reset(0)
+        assert timed.select_move(state) == plain.select_move(state)
+        assert timed.last_info["eval"] == plain.last_info["eval"]
+        assert "cut" not in timed.last_info
+
+
+@pytest.mark.parametrize("name", DEADLINE_GAMES)
+def test_a_deadline_stops_a_deep_fixed_depth_and_says_how_deep_it_got(name):
+    import time
+
+    game, agent, set_deadline = champion_agent(name, 30)
+    state = game.initial_state()
+    for move in game.random_openings(1, 3, 6, 6)[0]:
+        state = game.apply(state, move)
+    assert set_deadline(agent, 0.2)
+    start = time.perf_counter()
+    move = agent.select_move(state)
+    assert time.perf_counter() - start < 2.0  # not the hours depth 30 would take
+    assert move in game.legal_moves(state)
+    info = agent.last_info
+    assert info["cut"] is True and 1 <= info["depth"] < 30 and info["depth_asked"] == 30
