@@ -66,6 +66,15 @@ class GameBase:
     def phase_of(self, state) -> int:
         return 0
 
+    def moves_left(self, state) -> int:
+        """An estimate of the moves the side to move has left, this one included (a game
+        clock shares its time over them; ``engine.core.clock``)."""
+        return 20
+
+    def progress(self, state) -> float:
+        """The share of the game played, 0..1 (a game clock spends more at mid-game)."""
+        return 0.5
+
     def check_search(self, search: SearchSettings) -> None:
         if search.depth < 1:
             raise GameSettingsError(f"search.depth={search.depth} must satisfy depth >= 1")

@@ -72,6 +72,10 @@ class Game(Protocol):
 
     def phase_of(self, state) -> int: ...  # optional (one phase): genome phase of ``state``
 
+    def moves_left(self, state) -> int: ...  # optional (20): the mover's moves to come
+
+    def progress(self, state) -> float: ...  # optional (0.5): share of the game played
+
     def check_search(self, search: SearchSettings) -> None: ...  # optional: GameSettingsError
 
     def learns_by_td(self) -> bool: ...  # optional (False): can this genome kind run td_learn?

@@ -25,6 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
 
+from engine.core.clock import ClockedAgent, TimeControl
 from engine.core.game import DRAW, Game
 from engine.core.match import only_move
 
@@ -53,15 +54,19 @@ class View:
 def add_options(parser: argparse.ArgumentParser, opponent: str, specs: str,
                 colours: Sequence[str], depth: int) -> None:
     """The options every play command has: --opponent, --colour/--color (the first of
-    ``colours`` moves first and is the default), --depth, --time-limit, --seed."""
+    ``colours`` moves first and is the default), --depth, --time-limit or --clock, --seed."""
     parser.add_argument("--opponent", default=opponent, help=f"agent spec: {specs}")
     parser.add_argument("--colour", "--color", default=colours[0], choices=colours,
                         type=str.upper if colours[0].isupper() else str.lower,
                         help=f"your colour ({colours[0]} moves first)")
     parser.add_argument("--depth", type=int, default=depth,
                         help="search depth of alpha-beta agents (>= 1)")
-    parser.add_argument("--time-limit", type=float, default=None,
+    timing = parser.add_mutually_exclusive_group()
+    timing.add_argument("--time-limit", type=float, default=None,
                         help="seconds per agent move (> 0)")
+    timing.add_argument("--clock", default=None, metavar="BASE[+INC]",
+                        help="the agent's game clock, e.g. 60+1: 60 s for the game, 1 s more "
+                        "after each move (shared over its moves, more at mid-game)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the opponent's randomness")
 
 
@@ -73,6 +78,18 @@ def check_options(args: argparse.Namespace) -> None:
         raise ValueError(f"--time-limit must be > 0 seconds, got {args.time_limit:g}")
     if getattr(args, "endgame_empties", 0) < 0:
         raise ValueError(f"--endgame-empties must be >= 0, got {args.endgame_empties}")
+    if getattr(args, "clock", None) is not None:
+        try:
+            args.clock = TimeControl.parse(args.clock)
+        except ValueError as err:
+            raise ValueError(f"--clock: {err}") from None
+        args.time_limit = args.clock.base  # the agent is built timed; its clock sets each move
+
+
+def clocked(agent, args: argparse.Namespace, game: Game):
+    """``agent`` under the ``--clock`` of ``args`` (after ``check_options``), else itself."""
+    clock = getattr(args, "clock", None)
+    return agent if clock is None else ClockedAgent(agent, clock, game)
 
 
 def run(game: Game, agent, human: int, view: View, stdin: TextIO | None = None,

@@ -12,7 +12,7 @@ import argparse
 import sys
 from typing import TextIO
 
-from engine.core.play import View, add_options, check_options, run
+from engine.core.play import View, add_options, check_options, clocked, run
 from engine.core.records import SearchSettings
 from engine.core.registry import get_game
 
@@ -38,7 +38,7 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None,
         check_options(args)
         game.check_spec(args.opponent)
         search = SearchSettings(depth=args.depth, time_limit=args.time_limit)
-        agent = game.make_panel_agent(args.opponent, search, args.seed)
+        agent = clocked(game.make_panel_agent(args.opponent, search, args.seed), args, game)
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -94,6 +94,12 @@ class HexifenceGame(NetworkGenomeFigures, GameBase):
     def reference_names(self) -> tuple[str, ...]:
         return W.REFERENCES
 
+    def moves_left(self, state: State) -> int:
+        return (state.empty_edges + 1) // 2
+
+    def progress(self, state: State) -> float:
+        return state.drawn / self.board.n_edges
+
     def phase_of(self, state: State) -> int:
         return state.drawn * self.phases // (self.board.n_edges + 1)
 

@@ -18,7 +18,7 @@ import sys
 from typing import TextIO
 
 from engine.core import SearchSettings
-from engine.core.play import View, add_options, check_options, run
+from engine.core.play import View, add_options, check_options, clocked, run
 from engine.hexifence.game import GAME
 from engine.hexifence.state import PLAYER_NAMES, State
 
@@ -60,7 +60,7 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None,
         game.check_spec(args.opponent)
         search = SearchSettings(depth=args.depth, endgame_empties=args.endgame_empties,
                                 time_limit=args.time_limit)
-        agent = game.make_panel_agent(args.opponent, search, args.seed)
+        agent = clocked(game.make_panel_agent(args.opponent, search, args.seed), args, game)
     except ValueError as exc:  # GameSettingsError too: one line naming the setting
         print(f"error: {exc}", file=sys.stderr)
         return 2

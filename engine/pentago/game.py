@@ -85,6 +85,12 @@ class PentagoTwistGame(NetworkGenomeFigures, GameBase):
             return nw.reference_genome(self.network, reference)
         return genes.reference_genome(reference, self.phases)
 
+    def moves_left(self, state: st.State) -> int:
+        return (36 - state.stones + 1) // 2
+
+    def progress(self, state: st.State) -> float:
+        return state.stones / 36
+
     def phase_of(self, state: st.State) -> int:
         return int(phase_table(self.phases)[state.stones])
 

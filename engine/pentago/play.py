@@ -17,7 +17,7 @@ import sys
 from typing import TextIO
 
 from engine.core import SearchSettings
-from engine.core.play import View, add_options, check_options, run
+from engine.core.play import View, add_options, check_options, clocked, run
 from engine.pentago.game import GAME
 from engine.pentago.specs import allowed_specs
 from engine.pentago.state import State, state_text
@@ -55,6 +55,7 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None,
         agent = GAME.make_panel_agent(args.opponent, SearchSettings(depth=args.depth,
                                                                     time_limit=args.time_limit),
                                       args.seed)
+        agent = clocked(agent, args, GAME)
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -145,6 +145,12 @@ class ReversiGame(ReversiStates, ReversiTD, GameBase):
     def reference_genome(self, reference: str) -> np.ndarray:
         return self.model().reference(reference)
 
+    def moves_left(self, state: Position) -> int:
+        return (state.empties + 1) // 2
+
+    def progress(self, state: Position) -> float:
+        return (60 - state.empties) / 60
+
     def phase_of(self, state: Position) -> int:
         from engine.reversi.weights import phase_of_discs_table
 

@@ -77,9 +77,10 @@ def prepare(args) -> tuple[list[str], EvalSettings]:
     game, warning = choose_game(requested_game(args), players)
     if warning:
         print(f"warning: {warning}", file=sys.stderr)
-    depth = args.depth if args.depth is not None else (None if args.time else 4)
+    timed = args.time or args.clock
+    depth = args.depth if args.depth is not None else (None if timed else 4)
     settings = EvalSettings(game, depth, args.time, args.epsilon, args.endgame_empties,
-                            game_settings(args.game_settings, game))
+                            game_settings(args.game_settings, game), args.clock)
     check_specs(players, settings)
     return players, settings
 

@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from engine.core import specs
+from engine.core.clock import ClockedAgent, TimeControl
 from engine.core.files import champion_game, resolve_source
 from engine.core.game import SearchSettings
 from evolve.execution.games import configured_game
@@ -30,15 +31,19 @@ class EvalSettings:
     epsilon: float = 0.0  # both sides play a random legal move with this probability
     endgame_empties: int = 8
     game_settings: dict = field(default_factory=dict)
+    clock: str | None = None  # a whole-game time control, e.g. "60+1" (engine.core.clock)
 
     def as_dict(self) -> dict:
         d = asdict(self)
-        if not d["game_settings"]:
-            del d["game_settings"]
+        for key in ("game_settings", "clock"):  # files written before them stay identical
+            if not d[key]:
+                del d[key]
         return d
 
     def search(self) -> SearchSettings:
         depth = self.depth if self.depth is not None else MAX_DEPTH_WITH_TIME
+        if self.clock is not None:  # a timed agent; its clock sets its limit before each move
+            return SearchSettings(depth, self.endgame_empties, TimeControl.parse(self.clock).base)
         return SearchSettings(depth, self.endgame_empties, self.time_limit)
 
 
@@ -71,6 +76,8 @@ class EvalContext:
 
 def make_player(game, spec: str, settings: EvalSettings, seed):
     agent = specs.make_agent(game, spec, settings.search(), seed=seed)
+    if settings.clock is not None:
+        agent = ClockedAgent(agent, TimeControl.parse(settings.clock), game)
     if settings.epsilon > 0:
         from engine.core.agents import EpsilonAgent
 

@@ -23,6 +23,10 @@ def parse_args(argv):
     search.add_argument("--depth", type=int, default=None, help="search depth (default 4)")
     search.add_argument("--time", type=float, default=None,
                         help="seconds per move instead of a depth")
+    search.add_argument("--clock", default=None, metavar="BASE[+INC]",
+                        help="a game clock per player instead of a depth, e.g. 60+1: 60 s for "
+                        "the game, 1 s more after each move (timed agents only; time is "
+                        "shared over the moves left, more at mid-game)")
     p.add_argument("--epsilon", type=float, default=0.0, help="random-move probability, both sides")
     p.add_argument("--sprt", nargs=2, type=float, metavar=("ELO0", "ELO1"))
     p.add_argument("--sprt-full", action="store_true",
@@ -63,6 +67,13 @@ def check_args(args) -> None:
             raise ValueError(f"--{name} must be >= {minimum}, got {value}")
     if args.time is not None and not (math.isfinite(args.time) and args.time > 0):
         raise ValueError(f"--time must be > 0 seconds, got {args.time}")
+    if args.clock is not None:
+        from engine.core.clock import TimeControl
+
+        try:
+            TimeControl.parse(args.clock)
+        except ValueError as err:
+            raise ValueError(f"--clock: {err}") from None
     if not 0.0 <= args.epsilon <= 1.0:
         raise ValueError(f"--epsilon must be in [0, 1], got {args.epsilon}")
     if args.sprt_full and not args.sprt:

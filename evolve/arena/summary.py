@@ -21,7 +21,10 @@ NO_SPRT_ROUND_ROBIN = ("SPRT: none (a round robin has no single player to test; 
 
 def search_text(settings: EvalSettings) -> str:
     """``depth 4, exact endgame from 8 empties``, or the per-move time, plus epsilon."""
-    if settings.time_limit is not None:
+    if settings.clock is not None:
+        parts = [f"a {settings.clock} game clock per player (seconds for the game + after each "
+                 "move)"]
+    elif settings.time_limit is not None:
         parts = [f"{settings.time_limit:g} s per move"]
         if settings.depth is not None:
             parts.append(f"at most depth {settings.depth}")

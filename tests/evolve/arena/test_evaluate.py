@@ -108,6 +108,8 @@ def test_cli_progress_bar_on_request(capsys):
         (["greedy", "--vs", "random", "--games", "-4", "--variant", "othello"], "--games"),
         (["greedy", "--vs", "random", "--time", "0", "--variant", "othello"], "--time"),
         (["greedy", "--vs", "random", "--time", "-1", "--variant", "othello"], "--time"),
+        (["greedy", "--vs", "random", "--clock", "1:00", "--variant", "othello"],
+         "--clock: time control '1:00': expected <seconds>[+<increment>]"),
         (["greedy", "--vs", "random", "--workers", "0", "--backend", "ray", "--variant",
           "othello"], "--workers"),
         (["greedy", "--vs", "random", "--workers", "-2", "--variant", "othello"], "--workers"),
@@ -205,3 +207,13 @@ def test_game_settings_reach_the_games_and_bad_ones_are_one_line(tmp_path, capsy
         code, _, err = run_cli(["random", "--vs", "greedy", "--game", "hexifence",
                                 "--game-settings", bad, "--backend", "serial"], capsys)
         assert code == 1 and fragment in err and err.count("\n") == 1
+
+
+def test_a_game_clock_plays_timed_agents_and_says_so(capsys):
+    """--clock 2+0.02: both sides timed by their clocks (alpha-beta and a rule); the summary
+    names the time control and the JSON keeps it."""
+    code, out, _ = run_cli(["course", "--vs", "greedy", "--games", "2", "--clock", "2+0.02",
+                            "--variant", "reversed", "--backend", "serial", "--no-progress"],
+                           capsys)
+    assert code == 0
+    assert "a 2+0.02 game clock per player" in out
