@@ -85,3 +85,20 @@ def test_an_agent_without_a_time_limit_plays_as_it_would_and_is_charged():
     move = agent.select_move(state)
     assert move in game.legal_moves(state) and agent.clock.moves == 1
     assert agent.clock.remaining < 5
+
+
+@pytest.mark.parametrize("name", ["reversed_reversi", "pentago_twist"])
+def test_a_clocked_mcts_spends_its_budgets(name):
+    """MCTS under the same interface: built timed, its clock sets each move's time."""
+    import time
+
+    game = get_game(name)
+    agent = ClockedAgent(game.make_panel_agent("mcts", SearchSettings(2, 0, 1.0), seed=1),
+                         TimeControl(2.0), game)
+    state = game.initial_state()
+    for _ in range(4):
+        start = time.perf_counter()
+        move = agent.select_move(state)
+        took = time.perf_counter() - start
+        assert 0.5 * agent.last_info["budget"] < took < agent.last_info["budget"] + 0.5
+        state = game.apply(state, move)
