@@ -38,19 +38,21 @@ CASES = {
 GAMES_PER_CASE = 2
 
 
+def measured_spy(original, calls: list):
+    """``SearchDriver.measured`` that also appends each call's (move, value, nodes)."""
+    def spy(self, search, *args):
+        out = original(self, search, *args)
+        calls.append([out[0], out[1], out[2]])
+        return out
+    return spy
+
+
 def record_calls():
     """Every ``SearchDriver.measured`` call's (move, value, nodes), appended to the list."""
     from engine.kernels import driver
 
     calls: list[list] = []
-    original = driver.SearchDriver.measured
-
-    def spy(self, search, *args):
-        out = original(self, search, *args)
-        calls.append([out[0], out[1], out[2]])
-        return out
-
-    driver.SearchDriver.measured = spy
+    driver.SearchDriver.measured = measured_spy(driver.SearchDriver.measured, calls)
     return calls
 
 

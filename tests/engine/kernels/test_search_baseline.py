@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from engine.kernels import driver
-from tests.engine.kernels.record_search_baseline import play_case
+from tests.engine.kernels.record_search_baseline import measured_spy, play_case
 
 DATA = json.loads((Path(__file__).parents[2] / "data" / "search_baseline.json").read_text())
 GAMES = ("othello", "reversed_reversi", "pentago_twist", "hexifence")
@@ -25,14 +25,8 @@ GAMES = ("othello", "reversed_reversi", "pentago_twist", "hexifence")
 @pytest.fixture
 def calls(monkeypatch):
     seen: list[list] = []
-    original = driver.SearchDriver.measured
-
-    def spy(self, search, *args):
-        out = original(self, search, *args)
-        seen.append([out[0], out[1], out[2]])
-        return out
-
-    monkeypatch.setattr(driver.SearchDriver, "measured", spy)
+    monkeypatch.setattr(driver.SearchDriver, "measured",
+                        measured_spy(driver.SearchDriver.measured, seen))
     return seen
 
 
