@@ -115,7 +115,7 @@ class ClockedAgent:
     def __init__(self, inner, control: TimeControl, game, name: str | None = None):
         self.timed = timed_inner(inner)
         self.inner, self.control, self.game = inner, control, game
-        self.name = name or getattr(inner, "name", "agent")
+        self.name = name or inner.name  # every Agent has a name
         self.clock = Clock(control)
         self.last_info: dict = {}
 
