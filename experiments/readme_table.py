@@ -276,8 +276,9 @@ ROWS = [
     Row("learning_efficiency", "strength per CPU-second: the best genome kind x optimizer at "
         "the budget", "a table to choose by", efficiency),
     Row("learning_efficiency_hour", "strength per CPU-hour and per wall-hour: the leading "
-        "learners for 1 CPU-hour each (TD: the last snapshot of 10 million games within the "
-        "hour; Othello not yet run: the job continues)", "a table to choose by",
+        "learners for 1 CPU-hour each (TD: the last snapshot within the hour of 10 million "
+        "games, 5 million in Othello; Othello's rows so far, the job continues)",
+        "a table to choose by",
         efficiency_hour),
 ]
 
