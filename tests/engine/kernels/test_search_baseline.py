@@ -24,6 +24,14 @@ GAMES = ("othello", "reversed_reversi", "pentago_twist", "hexifence")
 
 @pytest.fixture
 def calls(monkeypatch):
+    """The kernel calls, made with tables as fresh as the recording's process had them: the
+    shared tables keep exact entries (``PERMANENT_GEN``) across searches and tests, which
+    changes node counts, never moves or values."""
+    from engine.kernels import tt
+    from engine.reversi import endgame_table
+
+    monkeypatch.setattr(tt, "_SHARED", {})
+    monkeypatch.setattr(endgame_table, "_SHARED_TABLES", {})
     seen: list[list] = []
     monkeypatch.setattr(driver.SearchDriver, "measured",
                         measured_spy(driver.SearchDriver.measured, seen))
