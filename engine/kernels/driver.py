@@ -29,6 +29,21 @@ DEEPENINGS = ("anytime", "predictive")
 
 
 @dataclass(frozen=True)
+class SearchResult:
+    """What a game's ``Searcher.search`` returns (Reversi, Pentago Twist; each game says what
+    its moves and scores mean)."""
+
+    move: int  # the game's move id, NO_MOVE when the game is over
+    score: float  # for the side to move
+    depth: int  # plies of the last iteration (completed unless ``partial``; empties when exact)
+    nodes: int
+    seconds: float
+    exact: bool
+    partial: bool = False  # a timed search's last depth, stopped by the clock (``Iteration``)
+    cut: bool = False  # a deadline stopped a fixed-depth search: ``depth`` is the deepest done
+
+
+@dataclass(frozen=True)
 class Iteration:
     """What a timed search plays: the deepest completed fixed-depth search, or (``partial``) a
     depth stopped by the clock after it searched the previous depth's move and proved ``move``

@@ -8,11 +8,10 @@ The search is the shared kernel (``engine.kernels.alphabeta``) with Pentago's pa
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 
 import numpy as np
 
-from engine.kernels.driver import UNLIMITED, SearchDriver
+from engine.kernels.driver import UNLIMITED, SearchDriver, SearchResult
 from engine.pentago.evaluation import WIN_SCORE
 from engine.pentago.negamax import NO_MOVE, negamax  # noqa: F401 - NO_MOVE re-exported
 from engine.pentago.network import FEATURES_ONLY, no_network
@@ -21,16 +20,7 @@ MIN_RATE = 20_000.0  # floor of the measured speed (nodes/s)
 START_RATE = 300_000.0  # speed assumed before anything is measured
 
 
-@dataclass(frozen=True)
-class SearchResult:
-    move: int  # move id, NO_MOVE when the game is over
-    score: float  # for the side to move; +-WIN_SCORE (+ empties) means a forced result
-    depth: int  # plies of the last iteration (completed unless ``partial``; empties when exact)
-    nodes: int
-    seconds: float
-    exact: bool
-    partial: bool = False  # a timed search's last depth, stopped by the clock (``Iteration``)
-    cut: bool = False  # a deadline stopped a fixed-depth search: ``depth`` is the deepest done
+# SearchResult: score +-WIN_SCORE (+ empties) means a forced result
 
 
 class Searcher(SearchDriver):

@@ -9,11 +9,10 @@ The search itself is the shared kernel (``engine.kernels.alphabeta``) with Rever
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 
 import numpy as np
 
-from engine.kernels.driver import UNLIMITED, SearchDriver
+from engine.kernels.driver import UNLIMITED, SearchDriver, SearchResult
 from engine.reversi import endgame, endgame_table
 from engine.reversi.bitboard import NO_MOVE, PASS  # noqa: F401 - re-exported for callers
 from engine.reversi.negamax import EXACT_DEPTH, negamax
@@ -25,16 +24,7 @@ START_SOLVE_RATE = 5_000_000.0  # exact-solver speed assumed before anything is 
 START_RATE = 1_000_000.0  # speed assumed before anything is measured (a few M nodes/s warm)
 
 
-@dataclass(frozen=True)
-class SearchResult:
-    move: int  # square 0..63, PASS, or NO_MOVE (-1) when the game is over
-    score: float  # from the side to move's view; exact disc difference when ``exact``
-    depth: int  # plies of the last iteration (completed unless ``partial``; empties when exact)
-    nodes: int
-    seconds: float
-    exact: bool
-    partial: bool = False  # a timed search's last depth, stopped by the clock (``Iteration``)
-    cut: bool = False  # a deadline stopped a fixed-depth search: ``depth`` is the deepest done
+# SearchResult: move a square 0..63, PASS or NO_MOVE; score the exact disc difference when exact
 
 
 class Searcher(SearchDriver):
