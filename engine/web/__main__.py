@@ -40,6 +40,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     limits.add_argument("--move-seconds", type=float, default=defaults.move_seconds, metavar="S",
                         help=f"any agent move is stopped after this many seconds, whatever it "
                              f"was asked (default {defaults.move_seconds:g})")
+    limits.add_argument("--max-clock", type=float, default=defaults.max_clock, metavar="S",
+                        help=f"most seconds per player of a game clock a page may ask (default "
+                             f"{defaults.max_clock:g})")
     limits.add_argument("--queue", type=int, default=defaults.queue, metavar="N",
                         help=f"searches that may wait for a worker; more are refused with a 429 "
                              f"(default {defaults.queue})")
@@ -48,7 +51,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def limits_of(args: argparse.Namespace) -> Limits:
     return Limits(max_depth=args.max_depth, max_seconds=args.max_seconds,
-                  max_nodes=args.max_nodes, move_seconds=args.move_seconds, queue=args.queue)
+                  max_nodes=args.max_nodes, move_seconds=args.move_seconds, queue=args.queue,
+                  max_clock=args.max_clock)
 
 
 def check_args(args: argparse.Namespace) -> None:

@@ -15,7 +15,10 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
+from dataclasses import replace
+
 from engine.core import GameSettingsError, SearchSettings
+from engine.core.clock import TimeControl
 from engine.web.errors import ApiError
 
 SEARCH_FIELDS = ("depth", "endgame_empties", "time_limit")
@@ -29,6 +32,7 @@ class Limits:
     max_nodes: int = 1_000_000  # playouts, nodes, ... named in an agent spec
     move_seconds: float = 30.0  # server-wide: any agent move is stopped after this
     queue: int = 8  # searches that may wait for a worker (beyond the running ones)
+    max_clock: float = 3600.0  # a game clock's seconds per player
 
     def check(self) -> None:
         """``ValueError`` naming the command-line option that is out of range."""
@@ -36,7 +40,8 @@ class Limits:
                                        ("--max-seconds", self.max_seconds, 0.01, 3600),
                                        ("--max-nodes", self.max_nodes, 1, 10**9),
                                        ("--move-seconds", self.move_seconds, 0.1, 3600),
-                                       ("--queue", self.queue, 0, 10_000)):
+                                       ("--queue", self.queue, 0, 10_000),
+                                       ("--max-clock", self.max_clock, 1, 86_400)):
             if not low <= value <= high:
                 raise ValueError(f"{flag} must be in {low:g}..{high:g}, got {value:g}")
         if self.max_seconds >= self.move_seconds:
@@ -77,6 +82,29 @@ class Limits:
         except GameSettingsError as err:
             raise ApiError(400, f"search: {err}") from None
         return search
+
+
+    def clock(self, value) -> TimeControl | None:
+        """A game clock (``"60+1"``: 60 s per player, 1 s more after each move), None for
+        none; its increment at most ``max_seconds`` (a move is never given more)."""
+        if value is None or value == "":
+            return None
+        try:
+            control = TimeControl.parse(value) if isinstance(value, str) else None
+        except ValueError as err:
+            raise ApiError(400, f"clock: {err}") from None
+        if control is None:
+            raise ApiError(400, f"clock: expected a string such as \"60+1\", got {value!r}")
+        if not 1.0 <= control.base <= self.max_clock or control.increment > self.max_seconds:
+            raise ApiError(400, f"clock: {value!r}: seconds in 1..{self.max_clock:g} and an "
+                                f"increment of at most {self.max_seconds:g} (this server's limits)")
+        return control
+
+    def clocked(self, search: SearchSettings) -> SearchSettings:
+        """The search of agents that play to a clock: timed (each move's limit is then set from
+        the clock, at most ``max_seconds``)."""
+        return search if search.time_limit is not None else replace(search,
+                                                                    time_limit=self.max_seconds)
 
 
 def _bounded(value: dict, name: str, default, kind, low, high):

@@ -9,6 +9,7 @@ the search itself stops (``engine.web.thinking``).
 from __future__ import annotations
 
 import asyncio
+import time
 
 import numpy as np
 from starlette.concurrency import run_in_threadpool
@@ -16,6 +17,7 @@ from starlette.requests import Request
 from starlette.routing import Route
 
 from engine.core import child_seeds, get_game
+from engine.core.clock import Clock
 from engine.web.errors import ApiError, NumpyJSONResponse, field_int, field_str, json_body
 from engine.web.games import load_game
 from engine.web.players import PlayerChoice, build_agent, configured_game, parse_player
@@ -50,6 +52,9 @@ class SessionRoutes:
         if not isinstance(players, list) or len(players) != 2:
             raise ApiError(400, "players: expected a list of two players (player 0 moves first)")
         search = self.limits.search(body.get("search"), game)
+        control = self.limits.clock(body.get("clock"))
+        if control is not None:
+            search = self.limits.clocked(search)
         choices = tuple(parse_player(game, self.catalogue, p, i, self.limits, search)
                         for i, p in enumerate(players))
         if sum(c.type == "human" for c in choices) != MODES[mode]:
@@ -60,7 +65,9 @@ class SessionRoutes:
         seeds = tuple(child_seeds(seed, 2))
         agents = await run_in_threadpool(_build_agents, game, choices, search, seeds)
         session = GameSession(self.store.new_id(), game, mode, choices, agents,
-                              states=[game.initial_state()], search=search, seeds=seeds)
+                              states=[game.initial_state()], search=search, seeds=seeds,
+                              clocks=None if control is None else (Clock(control),
+                                                                   Clock(control)))
         self.store.add(session)
         return NumpyJSONResponse(session.view(), status_code=201)
 
@@ -106,7 +113,7 @@ class SessionRoutes:
             session.check_open()
             if session.mode != "play" or session.agent_to_move() is not None:
                 raise ApiError(409, "it is not your move")
-            session.push(_requested_move(session, body))
+            session.push_person(_requested_move(session, body))
             return NumpyJSONResponse(session.view())
         finally:
             session.lock.release()
@@ -121,9 +128,19 @@ class SessionRoutes:
             if session.agent_to_move() is None:
                 raise ApiError(409, "a person is to move, not an agent")
             player = session.game.to_move(session.state)
-            session.thinking = asyncio.ensure_future(self.thinker.move(session, player))
+            budget = session.budget()
+            if budget is not None:
+                budget = min(budget, self.limits.max_seconds)
+            started = time.monotonic()
+            session.thinking = asyncio.ensure_future(self.thinker.move(session, player, budget))
             move, info = await _unless_client_leaves(request, session.thinking)
-            session.push(move, info)
+            if budget is not None:  # the search's own time (not the wait for a worker)
+                seconds = info.get("seconds", round(time.monotonic() - started, 3))
+                info = dict(info, budget=round(budget, 3), seconds=seconds)
+                if session.charge(player, seconds):
+                    session.push(move, info)
+            else:
+                session.push(move, info)
             return NumpyJSONResponse(session.view())
         finally:
             session.thinking = None

@@ -31,11 +31,12 @@ class ThreadThinker:
         self.queue = SlotQueue([None] * threads, limits.queue)
         self._pool = ThreadPoolExecutor(threads, thread_name_prefix="agent")
 
-    async def move(self, session, player: int) -> tuple[int, dict]:
+    async def move(self, session, player: int, time_limit: float | None = None
+                   ) -> tuple[int, dict]:
         slot = await self.queue.take()
         search = self._pool.submit(think, session.game, session.agents[player], session.state,
                                    session.seeds[player], len(session.moves),
-                                   self.limits.deadline)
+                                   self.limits.deadline, time_limit)
         try:
             result = await asyncio.wrap_future(search)
         except asyncio.CancelledError:
@@ -64,12 +65,15 @@ class ProcessThinker:
         self.busy: dict[Worker, str] = {}  # worker -> the session it thinks for
         self._readers = ThreadPoolExecutor(2 * workers, thread_name_prefix="agent-pipe")
 
-    async def move(self, session, player: int) -> tuple[int, dict]:
+    async def move(self, session, player: int, time_limit: float | None = None
+                   ) -> tuple[int, dict]:
+        """``player``'s move; ``time_limit``: its seconds under the game's clock."""
         worker = await self.queue.take()
         self.busy[worker] = session.id
         choice = session.players[player]
         job = (session.id, player, session.game.name, session.game.settings(), choice.source,
-               session.search, session.seeds[player], list(session.moves), self.limits.deadline)
+               session.search, session.seeds[player], list(session.moves), self.limits.deadline,
+               time_limit)
         running = worker
         try:
             reply = asyncio.wrap_future(self._readers.submit(running.run, job))

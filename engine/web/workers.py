@@ -20,6 +20,7 @@ from collections import OrderedDict
 
 from engine.core import SearchSettings, child_seeds, get_game, specs
 from engine.core.agent import set_deadline
+from engine.core.clock import timed_inner
 from engine.core.match import replay
 
 MAX_WORKER_AGENTS = 64  # agents a worker keeps between moves (least recently used dropped)
@@ -98,18 +99,23 @@ def move_seed(seed, ply: int):
     return child_seeds(seed, ply + 1)[ply]
 
 
-def think(game, agent, state, seed, ply: int, deadline: float | None = None) -> tuple[int, dict]:
+def think(game, agent, state, seed, ply: int, deadline: float | None = None,
+          time_limit: float | None = None) -> tuple[int, dict]:
     """The agent's move at ``ply`` and what it reports (a forced move is played without asking,
     as the match runner does). The agent is reset with ``move_seed(seed, ply)`` first, so the
     move depends only on the spec, search, seed and position: not on which worker thinks, nor
     on what the agent did before (a replaced worker, an undo, a session's moves shared by two
     workers all play the same game). ``deadline``: the seconds a fixed-depth alpha-beta may
-    search before it plays its deepest completed depth (``set_deadline``)."""
+    search before it plays its deepest completed depth (``set_deadline``). ``time_limit``: this
+    move's seconds under a game clock, given to the timed search of the agent (if it has one)."""
     legal = game.legal_moves(state)
     if len(legal) == 1:
         return int(legal[0]), {"forced": True}
     agent.reset(move_seed(seed, ply))
     set_deadline(agent, deadline)
+    timed = timed_inner(agent) if time_limit is not None else None
+    if timed is not None:
+        timed.time_limit = time_limit
     start = time.perf_counter()
     move = int(agent.select_move(state))
     info = getattr(agent, "last_info", None)
@@ -122,7 +128,8 @@ _worker_agents: OrderedDict = OrderedDict()
 
 def think_in_worker(session_id: str, player: int, game_name: str, settings: dict, source: str,
                     search: SearchSettings, seed, moves: list[int],
-                    deadline: float | None = None) -> tuple[int, dict]:
+                    deadline: float | None = None,
+                    time_limit: float | None = None) -> tuple[int, dict]:
     """The move of ``player`` of session ``session_id`` after ``moves``: its agent is built
     from the session's spec, search and seed (as the server builds it) and kept for its next
     moves (building may read a file and allocate tables)."""
@@ -135,5 +142,5 @@ def think_in_worker(session_id: str, player: int, game_name: str, settings: dict
         while len(_worker_agents) > MAX_WORKER_AGENTS:
             _worker_agents.popitem(last=False)
     _worker_agents.move_to_end(key)
-    move, info = think(game, agent, replay(game, moves), seed, len(moves), deadline)
+    move, info = think(game, agent, replay(game, moves), seed, len(moves), deadline, time_limit)
     return move, dict(info, worker=os.getpid())

@@ -47,6 +47,7 @@ async function init() {
   bindReplay();
   window.addEventListener("pagehide", () => TABS.forEach(t => closeSession(page.tabs[t].session?.id)));
   showSpeed();
+  setInterval(tickClocks, 100);
   await onGameChange();
   $("new-game").disabled = $("watch-start").disabled = false;  // ready
   document.body.dataset.ready = "true";
@@ -58,7 +59,8 @@ function showLimits(limits) {
   $("time-limit").max = limits.max_seconds;
   $("endgame").max = limits.max_endgame;
   $("limits-hint").textContent = `This server: depth up to ${limits.max_depth}, at most ` +
-    `${limits.max_seconds} s per move; any agent move is stopped after ${limits.move_seconds} s.`;
+    `${limits.max_seconds} s per move; any agent move is stopped after ${limits.move_seconds} s. ` +
+    `A game clock (up to ${limits.max_clock} s each) sets each agent move's time instead.`;
 }
 
 // Run an action, showing its error (the server's reason) in the tab it belongs to.
@@ -155,6 +157,11 @@ function gameSettings() {
   }
 }
 
+// The game clock typed in ("60+1"), or undefined for none.
+function clockSetting() {
+  return $("clock").value.trim() || undefined;
+}
+
 function searchSettings() {
   const search = {depth: Number($("depth").value), endgame_empties: Number($("endgame").value)};
   if ($("time-limit").value !== "") search.time_limit = Number($("time-limit").value);
@@ -166,14 +173,16 @@ function show() {
   const state = page.tabs[page.tab], s = state.session;
   showMessage(state.message);
   $("replay-nav").hidden = !s || s.mode !== "replay";
-  $("undo").disabled = !s || s.mode !== "play" || page.busy || s.ply === 0;
+  $("undo").disabled = !s || s.mode !== "play" || page.busy || s.ply === 0 || !!s.clocks;
   if (!s) {
     clearBoard(HINTS[page.tab]);
+    $("clocks").replaceChildren();
     return;
   }
   const interactive = s.mode === "play" && s.human_to_move && !page.busy;
   const onPly = s.mode === "replay" ? ply => run(() => gotoPly(ply)) : null;
   drawSession(s, renderer(), interactive, id => run(() => humanMove(id)), onPly);
+  drawClocks(s, state.since);
   $("nav-slider").max = s.plies;
   $("nav-slider").value = s.ply;
   if (s.mode === "replay") markReplayedRow();
@@ -181,7 +190,7 @@ function show() {
 
 // A new view of `tab`'s game: kept, and drawn if that tab is on show.
 function update(tab, session) {
-  page.tabs[tab].session = session;
+  Object.assign(page.tabs[tab], {session, since: performance.now()});
   if (tab === page.tab) show();
 }
 
@@ -195,7 +204,7 @@ async function newGame() {
   players[human] = {type: "human"};
   update("play", await tabApi("play", "POST", "/api/sessions", {
     game: game().name, mode: "play", players, search: searchSettings(),
-    settings: gameSettings()}));
+    settings: gameSettings(), clock: clockSetting()}));
   await agentTurns();
 }
 
@@ -240,6 +249,23 @@ async function agentMove(tab, session) {
   }
 }
 
+// The shown game's running clock counts down; at zero the server is asked for the game (it
+// finds the person out of time and ends the game).
+function tickClocks() {
+  const state = page.tabs[page.tab], s = state.session;
+  if (!s || !s.clocks || state.refreshing) return;
+  if (drawClocks(s, state.since) > 0) return;
+  state.refreshing = true;
+  run(async () => {
+    try {
+      const tab = page.tab, view = await api("GET", `/api/sessions/${s.id}`);
+      if (page.tabs[tab].session?.id === view.id) update(tab, view);
+    } finally {
+      state.refreshing = false;
+    }
+  });
+}
+
 async function undo() {
   const s = page.tabs.play.session;
   update("play", await tabApi("play", "POST", `/api/sessions/${s.id}/undo`));
@@ -253,7 +279,7 @@ async function startWatch() {
   show();
   update("watch", await tabApi("watch", "POST", "/api/sessions", {
     game: game().name, mode: "watch", players: [playerChoice("watch-0"), playerChoice("watch-1")],
-    search: searchSettings(), settings: gameSettings()}));
+    search: searchSettings(), settings: gameSettings(), clock: clockSetting()}));
   await watchLoop();
 }
 

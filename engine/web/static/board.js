@@ -40,8 +40,30 @@ function infoText(info) {
   if (info.exact) parts.push("exact");
   if (info.cut) parts.push(`depth ${info.depth} of ${info.depth_asked} (the server's time cap)`);
   else if (typeof info.depth === "number") parts.push(`depth ${info.depth}`);
-  if (typeof info.seconds === "number") parts.push(`${info.seconds.toFixed(2)} s`);
+  if (typeof info.seconds === "number") parts.push(`${info.seconds.toFixed(2)} s` +
+    (typeof info.budget === "number" ? ` of ${info.budget.toFixed(2)} s on its clock` : ""));
   return parts.join(" · ");
+}
+
+function clockText(seconds) {
+  const minutes = Math.floor(seconds / 60);
+  return `${minutes}:${(seconds - 60 * minutes).toFixed(1).padStart(4, "0")}`;
+}
+
+// The players' clocks of a game played on one; the running clock (a person to move) counts
+// down from `since` (when the view arrived). Returns the running clock's seconds left
+// (Infinity when none runs).
+function drawClocks(session, since) {
+  let left = Infinity;
+  $("clocks").replaceChildren(...(session.clocks || []).map((clock, i) => {
+    const remaining = Math.max(0, clock.running ?
+      clock.remaining - (performance.now() - since) / 1000 : clock.remaining);
+    if (clock.running) left = remaining;
+    return el("span", {class: `clock${clock.running ? " running" : ""}` +
+                              `${clock.flagged ? " flagged" : ""}`, "data-player": i},
+              `${session.players[i].name} ${clockText(remaining)}`);
+  }));
+  return left;
 }
 
 // Draw `session`; `onMove(id)` is called for clicks when `interactive`, `onPly(k)` (if given)

@@ -1,6 +1,6 @@
 """End to end in Debian's chromium (headless, driven by Playwright): a whole game of every
 registered game against a fast agent by clicking the board, an illegal click refused with the
-game's reason, undo, two agents watched, and a recorded game replayed step by step.
+game's reason, undo, a person losing on a game clock, two agents watched, and a recorded game replayed step by step.
 
 Runs by default (a few seconds per game); skipped only where chromium is not installed
 (``.ci/run`` installs it)."""
@@ -106,6 +106,24 @@ def test_undo_takes_the_position_back_to_the_persons_turn(site):
     page.click("#undo")
     page.wait_for_function("() => page.session.ply === 0")
     assert driver.session(page)["view"] == start["view"]
+
+
+def test_a_person_on_a_clock_sees_it_run_down_and_loses_on_time(site):
+    _, page = site
+    page.fill("#clock", "1.5")
+    try:
+        driver.start_game(page, GAMES[0], fast_agent(GAMES[0]))
+        assert page.is_disabled("#undo")
+        first = page.inner_text("#clocks .clock.running")
+        page.wait_for_function(f"() => document.querySelector('#clocks .clock.running') && "
+                               f"document.querySelector('#clocks .clock.running').textContent "
+                               f"!== {first!r}")  # it counts down on the page
+        page.wait_for_function("() => page.session.terminal", timeout=10_000)
+        assert "ran out of time" in page.inner_text("#result")
+        assert page.locator("#clocks .clock.flagged").count() == 1
+        assert driver.session(page)["plies"] == 0
+    finally:
+        page.fill("#clock", "")
 
 
 def test_two_agents_are_watched_pausing_and_resuming_to_the_end(site):
