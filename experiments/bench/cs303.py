@@ -92,18 +92,23 @@ def main(argv: list[str] | None = None) -> int:
     nodes, seconds = sum(n for n, _ in searched), sum(s for _, s in searched)
     timed = [depth_in_time(ai, b, args.time_out) for b in boards]
     depths = [d for d, _ in timed]
+    shares = [s / args.time_out for _, s in timed]
     data = {"agent": str(args.agent.resolve().relative_to(ROOT)
                          if args.agent.resolve().is_relative_to(ROOT) else args.agent),
             "positions": len(boards), "depth": args.depth, "nodes": nodes, "seconds": seconds,
             "nodes_per_second": nodes / seconds, "time_out": args.time_out,
-            "depths_completed": depths, "go_seconds": [s for _, s in timed]}
+            "depths_completed": depths, "go_seconds": [s for _, s in timed],
+            "share_mean": statistics.mean(shares), "share_max": max(shares)}
     lines = [f"Agent `{data['agent']}`, {len(boards)} midgame positions (seed {args.seed}, 20-40 "
              "random plies), one thread.", "",
              f"- fixed depth {args.depth} (`Searcher.negamax`): {nodes:,} nodes in {seconds:.2f} s "
              f"= **{nodes / seconds:,.0f} nodes/s**",
              f"- `AI.go` with time_out = {args.time_out:g} s (it stops at 80% of it): depths "
              f"completed median {statistics.median(depths):.0f}, range {min(depths)}-"
-             f"{max(depths)}; longest call {max(data['go_seconds']):.2f} s"]
+             f"{max(depths)}; longest call {max(data['go_seconds']):.2f} s",
+             f"- time used per call as a share of time_out (issue 29: none over 100%, mean above "
+             f"60%): mean **{100 * statistics.mean(shares):.1f}%**, min {100 * min(shares):.1f}%, "
+             f"max **{100 * max(shares):.1f}%**"]
     write_result(args.out, "# The exported CS303 agent: speed", lines, stamp, data)
     return 0
 
