@@ -62,7 +62,8 @@ def with_overrides(args: list[str], extra: list[str]) -> list[str]:
 
 
 @hydra.main(config_path=str(CONF_DIR), config_name="config", version_base="1.3")
-def main(cfg: DictConfig) -> None:
+def main(cfg: DictConfig) -> float:
+    """Run the study; return its objective (``objective.metric``), for a Hydra sweeper."""
     from evolve.ga.console import summary
     from evolve.ga.loop import run
 
@@ -77,7 +78,12 @@ def main(cfg: DictConfig) -> None:
         run_dir = cfg.resume or HydraConfig.get().runtime.output_dir
         print(f"error: {exc}; continue later with resume={run_dir}", file=sys.stderr)
         raise SystemExit(1) from None
-    logging.getLogger("evolve").info(summary(result, time.monotonic() - STARTED))
+    log = logging.getLogger("evolve")
+    log.info(summary(result, time.monotonic() - STARTED))
+    objective = result.objective
+    log.info("objective: %s = %s (generation %d's row of generations.csv; objective.json)",
+             objective.metric, f"{objective.value:.6g}", objective.generation)
+    return objective.value
 
 
 def _fail(message: str):

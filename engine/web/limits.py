@@ -4,18 +4,16 @@ Per request (a 400 naming the cap when asked for more): search depth, seconds pe
 endgame, and the numbers an agent spec names (playouts, nodes). Server-wide: every agent move is
 stopped after ``move_seconds`` whatever it was asked; a fixed-depth alpha-beta is given a
 ``deadline`` before it, after which it plays the deepest depth it completed and says so (its
-info: ``cut``, ``depth``, ``depth_asked``), so it answers instead of being stopped; at most ``workers`` searches run at once and at most
-``queue`` more wait their turn (first come, first served; beyond that a 429). A session has one
-move in flight at a time, so a tab that keeps asking goes back to the end of the line after each
-move and cannot starve the others: a request waits at most about
-``ceil(queue / workers) * move_seconds`` before its search starts.
+info: ``cut``, ``depth``, ``depth_asked``), so it answers instead of being stopped; at most
+``workers`` searches run at once and at most ``queue`` more wait their turn (first come, first
+served; beyond that a 429). A session has one move in flight at a time, so a tab that keeps
+asking goes back to the end of the line after each move and cannot starve the others: a
+request waits at most about ``ceil(queue / workers) * move_seconds`` before its search starts.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
-
-from dataclasses import replace
+from dataclasses import asdict, dataclass, replace
 
 from engine.core import GameSettingsError, SearchSettings
 from engine.core.clock import TimeControl

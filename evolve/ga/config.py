@@ -22,8 +22,10 @@ from evolve.ga.schema import (  # noqa: F401 - re-exported: the config's vocabul
     GAConfig,
     GameConfig,
     GamesConfig,
+    ObjectiveConfig,
     PlayoffConfig,
     SearchConfig,
+    TrackingConfig,
     YardstickConfig,
     _default_game,
     fitness_opponents,
@@ -89,8 +91,9 @@ def to_dict(c: Config) -> dict:
     return d
 
 
-# keys that only say where and how visibly a run executes: never change a result
-RUNTIME_KEYS = ("resume", "backend", "ray", "plot", "progress")
+# keys that only say where and how visibly a run executes, or what it reports about itself
+# (the objective a sweeper reads, the MLflow tracking): never change a result
+RUNTIME_KEYS = ("resume", "backend", "ray", "plot", "progress", "objective", "tracking")
 
 
 # settings added after runs were made with this hash: left out of it at their default values,

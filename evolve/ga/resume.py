@@ -20,6 +20,10 @@ from evolve.ga import checkpoint as ckpt
 from evolve.ga.config import RUNTIME_KEYS, Config, ConfigError, from_dict, to_dict
 from evolve.ga.state import State, restored
 
+# what a resumed run's command line may change, as the refusal names it
+CHANGEABLE = tuple(f"{k}.*" if k in ("ray", "objective", "tracking") else k
+                   for k in RUNTIME_KEYS if k != "resume")
+
 log = logging.getLogger("evolve")
 GROWABLE = "ga.generations"
 
@@ -71,7 +75,7 @@ def merged_config(saved: dict, current: Config, set_keys: set[str] | None) -> Co
         # the usual cause: an experiment whose defaults changed since the run started; setting
         # the saved values on the command line continues the run as it was
         raise ConfigError(f"resume={current.resume}: the command line changes the saved run's "
-                          f"{'; '.join(conflicts)}; only backend, ray.*, plot, progress may "
+                          f"{'; '.join(conflicts)}; only {', '.join(CHANGEABLE)} may "
                           f"change and ga.generations may grow (to continue the saved run as "
                           f"it was, add: {' '.join(saved_values)})")
     merged["resume"] = None

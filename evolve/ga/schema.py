@@ -20,6 +20,10 @@ ES_OPTIMIZERS = ("adam", "sgd")
 ES_SHAPINGS = ("ranks", "none")
 LOCAL_SEARCHES = ("none", "td")
 TD_LEARNERS = ("all", "elites")
+# columns of generations.csv a sweeper may optimise (``objective.metric``; ``evolve.ga.tracking``)
+OBJECTIVE_METRICS = ("champion_elo", "champion_elo_low", "best_fitness", "yardstick_score")
+DIRECTIONS = ("maximize", "minimize")
+TRACKING_BACKENDS = ("none", "mlflow")
 
 
 def _default_game() -> str:
@@ -149,6 +153,25 @@ class PlayoffConfig:
 
 
 @dataclass
+class ObjectiveConfig:
+    """The number ``python -m evolve`` returns to a Hydra sweeper and writes to
+    ``objective.json``: this column of ``generations.csv`` in the exported champion's row.
+    ``direction`` only tells a sweeper which way is better."""
+
+    metric: str = "champion_elo"
+    direction: str = "maximize"
+
+
+@dataclass
+class TrackingConfig:
+    """Where a run is also recorded (``evolve.ga.tracking``): nowhere, or an MLflow run."""
+
+    backend: str = "none"
+    uri: str | None = None  # None: $MLFLOW_TRACKING_URI, else ./mlruns where the command started
+    experiment: str | None = None  # None: the experiment's name (``+experiment=...``) or evolve
+
+
+@dataclass
 class Config:
     seed: int = 0
     backend: str = "ray"
@@ -163,6 +186,8 @@ class Config:
     yardstick: YardstickConfig = field(default_factory=YardstickConfig)
     playoff: PlayoffConfig = field(default_factory=PlayoffConfig)
     ray: RayConfig = field(default_factory=RayConfig)
+    objective: ObjectiveConfig = field(default_factory=ObjectiveConfig)
+    tracking: TrackingConfig = field(default_factory=TrackingConfig)
 
 
 def make_game(c: Config):

@@ -38,6 +38,7 @@ from evolve.ga.fitness import (
     score_mix,
 )
 from evolve.ga.hooks import ChampionRecord, ChampionWriter, CsvLogger, GenerationReport
+from evolve.ga.objective import Objective, write_objective
 from evolve.ga.operators import diversity
 from evolve.ga.playoff import choose_champion, estimated_games
 from evolve.ga.population import Population, breed, gene_bounds, initial_population
@@ -61,6 +62,7 @@ class RunResult:
     yardstick: dict[str, float]
     config: Config | None = None
     panel: list[str] = field(default_factory=list)
+    objective: Objective | None = None  # what a sweeper optimises (objective.json)
 
 
 class Study:
@@ -109,6 +111,10 @@ class Study:
         if self.config.progress:
             hooks.append(ProgressLog(self.config.ga.generations,
                                      estimated_games(self.config, self.panel)))
+        if self.config.tracking.backend == "mlflow":  # MLflow is imported only then
+            from evolve.ga.tracking import MlflowTracker
+
+            hooks.append(MlflowTracker(self.config, self.run_dir))
         return hooks
 
     def loop(self, state: State, backend) -> RunResult:
@@ -118,7 +124,7 @@ class Study:
         if state.generation >= c.ga.generations:  # resumed a finished run
             log.info("%s already ran %s (raise ga.generations to continue)", self.run_dir,
                      generations_text(c.ga.generations))
-            return self.finished_result(state, backend)
+            return self.ended(self.finished_result(state, backend), hooks)
         self._clock, previous = time.perf_counter(), None
         if state.needs_learning:
             state.population = local_search.learn(self, backend, state.population,
@@ -146,8 +152,18 @@ class Study:
             previous = (report, games, snapshot(state))
         last = self.finish(*previous, state, hooks)
         champion = self.playoff(backend, last.generation) or last.champion
-        return RunResult(self.run_dir, champion, last.generation, last.standings.fitness,
-                         last.yardstick, c, self.panel)
+        return self.ended(RunResult(self.run_dir, champion, last.generation,
+                                    last.standings.fitness, last.yardstick, c, self.panel), hooks)
+
+    def ended(self, result: RunResult, hooks) -> RunResult:
+        """The run's objective (``objective.json``), then the hooks' end of the run (the
+        tracker's files)."""
+        result.objective = write_objective(self.run_dir, self.config, result.champion,
+                                           result.generation)
+        for hook in hooks:
+            if hasattr(hook, "on_run_end"):
+                hook.on_run_end(result)
+        return result
 
     def playoff(self, backend, last_generation: int) -> ChampionRecord | None:
         """Choose the exported champion among the last generations' champions (see

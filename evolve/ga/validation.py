@@ -14,7 +14,10 @@ from evolve.ga.schema import (
     ALGORITHMS,
     BACKENDS,
     CROSSOVERS,
+    DIRECTIONS,
+    OBJECTIVE_METRICS,
     SELECTIONS,
+    TRACKING_BACKENDS,
     ZERO_REFERENCE,
     Config,
     GAConfig,
@@ -71,6 +74,7 @@ def validate(c: Config) -> None:
     _validate_fitness(c)
     validate_search(c)
     _validate_ray(c)
+    _validate_reporting(c)
     _validate_references(c)
     _validate_panel(c)
     _validate_openings(c)
@@ -142,6 +146,19 @@ def _validate_ray(c: Config) -> None:
         # embedded Ray, one CPU per actor (otherwise checked once Ray is up)
         _check(c.ray.workers <= c.ray.num_cpus, "ray.workers", c.ray.workers,
                f"workers <= the Ray cluster's CPUs ({c.ray.num_cpus})")
+
+
+def _validate_reporting(c: Config) -> None:
+    """The objective a sweeper reads and the tracking backend (``evolve.ga.tracking``)."""
+    _check_choice("objective.metric", c.objective.metric, OBJECTIVE_METRICS)
+    _check_choice("objective.direction", c.objective.direction, DIRECTIONS)
+    _check_choice("tracking.backend", c.tracking.backend, TRACKING_BACKENDS)
+    if c.tracking.backend == "mlflow":
+        import importlib.util
+
+        if importlib.util.find_spec("mlflow") is None:  # found, not imported: no cost here
+            raise ConfigError("tracking.backend=mlflow needs MLflow's client: pip install -e "
+                              "\".[tracking]\" (or pip install mlflow-skinny)")
 
 
 def _validate_references(c: Config) -> None:

@@ -2,7 +2,8 @@
 it gets, and what the anytime driver is worth against the deepening before it at equal time.
 
     python -m experiments.bench.clock [--games othello ...] [--limits 0.1 0.5]
-        [--time-games 2] [--match-games 400] [--match-limit 0.1] [--out experiments/results/bench_clock.md]
+        [--time-games 2] [--match-games 400] [--match-limit 0.1]
+        [--out experiments/results/bench_clock.md]
 
 For each game, its committed feature champion (``experiments/results/champions/<game>.json``)
 with the exact endgame it was evolved with (``metadata.search``), every move under a per-move

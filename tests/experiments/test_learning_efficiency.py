@@ -170,8 +170,6 @@ def test_a_row_in_the_result_file_is_kept_unless_its_method_was_revised(tmp_path
 
 def test_seeds_measured_one_at_a_time_add_up_and_a_revised_method_drops_its_rows(
         tmp_path, monkeypatch):
-    plan = PLANS["othello"]
-
     def fake(plan, methods, seeds, budget, games, work, earlier=None):
         return [{"method": x.name, "seed": s, "games": 600, "score": 0.6, "cpu": 3600.0 * f,
                  "score_ci95": [0.56, 0.64], "fraction": f, "champion": "c.json",

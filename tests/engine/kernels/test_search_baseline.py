@@ -47,9 +47,9 @@ def test_fixed_depth_search_is_unchanged_call_by_call(game, calls):
             cases.append(tuple(g["case"]))
     replayed = [g for case in cases for g in play_case(game, case, calls)]
     assert len(replayed) == len(recorded)
-    for want, got in zip(recorded, replayed):
+    for want, got in zip(recorded, replayed, strict=True):
         assert got["opening"] == want["opening"]
-        for i, (w, c) in enumerate(zip(want["calls"], got["calls"])):
+        for i, (w, c) in enumerate(zip(want["calls"], got["calls"], strict=True)):
             assert c == w, f"{want['case']}: call {i} (move, value, nodes)"
         assert len(got["calls"]) == len(want["calls"])
         assert (got["winner"], got["margin"]) == (want["winner"], want["margin"])

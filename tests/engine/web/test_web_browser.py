@@ -1,6 +1,7 @@
 """End to end in Debian's chromium (headless, driven by Playwright): a whole game of every
 registered game against a fast agent by clicking the board, an illegal click refused with the
-game's reason, undo, a person losing on a game clock, two agents watched, and a recorded game replayed step by step.
+game's reason, undo, a person losing on a game clock, two agents watched, and a recorded game
+replayed step by step.
 
 Runs by default (a few seconds per game); skipped only where chromium is not installed
 (``.ci/run`` installs it)."""
