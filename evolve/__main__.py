@@ -24,7 +24,9 @@ from evolve.ga.config import (  # noqa: E402
     moved_key_message,
     to_dict,
 )
+from evolve.sweep import use_plugins  # noqa: E402
 
+use_plugins()  # hydra/sweeper=optuna (evolve.sweep)
 CONF_DIR = Path(__file__).resolve().parent.parent / "conf"
 
 

@@ -1,0 +1,1 @@
+"""``hydra/sweeper=optuna`` for Hydra's plugin scanner (``evolve.sweep``)."""
