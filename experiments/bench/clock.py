@@ -190,6 +190,7 @@ def report(data: dict, limits: list[float], match_limit: float) -> list[str]:
                          f"{pct(a['max'])} | {c['moves']} | {pct(c['mean'])} | "
                          f"{pct(c['max'])} | {a['over_110']} | {s['depth_mean']:.1f} / "
                          f"{s['depth_max']} | {s['partial']} | {s['proven']} | {s['exact']} |")
+    lines += ["", *time_goals(data, limits)]
     rows = [(g, e["match"]) for g, e in data["games"].items() if e.get("match")]
     if rows:
         lines += ["", f"The anytime driver against the one before it (`deepening = "
@@ -199,7 +200,42 @@ def report(data: dict, limits: list[float], match_limit: float) -> list[str]:
         for game, m in rows:
             lines.append(f"| {game} | {m['games']} | {pct(m['score'])} | "
                          f"[{100 * m['ci95'][0]:.1f}, {100 * m['ci95'][1]:.1f}] |")
+        lines += ["", *match_goals(rows)]
     return lines
+
+
+def time_goals(data: dict, limits: list[float]) -> list[str]:
+    """Whether each game and limit meets the time goal on its ``clock`` moves, and by how much
+    it misses it otherwise."""
+    out = []
+    for game, entry in data["games"].items():
+        for limit in limits:
+            s = entry["time"].get(f"{limit:g}")
+            if s is None or not s["clock"]["moves"]:
+                continue
+            c = s["clock"]
+            over = c["over_110"]
+            misses = []
+            if c["mean"] < 0.85:
+                misses.append(f"mean {pct(c['mean'])} < 85%")
+            if c["max"] > 1.10:
+                misses.append(f"max {pct(c['max'])} > 110% ({over} move(s))")
+            out.append(f"- {game} at {limit:g} s: " + ("met (clock moves: mean "
+                       f"{pct(c['mean'])}, max {pct(c['max'])})" if not misses else
+                       "missed: " + "; ".join(misses)) + f"; every move with a choice: mean "
+                       f"{pct(s['all']['mean'])} ({s['exact']} solved exactly, {s['proven']} "
+                       "proven early: nothing left to search)")
+    return ["Time goal on the clock moves:", "", *out] if out else []
+
+
+def match_goals(rows) -> list[str]:
+    out = ["Strength goal (>= 60%):", ""]
+    for game, m in rows:
+        verdict = "met" if m["score"] >= 0.60 else \
+            f"missed by {100 * (0.60 - m['score']):.1f} points"
+        sure = "above 50% with 95% confidence" if m["ci95"][0] > 0.5 else "not surely above 50%"
+        out.append(f"- {game}: {pct(m['score'])}, {verdict}; {sure}")
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
