@@ -5,7 +5,9 @@ strength, fitness, yardstick, diversity, and the game's figures of the champion'
 ``report.md``: a summary, every figure with a caption saying how to read it, the generation
 table and the champion. With more than one run (or a multirun sweep folder, which expands to
 its jobs) it also writes ``comparison.png`` and ``comparison.md`` into ``--compare-dir``
-(default: the runs' common parent folder).
+(default: the runs' common parent folder). An Optuna sweep folder (``optimization_results.yaml``)
+also gets ``sweep.md``: its trials ranked by objective, and Optuna's history and importance
+figures (``evolve.analysis.sweep_report``).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 from evolve.analysis import plots  # noqa: E402
 from evolve.analysis.markdown import comparison_markdown, run_markdown  # noqa: E402
 from evolve.analysis.rundata import RunData, RunDirError, load_runs  # noqa: E402
+from evolve.analysis.sweep_report import is_sweep, write_sweep_report  # noqa: E402
 
 
 def write_run_report(run: RunData, dpi: int = 110) -> list[Path]:
@@ -104,6 +107,9 @@ def main(argv: list[str] | None = None) -> int:
             folder.mkdir(parents=True, exist_ok=True)
             files = write_comparison(runs, folder, args.dpi)
             print(f"{folder}: wrote {', '.join(f.name for f in files)}")
+        for sweep in (d for d in args.run_dirs if is_sweep(d)):
+            files = write_sweep_report(sweep, args.dpi)
+            print(f"{sweep}: wrote {', '.join(f.name for f in files)}")
     except (RunDirError, OSError) as exc:
         print(f"evolve.report: error: {exc}", file=sys.stderr)
         return 2

@@ -1,14 +1,17 @@
-"""The sweep's outputs: ``optimization_results.yaml`` (the best trial and every trial) and
+"""The sweep's outputs: ``optimization_results.yaml`` (the best trial, every trial and the search
+space as Optuna's JSON distributions, so ``python -m evolve.report`` can rebuild the study) and
 ``trials.csv`` (one row per trial, one column per parameter), rewritten after every batch."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 
 def write_results(study, sweep_dir: Path, direction: str) -> None:
     import pandas as pd
     import yaml
+    from optuna.distributions import distribution_to_json
     from optuna.trial import TrialState
 
     rows = [_row(trial) for trial in study.get_trials(deepcopy=False)]
@@ -24,6 +27,9 @@ def write_results(study, sweep_dir: Path, direction: str) -> None:
         "best_value": best.value if best else None,
         "best_trial": best.number if best else None,
         "best_job_dir": best.user_attrs.get("job_dir") if best else None,
+        "distributions": {name: json.loads(distribution_to_json(d)) for trial in
+                          study.get_trials(deepcopy=False)
+                          for name, d in trial.distributions.items()},
         "trials": rows,
     }
     text = yaml.safe_dump(results, sort_keys=False, allow_unicode=True)

@@ -211,6 +211,17 @@ def test_tune_smoke_returns_the_best_objective_of_its_trials(tmp_path):
     assert rerun.returncode == 0, rerun.stderr[-3000:]
     assert json.loads((tmp_path / "rerun" / "objective.json").read_text())["value"] == \
         objectives[1]
+    # evolve.report on the sweep folder: every run's report, and the trials ranked
+    report = subprocess.run([sys.executable, "-m", "evolve.report", str(sweep_dir)],
+                            cwd=tmp_path, env=run_env(), capture_output=True, text=True,
+                            timeout=600)
+    assert report.returncode == 0, report.stderr[-3000:]
+    ranked_text = (sweep_dir / "sweep.md").read_text()
+    best = max(range(2), key=lambda i: objectives[i])
+    first_row = next(line for line in ranked_text.splitlines() if line.startswith("| 1 | "))
+    assert first_row.startswith(f"| 1 | {best} | ")
+    assert (sweep_dir / "sweep_history.png").is_file()
+    assert all((job / "report.md").is_file() for job in jobs)
 
 
 def test_a_bad_search_space_on_the_command_line_stops_the_sweep_with_one_line(tmp_path):
