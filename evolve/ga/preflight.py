@@ -28,7 +28,9 @@ def preflight(args: list[str], conf_dir: Path, out=sys.stdout) -> list[str]:
     multirun = "-m" in args or "--multirun" in args
     overrides = [a for a in args if "=" in a and not a.startswith("-")]
     try:
-        jobs = _jobs(overrides) if multirun else [overrides]
+        optuna = multirun and _optuna_sweep(conf_dir, overrides)
+        # an Optuna sweep: its trials' values are the sweeper's; the rest is checked once
+        jobs = [optuna] if optuna else _jobs(overrides) if multirun else [overrides]
         configs = [_compose(conf_dir, job) for job in jobs]
     except ConfigError:
         raise
@@ -36,7 +38,9 @@ def preflight(args: list[str], conf_dir: Path, out=sys.stdout) -> list[str]:
         return []
     key = "hydra.sweep.dir" if multirun else "hydra.run.dir"
     where = str(_select(configs[0], key))
-    print(_first_line(configs, jobs, where, multirun), file=out, flush=True)
+    first = _optuna_line(configs[0], where) if optuna else \
+        _first_line(configs, jobs, where, multirun)
+    print(first, file=out, flush=True)
     for cfg, job in zip(configs, jobs, strict=True):
         _validate(cfg, job, conf_dir)
     return [] if any(o.startswith(f"{key}=") for o in overrides) else [f"{key}={where}"]
@@ -55,6 +59,26 @@ def _jobs(overrides: list[str]) -> list[list[str]]:
         else:
             choices.append([text])
     return [list(job) for job in itertools.product(*choices)]
+
+
+def _optuna_sweep(conf_dir: Path, overrides: list[str]) -> list[str] | None:
+    """The overrides that are not sweeps, when the multirun is an Optuna sweep (None if not)."""
+    from hydra.core.override_parser.overrides_parser import OverridesParser
+
+    parsed = OverridesParser.create().parse_overrides(overrides)
+    fixed = [text for text, o in zip(overrides, parsed, strict=True)
+             if not o.is_sweep_override()]
+    sweeper = _select(_compose(conf_dir, fixed), "hydra.runtime.choices.hydra/sweeper")
+    return fixed if sweeper == "optuna" else None
+
+
+def _optuna_line(cfg, where: str) -> str:
+    sweeper = cfg.hydra.sweeper
+    n = int(sweeper.n_trials)
+    return (f"evolve: an Optuna sweep, {n} trial{'s' * (n != 1)} ({sweeper.sampler}, seed {sweeper.seed}, "
+            f"{sweeper.direction} objective.metric={cfg.objective.metric}), {sweeper.n_jobs} "
+            f"at a time; outputs in {where}/0 ... {where}/{n - 1} and {where}/"
+            "optimization_results.yaml")
 
 
 def _compose(conf_dir: Path, overrides: list[str]):

@@ -14,6 +14,7 @@ import logging
 import math
 import numbers
 import sys
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -42,6 +43,30 @@ class OptunaSweeperConf:
     study_name: str | None = None
     storage: str | None = None    # an Optuna RDB URL (sqlite:///tune.db): keep or continue a study
     params: dict[str, Any] | None = None  # config key -> search space (evolve.sweep.search_space)
+
+
+@contextmanager
+def one_ray_for_every_trial(config: DictConfig):
+    """With ``backend=ray`` and Hydra's basic launcher (trials one after another in this
+    process), Ray starts once for the sweep: each trial's backend finds it running and leaves it
+    up (a backend shuts down only a Ray it started), so no trial pays Ray's start. Results are
+    unchanged: a study's champion does not depend on its Ray (docs/ray.md)."""
+    launcher = str(OmegaConf.select(config, "hydra.launcher._target_", default=""))
+    if OmegaConf.select(config, "backend") != "ray" or not launcher.endswith("BasicLauncher"):
+        yield
+        return
+    import ray
+
+    from evolve.execution.cluster import init_ray
+
+    started = not ray.is_initialized()
+    if started:
+        init_ray(ray, config.ray)
+    try:
+        yield
+    finally:
+        if started:
+            ray.shutdown()
 
 
 def register() -> None:
@@ -73,7 +98,6 @@ class EvolveOptunaSweeper(Sweeper):
     def sweep(self, arguments: list[str]) -> list[list[JobReturn | None]]:
         import optuna
 
-        from evolve.sweep.results import write_results
         from evolve.sweep.search_space import SearchSpaceError, search_space
 
         assert self.config is not None and self.launcher is not None
@@ -94,19 +118,28 @@ class EvolveOptunaSweeper(Sweeper):
         # a study continued from storage: a seed moved by its trials, so as not to repeat them
         study.sampler = self._make_sampler(self.seed + len(study.trials))
         distributions, returns, done = space.distributions(), [], 0
-        while done < self.n_trials:
-            trials = [study.ask(distributions)
-                      for _ in range(min(self.n_jobs, self.n_trials - done))]
-            batch = [space.overrides(trial.params) for trial in trials]
-            self.validate_batch_is_legal(batch)
-            results = self._launch(batch, done)
-            for trial, result in zip(trials, results, strict=True):
-                _tell(study, trial, result)
-            returns.append(results)
-            done += len(trials)
-            write_results(study, sweep_dir, self.direction)
+        with one_ray_for_every_trial(self.config):
+            while done < self.n_trials:
+                done = self._batch(study, space, distributions, done, returns, sweep_dir)
         _log_best(study, sweep_dir)
         return returns
+
+    def _batch(self, study, space, distributions, done: int, returns: list,
+               sweep_dir: Path) -> int:
+        """Ask for the next batch of trials, run it, tell Optuna; returns the trials done."""
+        from evolve.sweep.results import write_results
+
+        trials = [study.ask(distributions)
+                  for _ in range(min(self.n_jobs, self.n_trials - done))]
+        batch = [space.overrides(trial.params) for trial in trials]
+        self.validate_batch_is_legal(batch)
+        results = self._launch(batch, done)
+        for trial, result in zip(trials, results, strict=True):
+            _tell(study, trial, result)
+        returns.append(results)
+        done += len(trials)
+        write_results(study, sweep_dir, self.direction)
+        return done
 
     def _launch(self, batch: list[list[str]], first_job: int) -> list[JobReturn | None]:
         """The batch's job returns; ``None`` for jobs lost to an exit (``SystemExit``), which

@@ -233,3 +233,49 @@ def test_a_bad_search_space_on_the_command_line_stops_the_sweep_with_one_line(tm
     assert line.startswith("error: search space ga.sigma=tag(log, interval(0, 1)): ")
     assert "low" in line
     assert not (tmp_path / "multirun").exists()  # no trial ran
+
+
+def test_the_first_line_of_an_optuna_sweep_says_so_and_checks_the_fixed_settings(capsys):
+    import io
+
+    from evolve.errors import ConfigError
+    from evolve.ga.preflight import preflight
+    from evolve.sweep import use_plugins
+
+    use_plugins()
+    out = io.StringIO()
+    preflight(["-m", "+experiment=tune_smoke", "ga.sigma=interval(0.1, 0.2)",
+               "hydra.sweep.dir=/tmp/x"], ROOT / "conf", out)
+    assert out.getvalue() == ("evolve: an Optuna sweep, 6 trials (tpe, seed 0, maximize "
+                              "objective.metric=champion_elo), 1 at a time; outputs in /tmp/x/0 "
+                              "... /tmp/x/5 and /tmp/x/optimization_results.yaml\n")
+    with pytest.raises(ConfigError, match="ga.elites"):
+        preflight(["-m", "+experiment=tune_smoke", "ga.elites=-1"], ROOT / "conf", out)
+
+
+def test_trials_on_ray_share_one_ray_started_once_by_the_sweep():
+    ray = pytest.importorskip("ray")
+    from omegaconf import OmegaConf
+
+    from evolve.sweep.optuna_sweeper import one_ray_for_every_trial
+
+    def config(backend, launcher="hydra._internal.core_plugins.basic_launcher.BasicLauncher"):
+        return OmegaConf.create({"backend": backend, "ray": {"address": None, "num_cpus": 1},
+                                 "hydra": {"launcher": {"_target_": launcher}}})
+
+    assert not ray.is_initialized()
+    with one_ray_for_every_trial(config("serial")):
+        assert not ray.is_initialized()
+    with one_ray_for_every_trial(config("ray", "some.other.Launcher")):
+        assert not ray.is_initialized()  # trials elsewhere: each starts its own
+    with one_ray_for_every_trial(config("ray")):
+        assert ray.is_initialized()
+        from evolve.execution.ray_backend import RayBackend
+
+        backend = RayBackend(OmegaConf.create({"address": None, "num_cpus": 1, "workers": 1,
+                                               "chunks_per_worker": 2, "max_retries": 1,
+                                               "no_worker_timeout": 60}))
+        assert not backend.owns_ray
+        backend.close()
+        assert ray.is_initialized()  # a trial's backend leaves the sweep's Ray up
+    assert not ray.is_initialized()
