@@ -279,3 +279,17 @@ def test_trials_on_ray_share_one_ray_started_once_by_the_sweep():
         backend.close()
         assert ray.is_initialized()  # a trial's backend leaves the sweep's Ray up
     assert not ray.is_initialized()
+
+
+@pytest.mark.parametrize("experiment", ["tune_smoke", "tune_reversed_reversi"])
+def test_each_tuning_experiments_search_space_names_real_keys(experiment):
+    from hydra import compose, initialize_config_dir
+
+    from evolve.sweep import use_plugins
+
+    use_plugins()
+    with initialize_config_dir(config_dir=str(ROOT / "conf"), version_base="1.3"):
+        cfg = compose("config", overrides=[f"+experiment={experiment}"],
+                      return_hydra_config=True)
+    space = search_space(cfg.hydra.sweeper.params, [f"+experiment={experiment}"], cfg)
+    assert set(space.distributions()) == set(cfg.hydra.sweeper.params)
