@@ -16,6 +16,7 @@ from pathlib import Path
 
 from evolve.ga.config import config_hash, to_dict
 from evolve.ga.objective import OBJECTIVE_FILE
+from evolve.ga.resume import flatten
 
 log = logging.getLogger("evolve")
 TRACKING_FILE = "tracking.json"  # the MLflow run a resumed run continues
@@ -136,7 +137,7 @@ class MlflowTracker:
         from mlflow.utils.validation import MAX_PARAM_VAL_LENGTH, MAX_PARAMS_TAGS_PER_BATCH
 
         params = [Param(key, _clipped(_text(value), MAX_PARAM_VAL_LENGTH))
-                  for key, value in sorted(_flat(to_dict(self.config)).items())
+                  for key, value in sorted(flatten(to_dict(self.config)).items())
                   if key not in existing]
         for i in range(0, len(params), MAX_PARAMS_TAGS_PER_BATCH):
             self.client.log_batch(self.run_id, params=params[i:i + MAX_PARAMS_TAGS_PER_BATCH])
@@ -212,16 +213,6 @@ def _read_json(path: Path) -> dict:
         return json.loads(path.read_text())
     except (OSError, ValueError):
         return {}
-
-
-def _flat(d: dict, prefix: str = "") -> dict:
-    out = {}
-    for key, value in d.items():
-        if isinstance(value, dict) and value:
-            out.update(_flat(value, f"{prefix}{key}."))
-        else:
-            out[f"{prefix}{key}"] = value
-    return out
 
 
 def _text(value) -> str:
