@@ -281,6 +281,11 @@ JOBS = [
         "online, distributed TD on 2 Ray workers (learnt by the driver, or on the workers), "
         "Co-CMA-ES, 1 CPU-hour each; Reversed Reversi 1 seed, Othello 2; per CPU-hour and per "
         "wall-hour (resumable: rerun to continue)"),
+    script("tuned_defaults_reversed_reversi", "learning.tuned_defaults", "--seeds 1000 1001 1002 "
+           "--games 100", 100 * 60, "games", "issue 31: an Optuna sweep over the default Reversed "
+           "Reversi study's GA settings, then its best settings vs the defaults on fresh seeds "
+           "(champion vs champion and vs the panel)",
+           also="tuned_defaults_reversed_reversi_importance.png"),
     # networks by TD self-play alone (their learning curves: experiments.learning.td_curves)
     *(td_network(game, NETWORK.format(layout="square2", rest='"symmetry": "d4", ',
                                       features='["mobility", "stability"]'),
