@@ -224,6 +224,41 @@ def test_tune_smoke_returns_the_best_objective_of_its_trials(tmp_path):
     assert all((job / "report.md").is_file() for job in jobs)
 
 
+def test_a_tracked_sweep_reads_back_every_trials_generations_under_one_parent(tmp_path,
+                                                                            monkeypatch):
+    """tracking=mlflow in an Optuna sweep: one parent run for the sweep, one child per trial,
+    and every generation's Elo of every trial read back through the client API."""
+    pytest.importorskip("mlflow")
+    from mlflow.tracking import MlflowClient
+
+    sweep_dir, store = tmp_path / "tune", tmp_path / "mlruns"
+    monkeypatch.setenv("MLFLOW_ALLOW_FILE_STORE", "true")  # MLflow 3.x's local file store
+    env = run_env()
+    done = subprocess.run([sys.executable, "-m", "evolve", "-m", "+experiment=tune_smoke",
+                           "hydra.sweeper.n_trials=2", "ga.generations=2",
+                           "tracking.backend=mlflow", f"tracking.uri=file:{store}",
+                           "tracking.experiment=tracked-sweep", f"hydra.sweep.dir={sweep_dir}"],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    client = MlflowClient(f"file:{store}")
+    experiment = client.get_experiment_by_name("tracked-sweep")
+    runs = client.search_runs([experiment.experiment_id])
+    parents = [r for r in runs if "mlflow.parentRunId" not in r.data.tags]
+    children = [r for r in runs if "mlflow.parentRunId" in r.data.tags]
+    assert len(parents) == 1 and len(children) == 2
+    assert {r.data.tags["mlflow.parentRunId"] for r in children} == {parents[0].info.run_id}
+    for number in (0, 1):
+        job = sweep_dir / str(number)
+        run_id = json.loads((job / "tracking.json").read_text())["run_id"]
+        assert run_id in {r.info.run_id for r in children}
+        rows = pd.read_csv(job / "generations.csv")
+        history = sorted(client.get_metric_history(run_id, "champion_elo"), key=lambda m: m.step)
+        assert [m.step for m in history] == rows["generation"].tolist() == [0, 1]
+        assert [m.value for m in history] == rows["champion_elo"].tolist()
+        objective = json.loads((job / "objective.json").read_text())["value"]
+        assert client.get_run(run_id).data.metrics.get("objective") == objective
+
+
 def test_a_bad_search_space_on_the_command_line_stops_the_sweep_with_one_line(tmp_path):
     done = subprocess.run([sys.executable, "-m", "evolve", "-m", "+experiment=tune_smoke",
                            "ga.sigma=tag(log, interval(0, 1))"], cwd=tmp_path, env=run_env(),
