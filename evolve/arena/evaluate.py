@@ -17,6 +17,7 @@ bar (on a terminal, or with ``--progress``).
 
 from __future__ import annotations
 
+import itertools
 import json
 import sys
 import time
@@ -26,20 +27,29 @@ from evolve.arena.labels import player_labels
 from evolve.arena.matches import EvalSettings
 from evolve.arena.options import check_args, game_settings, parse_args, requested_game
 from evolve.arena.schedule import Runner, evaluate, open_backend, round_robin
+from evolve.arena.searches import PlayerSearch, file_players, player_searches, unequal_lines
 from evolve.arena.tables import match_table, ranking_table
 from evolve.errors import ConfigError, first_line
 
 
 def run(args, argv: list[str]) -> dict:
-    players, settings = prepare(args)
+    players, settings, searches = prepare(args)
     rr = args.round_robin is not None
     labels = player_labels(players)
     games = args.games + args.games % 2
-    print(summary.plan_line(settings, [labels[p] for p in players], games, args.seed, rr),
+    pairs = list(itertools.combinations(players, 2)) if rr else \
+        [(players[0], opponent) for opponent in players[1:]]
+    unequal = unequal_lines(pairs, searches, labels)
+    print(summary.plan_line(settings, [labels[p] for p in players], games, args.seed, rr,
+                            searches),
+          flush=True)
+    print("\n".join(summary.search_lines(players, labels, searches, settings.epsilon, unequal)),
           flush=True)
     out = {"command": " ".join(["python -m evolve.evaluate", *argv]),
-           "settings": settings.as_dict(), "seed": args.seed, "games_per_match": args.games}
-    n_matches = len(players) * (len(players) - 1) // 2 if rr else len(players) - 1
+           "settings": settings.as_dict(), "seed": args.seed, "games_per_match": args.games,
+           "search": {spec: s.as_dict() for spec, s in searches.items()},
+           "unequal_search": unequal}
+    n_matches = len(pairs)
     matches, workers, ranking, seconds = play(args, players, settings, n_matches * games)
     if ranking is not None:
         elo, score, played = ranking
@@ -63,9 +73,11 @@ def run(args, argv: list[str]) -> dict:
     return out
 
 
-def prepare(args) -> tuple[list[str], EvalSettings]:
-    """The players (run directories resolved) and settings, every input checked."""
-    from evolve.arena.matches import check_specs, choose_game, resolve_players
+def prepare(args) -> tuple[list[str], EvalSettings, dict[str, PlayerSearch]]:
+    """The players (run directories resolved), the settings and each player's search, every
+    input checked."""
+    from engine.core.registry import get_game
+    from evolve.arena.matches import check_specs, choose_game, file_of, resolve_players
 
     check_args(args)
     if args.games % 2:
@@ -77,12 +89,14 @@ def prepare(args) -> tuple[list[str], EvalSettings]:
     game, warning = choose_game(requested_game(args), players)
     if warning:
         print(f"warning: {warning}", file=sys.stderr)
-    timed = args.time or args.clock
-    depth = args.depth if args.depth is not None else (None if timed else 4)
-    settings = EvalSettings(game, depth, args.time, args.epsilon, args.endgame_empties,
-                            game_settings(args.game_settings, game), args.clock)
+    configured = game_settings(args.game_settings, game)
+    base, searches = player_searches(players, get_game(game, configured), args,
+                                     player_labels(players), file_players(players, file_of))
+    settings = EvalSettings(game, base.depth, args.time, args.epsilon, base.endgame_empties,
+                            configured, args.clock,
+                            tuple((spec, s.settings()) for spec, s in searches.items()))
     check_specs(players, settings)
-    return players, settings
+    return players, settings, searches
 
 
 def play(args, players: list[str], settings: EvalSettings, total: int):

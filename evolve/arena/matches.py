@@ -32,13 +32,20 @@ class EvalSettings:
     endgame_empties: int = 8
     game_settings: dict = field(default_factory=dict)
     clock: str | None = None  # a whole-game time control, e.g. "60+1" (engine.core.clock)
+    # (spec, its search) where a player's search is its own (evolve.arena.searches)
+    player_search: tuple[tuple[str, SearchSettings], ...] = ()
 
     def as_dict(self) -> dict:
         d = asdict(self)
+        del d["player_search"]  # written per player by the command (its "search" entry)
         for key in ("game_settings", "clock"):  # files written before them stay identical
             if not d[key]:
                 del d[key]
         return d
+
+    def search_for(self, spec: str) -> SearchSettings:
+        """The search ``spec`` is built with: its own, else the match's."""
+        return dict(self.player_search).get(spec) or self.search()
 
     def search(self) -> SearchSettings:
         depth = self.depth if self.depth is not None else MAX_DEPTH_WITH_TIME
@@ -75,7 +82,7 @@ class EvalContext:
 
 
 def make_player(game, spec: str, settings: EvalSettings, seed):
-    agent = specs.make_agent(game, spec, settings.search(), seed=seed)
+    agent = specs.make_agent(game, spec, settings.search_for(spec), seed=seed)
     if settings.clock is not None:
         agent = ClockedAgent(agent, TimeControl.parse(settings.clock), game)
     if settings.epsilon > 0:

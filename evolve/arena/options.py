@@ -11,29 +11,57 @@ import math
 import os
 from pathlib import Path
 
+DESCRIPTION = ("Play colour-swapped pairs of games between champions and agents and report "
+               "each match's score and Elo with 95% intervals.")
+EPILOG = ("Search: a champion plays the search it records (its file's metadata.search, else its "
+          "study's config, else depth 4 with an exact endgame from 8 empties); a fixed agent "
+          "that searches plays the first champion's search; --depth, --time, --clock and "
+          "--endgame-empties set that field for every player. Each player's search is printed "
+          "before the games, and a match whose sides search differently is flagged.")
+
 
 def parse_args(argv):
-    p = argparse.ArgumentParser(prog="python -m evolve.evaluate",
-                                description="Play colour-swapped pairs and report Elo with 95% CI.")
-    p.add_argument("weights", nargs="?", help="weights file or run directory (the player)")
-    p.add_argument("--vs", nargs="+", default=[], metavar="OPP", help="opponent specs or files")
+    p = argparse.ArgumentParser(prog="python -m evolve.evaluate", description=DESCRIPTION,
+                                epilog=EPILOG)
+    p.add_argument("weights", nargs="?",
+                   help="the player: a champion file, a run directory (its champion.json) or "
+                   "an agent spec")
+    p.add_argument("--vs", nargs="+", default=[], metavar="OPP",
+                   help="opponents: agent specs (python -m engine.games lists them), champion "
+                   "files or run directories")
     p.add_argument("--games", type=int, default=200,
-                   help="games per opponent (whole colour-swapped pairs: odd rounds up)")
+                   help="games per opponent (default 200; whole colour-swapped pairs: an odd "
+                   "number rounds up)")
     search = p.add_mutually_exclusive_group()
-    search.add_argument("--depth", type=int, default=None, help="search depth (default 4)")
+    search.add_argument("--depth", type=int, default=None,
+                        help="search depth of every player that searches (default: each "
+                        "champion's recorded depth; without a champion 4)")
     search.add_argument("--time", type=float, default=None,
-                        help="seconds per move instead of a depth")
+                        help="seconds per move for every player instead of a depth")
     search.add_argument("--clock", default=None, metavar="BASE[+INC]",
                         help="a game clock per player instead of a depth, e.g. 60+1: 60 s for "
                         "the game, 1 s more after each move (timed agents only; time is "
                         "shared over the moves left, more at mid-game)")
-    p.add_argument("--epsilon", type=float, default=0.0, help="random-move probability, both sides")
-    p.add_argument("--sprt", nargs=2, type=float, metavar=("ELO0", "ELO1"))
+    p.add_argument("--endgame-empties", type=int, default=None, metavar="N",
+                   help="search exactly from this many moves before the end, every player "
+                   "that searches (default: each champion's record; without a champion 8)")
+    p.add_argument("--equal", action="store_true",
+                   help="every player that searches, champions included, plays the first "
+                   "champion's search (with the flags above over it)")
+    p.add_argument("--epsilon", type=float, default=0.0,
+                   help="both sides play a random legal move with this probability (default 0)")
+    p.add_argument("--sprt", nargs=2, type=float, metavar=("ELO0", "ELO1"),
+                   help="a sequential test per match: stop as soon as Elo <= ELO0 (H0) or "
+                   "Elo >= ELO1 (H1) is accepted, e.g. --sprt 0 50")
     p.add_argument("--sprt-full", action="store_true",
                    help="play all --games games and report when the SPRT would have stopped")
-    p.add_argument("--alpha", type=float, default=0.05)
-    p.add_argument("--beta", type=float, default=0.05)
-    p.add_argument("--round-robin", nargs="+", default=None, metavar="PLAYER")
+    p.add_argument("--alpha", type=float, default=0.05,
+                   help="the SPRT's false-positive rate (default 0.05)")
+    p.add_argument("--beta", type=float, default=0.05,
+                   help="the SPRT's false-negative rate (default 0.05)")
+    p.add_argument("--round-robin", nargs="+", default=None, metavar="PLAYER",
+                   help="every player against every other (with WEIGHTS, if given), ranked by "
+                   "a Bradley-Terry Elo")
     p.add_argument("--game", default=None,
                    help="game name (python -m engine.games; default: the champion files' game)")
     p.add_argument("--game-settings", default=None, metavar="JSON",
@@ -44,7 +72,6 @@ def parse_args(argv):
         p.add_argument("--" + option.replace("_", "-"), dest=f"select_{option}", default=None,
                        choices=list(values), help="picks the game: "
                        + ", ".join(f"{v} = --game {g}" for v, g in values.items()))
-    p.add_argument("--endgame-empties", type=int, default=8)
     p.add_argument("--json", default=None, metavar="OUT", help="also write the results as JSON")
     p.add_argument("--backend", choices=("serial", "ray"), default="ray",
                    help="ray (default: a local Ray, like training) or serial (in-process)")
@@ -52,7 +79,8 @@ def parse_args(argv):
                    help="Ray actors (default: one per CPU of the local Ray or the cluster)")
     p.add_argument("--ray-address", default=None,
                    help="join a Ray cluster: auto, host:port or ray://host:port (like ray.address)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, default=0,
+                   help="seed of the openings and the agents' randomness (default 0)")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="progress bar with ETA on stderr (default: only on a terminal)")
     return p.parse_args(argv)

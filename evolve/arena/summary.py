@@ -7,6 +7,7 @@ import textwrap
 
 from evolve.arena.labels import describe
 from evolve.arena.matches import EvalSettings
+from evolve.arena.searches import PlayerSearch, settings_text
 
 SCORE_NOTE = ("score: points per game (win 1, draw 1/2) with its 95% Wilson interval; Elo: "
               "the same score and interval on the logistic Elo scale (>= X: a 100% score, "
@@ -21,34 +22,47 @@ NO_SPRT_ROUND_ROBIN = ("SPRT: none (a round robin has no single player to test; 
 
 def search_text(settings: EvalSettings) -> str:
     """``depth 4, exact endgame from 8 empties``, or the per-move time, plus epsilon."""
-    if settings.clock is not None:
-        parts = [f"a {settings.clock} game clock per player (seconds for the game + after each "
-                 "move)"]
-    elif settings.time_limit is not None:
-        parts = [f"{settings.time_limit:g} s per move"]
-        if settings.depth is not None:
-            parts.append(f"at most depth {settings.depth}")
-    else:
-        parts = [f"depth {settings.depth}"]
-    if settings.endgame_empties:
-        parts.append(f"exact endgame from {settings.endgame_empties} empties")
+    parts = [settings_text(settings.depth, settings.endgame_empties, settings.time_limit,
+                           settings.clock)]
     if settings.epsilon:
         parts.append(f"both sides move at random with probability {settings.epsilon:g}")
     return ", ".join(parts)
 
 
 def plan_line(settings: EvalSettings, labels: list[str], games: int, seed: int,
-              round_robin: bool) -> str:
+              round_robin: bool, searches: dict[str, PlayerSearch] | None = None) -> str:
     """Two lines saying what is about to be played (printed before the first game): who, then
-    how many games of what."""
+    how many games of what. The search is the one every searching player shares, or "each
+    player's search below" when they differ."""
     game = settings.game + (f" {settings.game_settings}" if settings.game_settings else "")
     if round_robin:
         n = len(labels)
         who = f"round robin of {n} players ({n * (n - 1) // 2} pairings): {', '.join(labels)}"
     else:
         who = f"{labels[0]} vs {', '.join(labels[1:])}"
+    searching = {(s.depth, s.endgame_empties, s.time_limit, s.clock)
+                 for s in (searches or {}).values() if s.searches}
+    search = search_text(settings) if len(searching) <= 1 else \
+        "each player's own search (below)" + (
+            f", both sides move at random with probability {settings.epsilon:g}"
+            if settings.epsilon else "")
     return (f"{who}\n{games} games per pairing ({games // 2} openings, each played with both "
-            f"colours); {game}, {search_text(settings)}; seed {seed}")
+            f"colours); {game}, {search}; seed {seed}")
+
+
+def search_lines(players: list[str], labels: dict[str, str], searches: dict[str, PlayerSearch],
+                 epsilon: float, unequal: list[str]) -> list[str]:
+    """``search:`` then one line per player (its search and where it comes from), then a line
+    per pairing whose sides do not search alike."""
+    width = max(len(labels[p]) for p in players)
+    lines = ["search:"]
+    for spec in dict.fromkeys(players):
+        lines += textwrap.wrap(f"{labels[spec].ljust(width)}  {searches[spec].text(epsilon)}",
+                               100, initial_indent="  ", subsequent_indent=" " * (width + 4),
+                               break_on_hyphens=False)
+    for line in unequal:
+        lines += wrap(line)
+    return lines
 
 
 def legend_lines(players: list[str], labels: dict[str, str], sprt_run: bool,
