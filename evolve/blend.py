@@ -26,6 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from engine.core.files import champion_game
+from engine.core.helptext import summary
 from engine.core.registry import game_names, get_game
 from evolve.errors import first_line
 
@@ -33,7 +34,7 @@ from evolve.errors import first_line
 def parse_args(argv: list[str]) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="python -m evolve.blend",
                                 formatter_class=argparse.RawDescriptionHelpFormatter,
-                                description=__doc__.split("\n\n")[0].replace("``", "`"),
+                                description=summary(__doc__),
                                 epilog=__doc__.split("\n\n", 1)[1].replace("``", "`"))
     p.add_argument("files", nargs="+", type=Path, help="champion files (two or more)")
     p.add_argument("--weights", nargs="+", type=float, default=None,

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import textwrap
 from pathlib import Path
 
 import numpy as np
 
+from engine.core.helptext import summary
 from engine.core.records import STEP_RULES
 from engine.core.registry import game_names
 from evolve.td_training import ONLINE_CHUNK, Schedule
@@ -53,7 +55,7 @@ def parse_args(argv: list[str], doc: str) -> argparse.Namespace:
     """The options; ``doc``: evolve.td's docstring, whose first paragraph opens the help."""
     p = argparse.ArgumentParser(
         prog="python -m evolve.td", formatter_class=argparse.RawDescriptionHelpFormatter,
-        description=doc.split("\n\n")[0].replace("``", "`") + HELP_EXAMPLE)
+        description=textwrap.fill(summary(doc), 88) + HELP_EXAMPLE)
     p.add_argument("--game", required=True, help=f"one of: {', '.join(game_names())}")
     p.add_argument("--settings", default="{}", help="the game's settings as a JSON object; a "
                    "genome that learns by TD, e.g. '{\"genome\": {\"kind\": \"ntuple\", "

@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from engine.core.helptext import summary
 from experiments.stamp import ROOT
 
 __all__ = ["ROOT", "Evaluation", "arguments", "baseline_arguments", "baseline_tree", "best_of",
@@ -30,9 +31,9 @@ __all__ = ["ROOT", "Evaluation", "arguments", "baseline_arguments", "baseline_tr
 
 
 def arguments(doc: str) -> argparse.ArgumentParser:
-    """A script's parser: described by its docstring's first line, with ``--out`` (the
+    """A script's parser: described by its docstring's first sentence, with ``--out`` (the
     Markdown result; its data beside it as ``.json``)."""
-    p = argparse.ArgumentParser(description=doc.split("\n")[0])
+    p = argparse.ArgumentParser(description=summary(doc))
     p.add_argument("--out", type=Path, help="write the Markdown here (+ .json)")
     return p
 

@@ -24,6 +24,7 @@ from pathlib import Path
 
 import yaml
 
+from engine.core.helptext import summary
 from experiments.stamp import ROOT, commit
 
 RUNS = ROOT / "experiments" / "runs"
@@ -213,7 +214,7 @@ def check() -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m experiments.provenance",
-                                description=__doc__.split("\n")[0])
+                                description=summary(__doc__))
     sub = p.add_subparsers(dest="what", required=True)
     sub.add_parser("check", help="every run has PROVENANCE.md whose command composes its config")
     w = sub.add_parser("write", help="write PROVENANCE.md of runs")

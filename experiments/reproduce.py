@@ -21,11 +21,13 @@ import shlex
 import subprocess
 import sys
 import tempfile
+import textwrap
 import time
 from pathlib import Path
 
 from tqdm import tqdm
 
+from engine.core.helptext import summary, unquote
 from experiments.catalogue import JOBS, Job
 from experiments.readme_table import rewrite_readme
 from experiments.stamp import ROOT, Stamp, is_stamped, write_markdown
@@ -36,8 +38,8 @@ README = ROOT / "README.md"
 
 def parse(argv: list[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="python -m experiments.reproduce",
-                                description=__doc__.split("\n\n")[0].replace("``", "`"),
-                                epilog=__doc__.split("\n\n", 1)[1].replace("``", "`"),
+                                description=textwrap.fill(summary(__doc__), 88),
+                                epilog=unquote(__doc__.split("\n\n", 1)[1]),
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--quick", action="store_true", help="only the quick jobs (minutes)")
     p.add_argument("--only", nargs="+", metavar="NAME", help="these jobs (names or patterns)")

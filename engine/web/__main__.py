@@ -1,4 +1,5 @@
-"""``python -m engine.web [--host 127.0.0.1] [--port 8000] [--runs DIR ...]``: serve the board.
+"""``python -m engine.web [--host 127.0.0.1] [--port 8000] [--runs DIR ...]``: serve the browser
+board, to play, watch and replay every registered game.
 
 Binds to localhost unless ``--host`` says otherwise; only files under the ``--runs`` directories
 (and each game's shipped reference weights) can be loaded by the page. Agents think in worker
@@ -11,6 +12,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from engine.core.helptext import summary
 from engine.web.limits import Limits
 
 GRACE_SECONDS = 3  # on Ctrl-C, requests still open after this are cancelled
@@ -19,7 +21,7 @@ GRACE_SECONDS = 3  # on Ctrl-C, requests still open after this are cancelled
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     defaults = Limits()
     parser = argparse.ArgumentParser(prog="python -m engine.web",
-                                     description=__doc__.split("\n")[0].strip("`: "))
+                                     description=summary(__doc__))
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default: localhost)")
     parser.add_argument("--port", type=int, default=8000, help="TCP port (0: any free port)")
     parser.add_argument("--runs", nargs="*", default=[], metavar="DIR",

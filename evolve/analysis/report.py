@@ -1,4 +1,5 @@
-"""``python -m evolve.report <run dir> [<run dir> ...]``: a run's figures without Jupyter.
+"""``python -m evolve.report <run dir> [<run dir> ...]``: write a run's figures and report.md
+(no Jupyter needed).
 
 Writes into each run directory ``report_<figure>.png`` (the same figures as the notebooks:
 strength, fitness, yardstick, diversity, and the game's figures of the champion's genome) and
@@ -18,6 +19,8 @@ import sys
 from pathlib import Path
 
 import matplotlib
+
+from engine.core.helptext import summary
 
 matplotlib.use("Agg")  # files only; must not need a display
 
@@ -89,8 +92,7 @@ def _save(fig, path: Path, dpi: int) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m evolve.report", description=__doc__.split(
-        "\n")[0].split(": ", 1)[-1])
+    parser = argparse.ArgumentParser(prog="python -m evolve.report", description=summary(__doc__))
     parser.add_argument("run_dirs", nargs="+", type=Path,
                         help="run directories (or multirun sweep folders)")
     parser.add_argument("--compare-dir", type=Path, default=None,

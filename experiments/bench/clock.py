@@ -37,6 +37,7 @@ from pathlib import Path
 import numpy as np
 
 from engine.core import SearchSettings, registry
+from engine.core.helptext import summary as help_summary
 from experiments.stamp import ROOT, Stamp, write_result
 
 GAMES = ("othello", "reversed_reversi", "pentago_twist", "hexifence")
@@ -240,7 +241,7 @@ def match_goals(rows) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m experiments.bench.clock",
-                                description=__doc__.split("\n")[0])
+                                description=help_summary(__doc__))
     p.add_argument("--games", nargs="+", choices=GAMES, default=list(GAMES))
     p.add_argument("--limits", type=float, nargs="+", default=[0.1, 0.5],
                    help="seconds per move for the time-used table (default: 0.1 0.5)")

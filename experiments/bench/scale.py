@@ -31,6 +31,7 @@ import numpy as np
 import ray
 from hydra import compose, initialize_config_dir
 
+from engine.core.helptext import summary
 from evolve.execution.backends import RayConfig, chunks, make_backend
 from evolve.ga.config import to_config
 from evolve.ga.loop import Study
@@ -266,7 +267,7 @@ def from_json(plain: dict) -> dict:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=summary(__doc__))
     parser.add_argument("--sizes", type=int, nargs="+", default=[16, 32, 64, 128])
     parser.add_argument("--ray-sizes", type=int, nargs="+", default=[16, 64])
     parser.add_argument("--depths", type=int, nargs="+", default=[2, 3])

@@ -32,6 +32,7 @@ import time
 from dataclasses import asdict
 from pathlib import Path
 
+from engine.core.helptext import summary
 from experiments.common import evaluate
 from experiments.learning.efficiency_plans import NO_YARDSTICK, PLANS, RUN_ONLY, Method, Plan
 from experiments.learning.efficiency_report import figure, markdown, wilson
@@ -218,7 +219,7 @@ def kept(path: Path) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p = argparse.ArgumentParser(description=summary(__doc__))
     p.add_argument("--game", choices=tuple(PLANS), nargs="+", default=list(PLANS))
     p.add_argument("--methods", nargs="+", help="names from the plan (default: all)")
     p.add_argument("--seeds", type=int, nargs="+", default=[0, 1])

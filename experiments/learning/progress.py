@@ -15,6 +15,7 @@ import argparse
 from pathlib import Path
 
 from engine.core.files import champion_game
+from engine.core.helptext import summary
 from engine.core.registry import get_game
 from evolve.arena.elo import elo_estimate
 from experiments.common import evaluate
@@ -22,7 +23,7 @@ from experiments.stamp import Stamp, finite, write_json, write_markdown
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(description=summary(__doc__))
     p.add_argument("run_dir", type=Path)
     p.add_argument("--generations", type=int, nargs="+", required=True)
     p.add_argument("--anchors", nargs="+", default=None)

@@ -29,6 +29,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from engine.core.helptext import summary
 from experiments.common import ROOT, evaluate, rel, run
 from experiments.stamp import Stamp, write_json, write_markdown
 
@@ -316,7 +317,7 @@ def head_to_head_table(h2h: dict) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m experiments.learning.td_curves",
-                                description=__doc__.split("\n")[0])
+                                description=summary(__doc__))
     which = p.add_mutually_exclusive_group(required=True)
     which.add_argument("--curve", choices=list(by_name()), metavar="NAME")
     which.add_argument("--list", action="store_true", help="show the curves and exit")

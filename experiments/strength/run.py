@@ -18,6 +18,7 @@ import sys
 import time
 from pathlib import Path
 
+from engine.core.helptext import summary
 from experiments.common import ROOT, evaluate
 from experiments.stamp import Stamp, write_json, write_markdown
 from experiments.strength.goals import GOALS, Goal, Target, by_name
@@ -105,7 +106,7 @@ def measure(goal: Goal, results: Path, games: int | None = None) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m experiments.strength.run",
-                                description=__doc__.split("\n")[0])
+                                description=summary(__doc__))
     which = p.add_mutually_exclusive_group(required=True)
     which.add_argument("--goal", nargs="+", choices=list(by_name()), metavar="NAME")
     which.add_argument("--all", action="store_true", help="every goal of the table")

@@ -19,6 +19,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from engine.core.helptext import summary
 from experiments.common import Evaluation, evaluate
 from experiments.stamp import Stamp, write_json, write_markdown
 
@@ -69,7 +70,7 @@ def goal_lines(rows: list[dict]) -> list[str]:
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p = argparse.ArgumentParser(description=summary(__doc__))
     p.add_argument("--player", action="append", required=True, metavar="NAME=FILE")
     p.add_argument("--references", nargs="*", default=["wpc_negated", "course"])
     p.add_argument("--baseline", help="player name of the current champion")
