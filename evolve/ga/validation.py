@@ -59,11 +59,14 @@ def validate(c: Config) -> None:
             check_opponents(c.ga.population, games.opponents_per_individual)
         except ValueError as exc:
             raise ConfigError(str(exc)) from None
-    _check(1 <= games.min_plies <= games.max_plies <= 20, "games.max_plies", games.max_plies,
+    _check(games.min_plies >= 1, "games.min_plies", games.min_plies, "min_plies >= 1")
+    _check(games.min_plies <= games.max_plies <= 20, "games.max_plies", games.max_plies,
            f"1 <= min_plies ({games.min_plies}) <= max_plies <= 20")
     _check(games.margin >= 0.0, "games.margin", games.margin, "margin >= 0 (0 = off)")
-    _check(games.win >= games.draw >= games.loss and games.win > games.loss, "games.win",
-           games.win, f"win >= draw ({games.draw}) >= loss ({games.loss}) and win > loss")
+    _check(games.win > games.loss, "games.win", games.win,
+           f"win >= draw ({games.draw}) >= loss ({games.loss}) and win > loss")
+    _check(games.win >= games.draw >= games.loss, "games.draw", games.draw,
+           f"win ({games.win}) >= draw >= loss ({games.loss})")
     _check(c.yardstick.openings >= 1, "yardstick.openings", c.yardstick.openings, "openings >= 1")
     for key in ("hall_of_fame_every", "hall_of_fame_size"):
         value = getattr(c.yardstick, key)
@@ -95,10 +98,12 @@ def _validate_ga(ga: GAConfig) -> None:
         _check(value >= 0.0, f"ga.{name}", value, "value >= 0")
     _check(0.0 < ga.sigma_decay <= 1.0, "ga.sigma_decay", ga.sigma_decay, "0 < sigma_decay <= 1")
     _check(ga.bound_scale > 0.0, "ga.bound_scale", ga.bound_scale, "bound_scale > 0")
-    _check(0 <= ga.elite_copies + ga.immigrants <= ga.population - ga.elites, "ga.immigrants",
-           ga.immigrants, f"0 <= elite_copies ({ga.elite_copies}) + immigrants <= population - "
-           f"elites ({ga.population - ga.elites})")
-    _check(ga.elite_copies >= 0, "ga.elite_copies", ga.elite_copies, "elite_copies >= 0")
+    room = ga.population - ga.elites  # the children bred each generation
+    _check(0 <= ga.elite_copies <= room, "ga.elite_copies", ga.elite_copies,
+           f"0 <= elite_copies <= population - elites ({room})")
+    _check(ga.immigrants >= 0, "ga.immigrants", ga.immigrants, "immigrants >= 0")
+    _check(ga.elite_copies + ga.immigrants <= room, "ga.immigrants", ga.immigrants,
+           f"0 <= elite_copies ({ga.elite_copies}) + immigrants <= population - elites ({room})")
     _check(0.0 <= ga.immigrant_below <= 1.0, "ga.immigrant_below", ga.immigrant_below,
            "0 <= value <= 1")
     _check(0.0 <= ga.sharing_radius <= 1.0, "ga.sharing_radius", ga.sharing_radius,
