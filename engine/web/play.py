@@ -16,11 +16,20 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.routing import Route
 
-from engine.core import child_seeds, get_game
+from engine.core import SearchSettings, child_seeds, get_game
 from engine.core.clock import Clock
 from engine.web.errors import ApiError, NumpyJSONResponse, field_int, field_str, json_body
 from engine.web.games import load_game
-from engine.web.players import PlayerChoice, build_agent, configured_game, parse_player
+from engine.web.limits import SEARCH_FIELDS
+from engine.web.players import (
+    PlayerChoice,
+    assign_searches,
+    build_agent,
+    configured_game,
+    parse_player,
+    recorded,
+    study_config,
+)
 from engine.web.recorded import parse_recorded_moves, recorded_row
 from engine.web.sessions import GameSession
 
@@ -40,7 +49,17 @@ class SessionRoutes:
                 Route("/api/sessions/{id}", self.close, methods=["DELETE"]),
                 Route("/api/sessions/{id}/move", self.human_move, methods=["POST"]),
                 Route("/api/sessions/{id}/agent-move", self.agent_move, methods=["POST"]),
-                Route("/api/sessions/{id}/undo", self.undo, methods=["POST"])]
+                Route("/api/sessions/{id}/undo", self.undo, methods=["POST"]),
+                Route("/api/champion-search", self.champion_search, methods=["GET"])]
+
+    async def champion_search(self, request: Request):
+        """The search a champion records (what the page fills its search fields with)."""
+        champion = self.catalogue.champion(request.query_params.get("id"))
+        choice = PlayerChoice("champion", champion.to_json()["label"], str(champion.path),
+                              config=study_config(self.catalogue, champion))
+        found = await run_in_threadpool(recorded, choice, SearchSettings())
+        return NumpyJSONResponse({"id": champion.id, "label": choice.label,
+                                  "search": found.to_json()})
 
     async def new_session(self, request: Request):
         body = await json_body(request)
@@ -61,6 +80,8 @@ class SessionRoutes:
             raise ApiError(400, f"players: {mode} mode needs {MODE_PEOPLE[mode]}")
         game = _with_requested_settings(game, body.get("settings")) or \
             configured_game(game, choices)
+        choices = assign_searches(game, choices, search, _explicit(body.get("search"), search),
+                                  self.limits, control is not None)
         seed = field_int(body, "seed", 0, 2**63 - 1, int(np.random.SeedSequence().entropy) % 2**63)
         seeds = tuple(child_seeds(seed, 2))
         agents = await run_in_threadpool(_build_agents, game, choices, search, seeds)
@@ -204,6 +225,14 @@ def _with_requested_settings(game, settings):
         return get_game(game.name, settings)
     except ValueError as err:  # GameSettingsError names the key
         raise ApiError(400, f"settings: {err}") from None
+
+
+def _explicit(requested, search: SearchSettings) -> dict:
+    """The search fields the request sets, as checked into ``search`` (a champion's record
+    gives the others)."""
+    if not isinstance(requested, dict):
+        return {}
+    return {k: getattr(search, k) for k in SEARCH_FIELDS if requested.get(k) is not None}
 
 
 def _build_agents(game, choices, search, seeds) -> tuple:

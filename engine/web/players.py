@@ -8,10 +8,11 @@ numbers, nothing that exists on disk). Champion files are reached through the ru
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from engine.core import SearchSettings, get_game, specs
+from engine.core.champion_search import DEFAULTS, champion_search, search_text
 from engine.web.errors import ApiError
 from engine.web.limits import Limits
 from engine.web.runs import RunCatalogue
@@ -28,9 +29,13 @@ class PlayerChoice:
     source: str | None = None  # the spec or champion file given to make_panel_agent
     settings: dict | None = None  # a champion's game settings (its run's board size, ...)
     searches: bool = False  # whether the search settings apply to it (Game.spec_searches)
+    config: Path | None = None  # a champion's run config (its study's recorded search)
+    search: SearchSettings | None = None  # how it searches (None: a person, or no search)
+    search_info: dict | None = None  # that search, where it comes from, in words
 
     def to_json(self) -> dict:
-        return {"type": self.type, "label": self.label, "searches": self.searches}
+        return {"type": self.type, "label": self.label, "searches": self.searches,
+                "search": self.search_info}
 
 
 def check_web_spec(game, spec, limits: Limits, search: SearchSettings) -> str:
@@ -83,7 +88,59 @@ def parse_player(game, runs: RunCatalogue, value, index: int, limits: Limits,
         raise ApiError(400, f"{field}: champion {champion.id!r} plays {champion.game}, "
                             f"not {game.name}")
     return PlayerChoice("champion", champion.to_json()["label"], str(champion.path),
-                        champion.settings, searches=game.spec_searches(str(champion.path)))
+                        champion.settings, searches=game.spec_searches(str(champion.path)),
+                        config=study_config(runs, champion))
+
+
+def study_config(runs: RunCatalogue, champion) -> Path | None:
+    """The champion's run's Hydra config, if it lies inside the run's ``--runs`` root."""
+    return runs.run(champion.run).file(".hydra/config.yaml")
+
+
+def recorded(choice: PlayerChoice, defaults: SearchSettings, overrides: dict | None = None):
+    """A champion's search (``engine.core.champion_search``) with ``overrides`` over it."""
+    return champion_search(choice.source, defaults, overrides, config=choice.config)
+
+
+def assign_searches(game, choices: tuple[PlayerChoice, ...], search: SearchSettings,
+                    explicit: dict, limits: Limits, clocked: bool) -> tuple[PlayerChoice, ...]:
+    """Each player's search: a champion plays the search it records (its file, else its
+    study's config) with the request's ``explicit`` fields over it; an agent that searches
+    plays the first such champion's search (so the two meet at equal search), else the
+    request's ``search``. Every search is checked against ``limits`` and the game's rules (400
+    naming the player)."""
+    out, first = [], None
+    for choice in choices:
+        if choice.type == "champion" and choice.searches:
+            found = recorded(choice, search, explicit)
+            checked = _within(limits, found.search, game, choice.label)
+            choice = _searching(choice, limits.clocked(checked) if clocked else checked,
+                                found.source, found.text())
+            first = first or choice
+        out.append(choice)
+    base = first.search if first is not None else search
+    source = f"as {first.label}" if first is not None else "set" if explicit else DEFAULTS
+    for index, choice in enumerate(out):
+        if choice.type == "agent" and choice.searches:
+            check_web_spec(game, choice.source, limits, base)  # its @d+K over this depth
+            out[index] = _searching(choice, base, source,
+                                    f"{search_text(base)} ({source})")
+    return tuple(out)
+
+
+def _within(limits: Limits, search: SearchSettings, game, label: str) -> SearchSettings:
+    try:
+        return limits.search({"depth": search.depth, "endgame_empties": search.endgame_empties,
+                              "time_limit": search.time_limit}, game)
+    except ApiError as err:
+        raise ApiError(400, f"{label}: its search: {err.message}") from None
+
+
+def _searching(choice: PlayerChoice, search: SearchSettings, source: str,
+               text: str) -> PlayerChoice:
+    info = {"depth": search.depth, "endgame_empties": search.endgame_empties,
+            "time_limit": search.time_limit, "source": source, "text": text}
+    return replace(choice, search=search, search_info=info)
 
 
 def configured_game(game, choices: tuple[PlayerChoice, ...]):
@@ -101,7 +158,7 @@ def configured_game(game, choices: tuple[PlayerChoice, ...]):
 def build_agent(game, choice: PlayerChoice, search: SearchSettings, seed):
     """The agent for an agent or champion choice (400 if the game refuses it)."""
     try:
-        return specs.make_agent(game, choice.source, search, seed)
+        return specs.make_agent(game, choice.source, choice.search or search, seed)
     except ValueError as err:  # ChampionFileError included
         raise ApiError(400, f"{choice.label}: {err}") from None
     except OSError as err:  # a champion file removed since the runs were scanned

@@ -72,8 +72,8 @@ class ProcessThinker:
         self.busy[worker] = session.id
         choice = session.players[player]
         job = (session.id, player, session.game.name, session.game.settings(), choice.source,
-               session.search, session.seeds[player], list(session.moves), self.limits.deadline,
-               time_limit)
+               choice.search or session.search, session.seeds[player], list(session.moves),
+               self.limits.deadline, time_limit)
         running = worker
         try:
             reply = asyncio.wrap_future(self._readers.submit(running.run, job))
@@ -81,7 +81,8 @@ class ProcessThinker:
         except TimeoutError:
             worker = self._replace(running)
             raise ApiError(422, f"the agent did not move within this server's limit of "
-                                f"{self.limits.move_seconds:g} s per move ({_described(session)})"
+                                f"{self.limits.move_seconds:g} s per move "
+                                f"({_described(choice.search or session.search)})"
                                 "; start a game with a lower depth, fewer moves searched "
                                 "exactly, or seconds per move") from None
         except asyncio.CancelledError:  # the game was closed or its client went away
@@ -120,8 +121,7 @@ class ProcessThinker:
         self._readers.shutdown(wait=True)
 
 
-def _described(session) -> str:
-    search = session.search
+def _described(search) -> str:
     if search is None:
         return "its search settings"
     budget = (f"{search.time_limit:g} s per move" if search.time_limit is not None

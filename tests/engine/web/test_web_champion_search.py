@@ -1,0 +1,156 @@
+"""The browser board plays a champion at the search it records (its file's ``metadata.search``,
+else its study's config), unless the request sets a field; each side's search is in the session
+view; ``GET /api/champion-search`` gives what the page fills its fields with."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+from engine.core import SearchSettings
+from engine.web.app import create_app
+from engine.web.limits import Limits
+from engine.web.sessions import SessionStore
+from tests.engine.web.api_client import TestClient
+
+ROOT = Path(__file__).resolve().parents[3]
+HEXIFENCE_RUN = ROOT / "experiments" / "runs" / "hexifence"  # the README row's champion
+
+
+def copy_run(source: Path, target: Path, search: dict | None = "keep",
+             config_search: dict | None = None) -> None:
+    """The run's config and final champion; ``search`` replaces the file's record (None:
+    removes it), ``config_search`` the config's ``search:`` block."""
+    (target / ".hydra").mkdir(parents=True)
+    config = yaml.safe_load((source / ".hydra" / "config.yaml").read_text())
+    if config_search is not None:
+        config["search"] = config_search
+    (target / ".hydra" / "config.yaml").write_text(yaml.safe_dump(config))
+    data = json.loads((source / "champion.json").read_text())
+    if search != "keep":
+        data["metadata"].pop("search", None)
+        if search is not None:
+            data["metadata"]["search"] = search
+    (target / "champion.json").write_text(json.dumps(data))
+
+
+@pytest.fixture(scope="module")
+def runs_root(tmp_path_factory):
+    root = tmp_path_factory.mktemp("runs")
+    shutil.copytree(HEXIFENCE_RUN / ".hydra", root / "hexifence" / ".hydra")
+    shutil.copy(HEXIFENCE_RUN / "champion.json", root / "hexifence" / "champion.json")
+    copy_run(HEXIFENCE_RUN, root / "no_record", search=None,
+             config_search={"depth": 1, "endgame_empties": 12})
+    copy_run(HEXIFENCE_RUN, root / "too_deep", search={"depth": 9, "endgame_empties": 20})
+    return root
+
+
+@pytest.fixture(scope="module")
+def store():
+    return SessionStore()
+
+
+@pytest.fixture(scope="module")
+def client(runs_root, store):
+    return TestClient(create_app([runs_root], store=store, limits=Limits(max_depth=8)))
+
+
+@pytest.fixture(scope="module")
+def root_label(runs_root):
+    return runs_root.resolve().name
+
+
+def watch(client, champion: str, opponent: str = "reference", search=None) -> dict:
+    body = {"game": "hexifence", "mode": "watch", "seed": 3,
+            "players": [{"type": "champion", "id": champion},
+                        {"type": "agent", "spec": opponent}]}
+    if search is not None:
+        body["search"] = search
+    return client.post("/api/sessions", json=body)
+
+
+def test_a_champion_plays_the_search_its_file_records(client, store, root_label):
+    response = watch(client, f"{root_label}/hexifence/champion.json")
+    assert response.status_code == 201, response.text
+    view = response.json()
+    champion, opponent = view["players"]
+    assert champion["search"]["source"] == "champion file"
+    assert (champion["search"]["depth"], champion["search"]["endgame_empties"]) == (2, 20)
+    assert champion["search"]["text"] == "depth 2, exact endgame from 20 (champion file)"
+    # a fixed agent that searches meets it at its search
+    assert (opponent["search"]["depth"], opponent["search"]["endgame_empties"]) == (2, 20)
+    assert opponent["search"]["source"] == f"as {root_label}/hexifence (final)"
+    session = store.get(view["id"])
+    assert [p.search for p in session.players] == [SearchSettings(2, 20)] * 2
+
+
+def test_the_requests_fields_override_and_the_view_says_what_was_recorded(client, store,
+                                                                         root_label):
+    view = watch(client, f"{root_label}/hexifence/champion.json", search={"depth": 3}).json()
+    champion = view["players"][0]["search"]
+    assert (champion["depth"], champion["endgame_empties"]) == (3, 20)
+    assert champion["text"] == ("depth 3, exact endgame from 20 (depth set; the champion file "
+                                "records depth 2)")
+    assert store.get(view["id"]).players[0].search == SearchSettings(3, 20)
+    full = watch(client, f"{root_label}/hexifence/champion.json",
+                 search={"depth": 3, "endgame_empties": 8, "time_limit": None}).json()
+    assert store.get(full["id"]).players[0].search == SearchSettings(3, 8)
+
+
+def test_a_champion_without_a_record_plays_its_studys_config(client, root_label):
+    view = watch(client, f"{root_label}/no_record/champion.json", opponent="random").json()
+    champion, rule = view["players"]
+    assert (champion["search"]["depth"], champion["search"]["endgame_empties"]) == (1, 12)
+    assert champion["search"]["source"] == "study config"
+    assert rule["searches"] is False and rule["search"] is None
+
+
+def test_a_record_above_the_servers_limits_is_refused_naming_the_champion(client, root_label):
+    response = watch(client, f"{root_label}/too_deep/champion.json")
+    assert response.status_code == 400
+    assert f"{root_label}/too_deep (final): its search: search.depth" in response.json()["error"]
+    lowered = watch(client, f"{root_label}/too_deep/champion.json", search={"depth": 2})
+    assert lowered.status_code == 201
+
+
+def test_agents_without_a_champion_keep_the_requests_search(client, store, root_label):
+    body = {"game": "hexifence", "mode": "watch", "seed": 1, "search": {"depth": 1},
+            "players": [{"type": "agent", "spec": "reference"},
+                        {"type": "agent", "spec": "chain"}]}
+    view = client.post("/api/sessions", json=body).json()
+    assert view["players"][0]["search"]["source"] == "set"
+    assert store.get(view["id"]).players[0].search == SearchSettings(1, 8)
+
+
+def test_the_page_asks_for_a_champions_recorded_search(client, root_label):
+    answer = client.get("/api/champion-search",
+                        params={"id": f"{root_label}/hexifence/champion.json"})
+    assert answer.status_code == 200
+    search = answer.json()["search"]
+    assert (search["depth"], search["endgame_empties"], search["source"]) == (
+        2, 20, "champion file")
+    missing = client.get("/api/champion-search", params={"id": f"{root_label}/nope.json"})
+    assert missing.status_code == 404
+    assert client.get("/api/champion-search",
+                      params={"id": "../etc/passwd"}).status_code == 400
+
+
+def test_the_watched_champion_moves_at_its_recorded_search(client, store, runs_root,
+                                                           root_label):
+    """The committed Hexifence champion's first move is the move of the same agent built at
+    depth 2 with an exact endgame from 20 (what its file records), from the same seed."""
+    from engine.core import get_game, specs
+    from engine.web.workers import think
+
+    view = watch(client, f"{root_label}/hexifence/champion.json", opponent="chain").json()
+    view = client.post(f"/api/sessions/{view['id']}/agent-move").json()
+    session = store.get(view["id"])
+    game = get_game("hexifence", session.game.settings())
+    agent = specs.make_agent(game, str(runs_root / "hexifence" / "champion.json"),
+                             SearchSettings(2, 20), session.seeds[0])
+    expected, _ = think(game, agent, game.initial_state(), session.seeds[0], 0)
+    assert view["last_move"]["id"] == expected
