@@ -3,9 +3,10 @@ the figure in ``report.md`` (the notebooks say the same in their Markdown cells)
 
 from __future__ import annotations
 
-import math
-
+from evolve.analysis.names import elo_range
 from evolve.analysis.rundata import RunData
+
+__all__ = ["caption", "elo_range"]
 
 
 def caption(stem: str, run: RunData, title: str = "") -> str:
@@ -32,7 +33,8 @@ def strength(run: RunData) -> str:
     return (f"Each generation's champion rated against the fixed yardstick panel (rated 0), "
             f"with its 95% confidence interval: absolute progress, independent of the rest of "
             f"the population. Generation {int(last['generation'])}: "
-            f"{shown}. An unbounded end (a 100% or 0% score) is drawn at the edge with a marker.")
+            f"{shown}. An interval with no upper (lower) end, from a 100% (0%) score or from "
+            "too few games to exclude one, is drawn to the edge of the plot with a marker.")
 
 
 def fitness(run: RunData) -> str:
@@ -74,15 +76,3 @@ def diversity(run: RunData) -> str:
             f"(0 = every individual identical).{split} A value that falls to near 0 early "
             "means the search has stopped exploring.")
 
-
-def elo_range(elo: float, low: float, high: float) -> str:
-    """``+436 [+377, +502]``; an unbounded Elo (a 100% or 0% score) as the bound that is
-    known, ``>= +406``; a finite Elo whose interval has no upper (lower) end as
-    ``+150 [-35, unbounded]``. Rounded to whole Elo (no ``-0``)."""
-    if any(math.isnan(v) for v in (elo, low, high)):
-        return "n/a"
-    if math.isinf(elo):
-        return (f">= {round(low):+d}" if elo > 0 and math.isfinite(low) else
-                f"<= {round(high):+d}" if elo < 0 and math.isfinite(high) else "unbounded")
-    ends = [f"{round(v):+d}" if math.isfinite(v) else "unbounded" for v in (low, high)]
-    return f"{round(elo):+d} [{ends[0]}, {ends[1]}]"

@@ -105,7 +105,8 @@ def plot_strength(run: RunData) -> Figure:
 def plot_champion_elo(ax, df, legend: bool = True) -> None:
     """Champion Elo per generation with its 95% CI band, drawn into ``ax`` (also used by the
     GA's ``fitness.png``), with a legend inside the axes unless ``legend`` is false. An
-    unbounded end (a 0% or 100% score) is drawn at the edge of the plot with a marker."""
+    interval's missing end (a 100% or 0% score, or one the interval cannot exclude) is drawn
+    at the edge of the plot with a marker."""
     ax.set(xlabel="generation", ylabel="Elo vs the yardstick panel (panel = 0)",
            title="Champion strength (absolute, 95% CI)")
     if "champion_elo" not in df or df["champion_elo"].isna().all():
@@ -126,7 +127,7 @@ def plot_champion_elo(ax, df, legend: bool = True) -> None:
     if unbounded.any():
         ends = np.where(np.isinf(df["champion_elo_high"]), edge, -edge)[unbounded]
         ax.plot(x[unbounded], ends, "^", color="tab:blue", ms=5, ls="none",
-                label="interval unbounded (100% or 0% score): drawn at the edge")
+                label="interval with no upper or lower end: drawn to the edge")
     ax.axhline(0.0, color="gray", lw=0.8)
     if legend:
         ax.legend(loc="upper left", fontsize="small")

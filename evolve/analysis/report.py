@@ -85,8 +85,17 @@ def _history_or_none(run: RunData) -> list:
         return []
 
 
+def laid_out(fig):
+    """``fig`` with constrained layout unless it has a layout of its own: a game's figure laid
+    out by hand cut its tick labels and put its suptitle over an axes title (Pentago Twist's
+    genome); constrained layout makes room for both."""
+    if fig.get_layout_engine() is None:
+        fig.set_layout_engine("constrained")
+    return fig
+
+
 def _save(fig, path: Path, dpi: int) -> Path:
-    fig.savefig(path, dpi=dpi)
+    laid_out(fig).savefig(path, dpi=dpi)
     plt.close(fig)
     return path
 

@@ -12,7 +12,7 @@ import logging
 import math
 import sys
 
-from evolve.analysis.names import opponent_label
+from evolve.analysis.names import elo_range, opponent_label
 
 log = logging.getLogger("evolve")
 
@@ -111,22 +111,6 @@ def _strength(r) -> str:
     panel = " ".join(f"{k} {v:.2f}" for k, v in r.yardstick.items())
     hof = "" if math.isnan(r.hall_of_fame_score) else f"  vs hof {r.hall_of_fame_score:.2f}"
     return f"Elo {elo_range(e.elo, e.elo_low, e.elo_high)}  vs panel {panel}{hof}"
-
-
-def elo_range(elo: float, low: float, high: float) -> str:
-    """``+120 [+40, +210]``; a side that never lost (or never won) has no finite estimate: then
-    the bound its interval gives, ``>= +24`` (``<= -24``)."""
-    if math.isinf(elo) or math.isinf(high) or math.isinf(low):
-        if elo > 0 or (math.isinf(high) and not math.isinf(low)):
-            return f">= {_elo(low)}"
-        return f"<= {_elo(high)}"
-    return f"{_elo(elo)} [{_elo(low)}, {_elo(high)}]"
-
-
-def _elo(value: float) -> str:
-    if not math.isfinite(value):
-        return "+inf" if value > 0 else "-inf"
-    return f"{round(value) + 0:+d}"  # + 0: no "-0"
 
 
 def progress_bar(total: int, what: str, enabled: bool):

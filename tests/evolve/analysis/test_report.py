@@ -22,7 +22,9 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
+from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
 
+from engine.core import get_game  # noqa: E402
 from engine.reversi import heatmaps as weight_plots  # noqa: E402
 from engine.reversi.position import square  # noqa: E402
 from engine.reversi.weights import FEATURE_NAMES, Weights, default_phase_bounds
@@ -32,6 +34,7 @@ from evolve.analysis import plots  # noqa: E402
 from evolve.analysis.captions import elo_range  # noqa: E402
 from evolve.analysis.markdown import generation_table  # noqa: E402
 from evolve.analysis.names import diversity_label, opponent_label  # noqa: E402
+from evolve.analysis.report import genome_figures, laid_out  # noqa: E402
 from evolve.analysis.report import main as report_main  # noqa: E402
 from evolve.analysis.rundata import (  # noqa: E402
     RunDirError,
@@ -363,6 +366,29 @@ def test_curve_figures_are_labelled_unclipped_with_legends_off_the_axes(smoke_sw
     plt.close("all")
 
 
+@pytest.mark.parametrize("run", ["pentago_twist", "hexifence", "othello"])
+def test_a_games_genome_figure_keeps_its_labels_and_titles_apart(run):
+    """The committed champion's genome figures as the report saves them: every tick label
+    inside the figure (Pentago Twist's gene names were cut at the bottom) and the figure's
+    title clear of every panel title (it covered one)."""
+    path = ROOT / "experiments" / "runs" / run / "champion.json"
+    champion = get_game(run).load_champion(path)
+    for fig in genome_figures(get_game(run), champion, []).values():
+        canvas = FigureCanvasAgg(laid_out(fig))  # what savefig draws with
+        canvas.draw()
+        renderer, page = canvas.get_renderer(), fig.bbox
+        for ax in fig.axes:
+            for label in [*ax.get_xticklabels(), *ax.get_yticklabels()]:
+                if label.get_text() and label.get_visible():
+                    box = label.get_window_extent(renderer)
+                    assert page.x0 - 1 <= box.x0 and box.x1 <= page.x1 + 1, label.get_text()
+                    assert page.y0 - 1 <= box.y0 and box.y1 <= page.y1 + 1, label.get_text()
+            if fig._suptitle is not None and ax.get_title():
+                assert not fig._suptitle.get_window_extent(renderer).overlaps(
+                    ax.title.get_window_extent(renderer)), ax.get_title()
+        plt.close(fig)
+
+
 def test_a_run_without_champion_elo_says_why_its_strength_figure_is_empty(smoke_sweep,
                                                                            tmp_path):
     run_dir = tmp_path / "old_run"
@@ -378,11 +404,12 @@ def test_a_run_without_champion_elo_says_why_its_strength_figure_is_empty(smoke_
 
 @pytest.mark.parametrize("elo, low, high, shown", [
     (436.2, 377.0, 502.4, "+436 [+377, +502]"),
-    (np.inf, 406.0, np.inf, ">= +406"),
-    (-np.inf, -np.inf, -406.0, "<= -406"),
-    (150.0, -35.0, np.inf, "+150 [-35, unbounded]"),
+    (np.inf, 406.0, np.inf, ">= +406 (won every panel game: no upper bound)"),
+    (-np.inf, -np.inf, -406.0, "<= -406 (lost every panel game: no lower bound)"),
+    (150.0, -35.0, np.inf, "+150 [-35, no upper bound: too few games]"),
+    (-191.0, -np.inf, 35.0, "-191 [no lower bound: too few games, +35]"),
     (-1e-14, -297.0, 297.0, "+0 [-297, +297]"),
     (np.nan, np.nan, np.nan, "n/a"),
 ])
-def test_elo_ranges_never_print_inf(elo, low, high, shown):
+def test_elo_ranges_say_in_words_why_an_end_is_missing_and_never_print_inf(elo, low, high, shown):
     assert elo_range(elo, low, high) == shown

@@ -73,7 +73,7 @@ def test_legends_name_their_lines_and_stay_off_the_curves(drawn):
 def test_an_unbounded_interval_is_marked_at_the_edge(drawn):
     case, fig, _ = drawn
     labels = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
-    marked = "interval unbounded (100% or 0% score): drawn at the edge" in labels
+    marked = "interval with no upper or lower end: drawn to the edge" in labels
     assert marked == (case == "unbounded")
 
 
