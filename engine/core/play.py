@@ -25,8 +25,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
 
+from engine.core.champion_search import ChampionSearch, champion_search
 from engine.core.clock import ClockedAgent, TimeControl
-from engine.core.game import DRAW, Game
+from engine.core.game import DRAW, Game, SearchSettings
 from engine.core.match import only_move
 
 QUIT_WORDS = ("quit", "exit", "q")
@@ -52,15 +53,21 @@ class View:
 
 
 def add_options(parser: argparse.ArgumentParser, opponent: str, specs: str,
-                colours: Sequence[str], depth: int) -> None:
+                colours: Sequence[str], depth: int, endgame_empties: int = 8) -> None:
     """The options every play command has: --opponent, --colour/--color (the first of
-    ``colours`` moves first and is the default), --depth, --time-limit or --clock, --seed."""
+    ``colours`` moves first and is the default), --depth and --endgame-empties (default: a
+    champion's recorded search, else ``depth`` and ``endgame_empties``), --time-limit or
+    --clock, --seed."""
     parser.add_argument("--opponent", default=opponent, help=f"agent spec: {specs}")
     parser.add_argument("--colour", "--color", default=colours[0], choices=colours,
                         type=str.upper if colours[0].isupper() else str.lower,
                         help=f"your colour ({colours[0]} moves first)")
-    parser.add_argument("--depth", type=int, default=depth,
-                        help="search depth of alpha-beta agents (>= 1)")
+    parser.add_argument("--depth", type=int, default=None,
+                        help="search depth of alpha-beta agents (>= 1; default: a champion's "
+                        f"recorded depth, else {depth})")
+    parser.add_argument("--endgame-empties", type=int, default=None, metavar="N",
+                        help="search exactly from this many moves before the end (default: a "
+                        f"champion's recorded setting, else {endgame_empties})")
     timing = parser.add_mutually_exclusive_group()
     timing.add_argument("--time-limit", type=float, default=None,
                         help="seconds per agent move (> 0)")
@@ -68,15 +75,25 @@ def add_options(parser: argparse.ArgumentParser, opponent: str, specs: str,
                         help="the agent's game clock, e.g. 60+1: 60 s for the game, 1 s more "
                         "after each move (shared over its moves, more at mid-game)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the opponent's randomness")
+    parser.set_defaults(search_defaults=SearchSettings(depth, endgame_empties))
+
+
+def opponent_search(args: argparse.Namespace, champion: str | None) -> ChampionSearch:
+    """The opponent's search: the ``champion`` file's recorded search (its ``metadata.search``,
+    else its study's config), else the command's defaults, with the flags given over it
+    (``engine.core.champion_search``). Call after ``check_options``."""
+    return champion_search(champion, args.search_defaults,
+                           {"depth": args.depth, "endgame_empties": args.endgame_empties,
+                            "time_limit": args.time_limit})
 
 
 def check_options(args: argparse.Namespace) -> None:
     """``ValueError`` with a one-line message for out-of-range numbers."""
-    if args.depth < 1:
+    if args.depth is not None and args.depth < 1:
         raise ValueError(f"--depth must be >= 1, got {args.depth}")
     if args.time_limit is not None and not args.time_limit > 0:
         raise ValueError(f"--time-limit must be > 0 seconds, got {args.time_limit:g}")
-    if getattr(args, "endgame_empties", 0) < 0:
+    if (getattr(args, "endgame_empties", None) or 0) < 0:
         raise ValueError(f"--endgame-empties must be >= 0, got {args.endgame_empties}")
     if getattr(args, "clock", None) is not None:
         try:
@@ -93,14 +110,17 @@ def clocked(agent, args: argparse.Namespace, game: Game):
 
 
 def run(game: Game, agent, human: int, view: View, stdin: TextIO | None = None,
-        out: TextIO | None = None) -> int:
+        out: TextIO | None = None, search: ChampionSearch | None = None) -> int:
     """One game between the person (player ``human``: 0 moves first) and ``agent``; returns
-    the command's exit status."""
+    the command's exit status. ``search``: how the agent searches (said in the first lines;
+    ``None`` for an agent the search settings do not change)."""
     stdin = stdin if stdin is not None else sys.stdin
     out = out if out is not None else sys.stdout
     about = f" ({view.about})" if view.about else ""
     out.write(f"You are {view.sides[human]} against {agent.name}{about}. Type "
               f"{view.how_to_move}, 'moves', or 'quit'.\n")
+    if search is not None:
+        out.write(f"{agent.name} searches {search.text()}.\n")
     try:
         final = play(game, agent, human, view, stdin, out)
     except Quit as stop:

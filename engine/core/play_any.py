@@ -12,8 +12,7 @@ import argparse
 import sys
 from typing import TextIO
 
-from engine.core.play import View, add_options, check_options, clocked, run
-from engine.core.records import SearchSettings
+from engine.core.play import View, add_options, check_options, clocked, opponent_search, run
 from engine.core.registry import get_game
 
 
@@ -37,13 +36,24 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None,
     try:
         check_options(args)
         game.check_spec(args.opponent)
-        search = SearchSettings(depth=args.depth, time_limit=args.time_limit)
-        agent = clocked(game.make_panel_agent(args.opponent, search, args.seed), args, game)
+        search = champion_opponent_search(game, args)
+        agent = clocked(game.make_panel_agent(args.opponent, search.search, args.seed), args,
+                        game)
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     view = View(game.state_text, tuple(game.players), how_to_move="a move as the game writes it")
-    return run(game, agent, game.players.index(args.colour), view, stdin, stdout)
+    shown = search if game.spec_searches(args.opponent) else None
+    return run(game, agent, game.players.index(args.colour), view, stdin, stdout, shown)
+
+
+def champion_opponent_search(game, args):
+    """The opponent's search: a champion file's record (the opponent is a file), flags over
+    it (``engine.core.play.opponent_search``)."""
+    from pathlib import Path
+
+    is_file = game.spec_searches(args.opponent) and Path(args.opponent).is_file()
+    return opponent_search(args, args.opponent if is_file else None)
 
 
 if __name__ == "__main__":

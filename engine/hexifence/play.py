@@ -17,8 +17,8 @@ import dataclasses
 import sys
 from typing import TextIO
 
-from engine.core import SearchSettings
 from engine.core.play import View, add_options, check_options, clocked, run
+from engine.core.play_any import champion_opponent_search
 from engine.hexifence.game import GAME
 from engine.hexifence.state import PLAYER_NAMES, State
 
@@ -26,10 +26,9 @@ from engine.hexifence.state import PLAYER_NAMES, State
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m engine.play --game hexifence",
                                      description=__doc__.split("\n")[0])
-    add_options(parser, "chain", ", ".join(GAME.agent_specs()), PLAYER_NAMES, depth=3)
+    add_options(parser, "chain", ", ".join(GAME.agent_specs()), PLAYER_NAMES, depth=3,
+                endgame_empties=24)  # endgame: undrawn edges searched exactly
     parser.add_argument("--size", type=int, default=3, help="dimension N (course: 2 or 3)")
-    parser.add_argument("--endgame-empties", type=int, default=24,
-                        help="alpha-beta plays exactly from this many undrawn edges")
     return parser.parse_args(argv)
 
 
@@ -58,14 +57,15 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None,
         check_options(args)
         game = GAME.with_settings({"size": args.size})
         game.check_spec(args.opponent)
-        search = SearchSettings(depth=args.depth, endgame_empties=args.endgame_empties,
-                                time_limit=args.time_limit)
-        agent = clocked(game.make_panel_agent(args.opponent, search, args.seed), args, game)
+        search = champion_opponent_search(game, args)
+        agent = clocked(game.make_panel_agent(args.opponent, search.search, args.seed), args,
+                        game)
     except ValueError as exc:  # GameSettingsError too: one line naming the setting
         print(f"error: {exc}", file=sys.stderr)
         return 2
     view = dataclasses.replace(VIEW, about=f"N={args.size}")
-    return run(game, agent, PLAYER_NAMES.index(args.colour), view, stdin, stdout)
+    shown = search if game.spec_searches(args.opponent) else None
+    return run(game, agent, PLAYER_NAMES.index(args.colour), view, stdin, stdout, shown)
 
 
 if __name__ == "__main__":

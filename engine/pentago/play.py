@@ -16,8 +16,8 @@ import argparse
 import sys
 from typing import TextIO
 
-from engine.core import SearchSettings
 from engine.core.play import View, add_options, check_options, clocked, run
+from engine.core.play_any import champion_opponent_search
 from engine.pentago.game import GAME
 from engine.pentago.specs import allowed_specs
 from engine.pentago.state import State, state_text
@@ -52,14 +52,14 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None,
     try:
         check_options(args)
         GAME.check_spec(args.opponent)
-        agent = GAME.make_panel_agent(args.opponent, SearchSettings(depth=args.depth,
-                                                                    time_limit=args.time_limit),
-                                      args.seed)
-        agent = clocked(agent, args, GAME)
+        search = champion_opponent_search(GAME, args)
+        agent = clocked(GAME.make_panel_agent(args.opponent, search.search, args.seed), args,
+                        GAME)
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    return run(GAME, agent, ("W", "B").index(args.colour), VIEW, stdin, stdout)
+    shown = search if GAME.spec_searches(args.opponent) else None
+    return run(GAME, agent, ("W", "B").index(args.colour), VIEW, stdin, stdout, shown)
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ import argparse
 import sys
 from typing import TextIO
 
-from engine.core.play import View, add_options, check_options, clocked, run
+from engine.core.play import View, add_options, check_options, clocked, opponent_search, run
 from engine.reversi.agents.factory import allowed_specs, load_spec_weights, make_agent, parse_spec
 from engine.reversi.game_states import only_pass
 from engine.reversi.position import Position, Variant
@@ -28,7 +28,7 @@ SIDES = ("X (black)", "O (white)")
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m engine.play",
                                      description=__doc__.split("\n")[0])
-    add_options(parser, "wpc1", allowed_specs(), ("X", "O"), depth=4)
+    add_options(parser, "wpc1", allowed_specs(), ("X", "O"), depth=4, endgame_empties=10)
     parser.add_argument("--variant", default=None,
                         help="othello or reversed (default: the opponent's weights' variant, "
                              "else othello)")
@@ -75,8 +75,12 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None,
     try:
         check_options(args)
         variant, warning = choose_variant(args.variant, args.opponent)
-        agent = make_agent(args.opponent, variant, depth=args.depth, time_limit=args.time_limit,
-                           seed=args.seed)
+        spec = parse_spec(args.opponent)
+        searches = spec.kind == "alphabeta"
+        search = opponent_search(args, spec.weights_file if searches else None)
+        agent = make_agent(args.opponent, variant, depth=search.search.depth,
+                           time_limit=search.search.time_limit, seed=args.seed,
+                           endgame_empties=search.search.endgame_empties)
     except ValueError as err:  # includes WeightsFileError: one line, no traceback
         print(f"error: {err}", file=sys.stderr)
         return 2
@@ -84,7 +88,8 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None,
         print(warning, file=sys.stderr)
     game = REVERSED_REVERSI if variant.is_reversed else OTHELLO
     agent = clocked(agent, args, game)
-    return run(game, agent, ("X", "O").index(args.colour), view(variant), stdin, stdout)
+    return run(game, agent, ("X", "O").index(args.colour), view(variant), stdin, stdout,
+               search if searches else None)
 
 
 if __name__ == "__main__":

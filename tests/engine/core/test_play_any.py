@@ -29,3 +29,27 @@ def test_the_dispatcher_gives_the_shared_command_its_game(monkeypatch, capsys):
     monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
     assert dispatch("play", ["--game", "connect_four", "--opponent", "random"]) == 0
     assert "You are red against random" in capsys.readouterr().out
+
+
+def test_a_champion_opponent_plays_its_recorded_search_and_says_so(tmp_path):
+    """Every play command gets the opponent's search from the shared helper: a champion's
+    record (here the plug-in game's file with ``metadata.search``), the flags over it."""
+    from engine.core import get_game
+
+    game = get_game("connect_four")
+    path = tmp_path / "champion.json"
+    game.save_champion(path, game.reference_genome(game.reference_names()[0]), name="c4",
+                       metadata={"search": {"depth": 2, "endgame_empties": 5}})
+    out = io.StringIO()
+    assert main(["--game", "connect_four", "--opponent", str(path)],
+                stdin=io.StringIO("quit\n"), stdout=out) == 0
+    assert "champion searches depth 2, exact endgame from 5 (champion file)." in out.getvalue()
+    out = io.StringIO()
+    main(["--game", "connect_four", "--opponent", str(path), "--depth", "1"],
+         stdin=io.StringIO("quit\n"), stdout=out)
+    assert ("champion searches depth 1, exact endgame from 5 (depth set; the champion file "
+            "records depth 2).") in out.getvalue()
+    out = io.StringIO()
+    main(["--game", "connect_four", "--opponent", "random"], stdin=io.StringIO("quit\n"),
+         stdout=out)
+    assert "searches" not in out.getvalue()  # no search settings for a random mover

@@ -198,3 +198,21 @@ def test_games_replay_exactly_whatever_other_searches_left_in_the_shared_table()
     before = one(first, 3)
     one(other, 4)
     assert one(first, 3) == before
+
+
+def test_play_cli_plays_the_committed_champion_at_its_recorded_search(capsys):
+    """The README's Hexifence champion in the terminal: depth 2, exact from 20 edges, as its
+    file records (not the command's defaults, depth 3 and 24); a flag overrides one field."""
+    import io
+
+    from engine.hexifence.play import main
+
+    champion = "experiments/results/champions/hexifence.json"
+    out = io.StringIO()
+    assert main(["--opponent", champion], stdin=io.StringIO("quit\n"), stdout=out) == 0
+    assert "searches depth 2, exact endgame from 20 (champion file)." in out.getvalue()
+    out = io.StringIO()
+    main(["--opponent", champion, "--endgame-empties", "24"], stdin=io.StringIO("quit\n"),
+         stdout=out)
+    assert ("searches depth 2, exact endgame from 24 (exact endgame set; the champion file "
+            "records exact endgame 20).") in out.getvalue()
