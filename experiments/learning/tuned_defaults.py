@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import time
 from pathlib import Path
 
 import numpy as np
@@ -57,17 +56,14 @@ def overrides(params: dict) -> list[str]:
 def study(setting: str, seed: int, params: dict, games: int) -> dict:
     run_dir = RUNS / f"{setting}_seed{seed}"
     if not (run_dir / "objective.json").is_file():
-        start = time.perf_counter()
         run(["python", "-m", "evolve", f"+experiment={EXPERIMENT}", *overrides(params),
              f"seed={seed}", "plot=false", f"hydra.run.dir={rel(run_dir)}"], echo=True)
-        (run_dir / "wall_seconds.txt").write_text(f"{time.perf_counter() - start:.1f}\n")
     gens = pd.read_csv(run_dir / "generations.csv")
     panel = measured(run_dir / "panel.json", [rel(run_dir), "--vs", *PANEL], games)
     w, d, losses = (sum(m[k] for m in panel["matches"]) for k in ("wins", "draws", "losses"))
     return {"setting": setting, "seed": seed, "run": rel(run_dir),
             "objective": json.loads((run_dir / "objective.json").read_text())["value"],  # None: inf
             "games": int(gens["games"].sum()),
-            "wall_seconds": float((run_dir / "wall_seconds.txt").read_text()),
             "wins": w, "draws": d, "losses": losses, "elo": elo_estimate(w, d, losses).elo}
 
 
@@ -130,12 +126,12 @@ def render(results, weights, runs, pairs, args) -> tuple[str, dict]:
               f"Each champion then plays {args.games} games against each panel opponent "
               f"({', '.join(PANEL)}), and each tuned champion {args.games} games against each "
               f"default champion, at depth 4 with exact endgame 10, seed {EVAL_SEED}.", "",
-              "| setting | seed | study games | study wall s | objective | vs panel W/D/L "
-              "| Elo vs panel |", "|---|---|---|---|---|---|---|"]
+              "| setting | seed | games in the study | objective | vs panel W/D/L | Elo vs panel |",
+              "|---|---|---|---|---|---|"]
     for setting in ("defaults", "tuned"):
         for r in runs[setting]:
             objective = "n/a" if r["objective"] is None else f"{r['objective']:+.0f}"
-            lines.append(f"| {setting} | {r['seed']} | {r['games']:,} | {r['wall_seconds']:.0f} "
+            lines.append(f"| {setting} | {r['seed']} | {r['games']:,} "
                          f"| {objective} | {r['wins']}/{r['draws']}/{r['losses']} "
                          f"| {r['elo']:+.0f} |")
     diffs = [t["elo"] - d["elo"] for t, d in zip(runs["tuned"], runs["defaults"], strict=True)]
