@@ -116,7 +116,22 @@ def main(argv: list[str] | None = None) -> int:
 
     note = " (.npz appended)" if str(out) != str(Path(args.out)) else ""
     print(f"wrote {out}{note}: {file_label(resolve_source(args.source))} as {args.format}")
+    print(search_line(resolve_source(args.source),
+                      {name: getattr(args, name) for name in options}))
     return 0
+
+
+def search_line(source: Path, given: dict) -> str:
+    """The search the champion records and where from (its file, else its study's config;
+    ``engine.core.champion_search``), and the format's search options given over it."""
+    from engine.core.champion_search import DEFAULTS, champion_search
+    from engine.core.game import SearchSettings
+
+    found = champion_search(source, SearchSettings())
+    recorded = f"{found.text()}" if found.source != DEFAULTS else \
+        "none recorded (no metadata.search, no study config)"
+    flags = " ".join(f"--{k.replace('_', '-')} {v}" for k, v in given.items() if v is not None)
+    return f"search: {recorded}" + (f"; the export uses {flags}" if flags else "")
 
 
 if __name__ == "__main__":

@@ -135,8 +135,8 @@ def test_npz_without_suffix_gets_it_appended_and_the_real_path_is_reported(run_d
     out = capsys.readouterr().out
     written = tmp_path / "noext.npz"
     generation = load_weights(run_dir / "champion.json").metadata["provenance"]["generation"]
-    assert out.strip() == (f"wrote {written} (.npz appended): reversed_reversi gen {generation} "
-                           "as npz")  # the run's champion, named by its game and generation
+    assert out.splitlines()[0] == (f"wrote {written} (.npz appended): reversed_reversi gen "
+                                   f"{generation} as npz")  # named by its game and generation
     assert written.is_file() and not (tmp_path / "noext").exists()
     expected = load_weights(run_dir / "champion.json")
     assert np.array_equal(load_weights(written).to_genome(), expected.to_genome())
@@ -149,3 +149,17 @@ def test_a_suffix_the_loader_would_misread_is_refused(run_dir, tmp_path, capsys,
     assert main([str(run_dir), "--format", fmt, "--out", str(tmp_path / name)]) == 1
     err = capsys.readouterr().err
     assert fragment in err and err.count("\n") == 1 and not (tmp_path / name).exists()
+
+
+def test_the_export_says_the_search_the_champion_records_and_the_options_over_it(run_dir,
+                                                                               tmp_path, capsys):
+    assert main([str(run_dir), "--format", "json", "--out", str(tmp_path / "c.json")]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1] == "search: depth 3, exact endgame from 8 (champion file)"
+    assert json.loads((tmp_path / "c.json").read_text())["metadata"]["search"] == {
+        "depth": 3, "endgame_empties": 8}  # kept: the exported file records it too
+    assert main([str(run_dir), "--format", "cs303", "--depth", "1", "--endgame-empties", "3",
+                 "--out", str(tmp_path / "ai.py")]) == 0
+    assert capsys.readouterr().out.splitlines()[1] == (
+        "search: depth 3, exact endgame from 8 (champion file); the export uses --depth 1 "
+        "--endgame-empties 3")
