@@ -5,6 +5,12 @@ really are inside one of them: every path is resolved (symlinks followed) and re
 leads out of its root. A request names a run or a champion by an id from the catalogue built
 here (``<root>/<run>/champions/gen_0003.json``); ids with ``..`` or an absolute path are refused
 before the lookup.
+
+Each run is listed under a name that tells it apart from the other runs of its game: its folder's
+name, marked ``(legacy)`` for a run kept under a ``legacy`` folder (earlier default runs,
+experiments/README.md) and ``(cannot be replayed)`` where its tables hold no moves, or its whole
+id where two runs of a game would still read the same. Runs that cannot be replayed come last,
+legacy runs before them, so a page that picks the first run gets a current one it can replay.
 """
 
 from __future__ import annotations
@@ -12,7 +18,7 @@ from __future__ import annotations
 import csv
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 
 from engine.core.files import champion_game as core_champion_game
@@ -20,6 +26,7 @@ from engine.core.registry import game_names
 from engine.web.errors import ApiError
 
 RUN_MARKERS = ("champion.json", "champions", "games.csv", "yardstick_games.csv")
+LEGACY_FOLDER = "legacy"  # earlier default runs are kept in such a folder (experiments/README.md)
 TABLES = ("games", "yardstick_games")
 MAX_SCAN_DEPTH = 3
 _GENERATION = re.compile(r"^gen_(\d+)\.json$")
@@ -57,12 +64,15 @@ class ChampionEntry:
     generation: int | None  # None: the run's final champion
     path: Path  # resolved, inside its root
     settings: dict | None = None  # the run's game settings (board size, genome layout)
+    name: str = ""  # the run's name in the lists (RunEntry.label); its folder's if empty
+    legacy: bool = False
 
     def to_json(self) -> dict:
         label = "final" if self.generation is None else f"gen {self.generation}"
         return {"id": self.id, "run": self.run, "study": study_of(self.run),
-                "name": PurePosixPath(self.run).name, "game": self.game,
-                "generation": self.generation, "label": f"{self.run} ({label})"}
+                "name": self.name or PurePosixPath(self.run).name, "game": self.game,
+                "generation": self.generation, "label": f"{self.run} ({label})",
+                "legacy": self.legacy}
 
 
 @dataclass(frozen=True)
@@ -72,6 +82,25 @@ class RunEntry:
     root: Path  # the resolved --runs directory it was found under: no file outside is read
     game: str | None  # None when no file says which game the run played
     settings: dict | None = None  # ``game:`` of its Hydra config without name/seed_references
+    name: str = ""  # set where its folder's name would read like another run's (_named_apart)
+
+    @property
+    def legacy(self) -> bool:
+        """Kept in a ``legacy`` folder of its root: an earlier default run."""
+        return LEGACY_FOLDER in self.path.relative_to(self.root).parts
+
+    def replayable(self) -> bool:
+        """Whether one of its tables has a ``moves`` column (tables written before the GA
+        recorded moves list their games but cannot replay them)."""
+        return any("moves" in _header(self.file(f"{t}.csv")) for t in self.tables())
+
+    def label(self, unreplayable: bool = False) -> str:
+        """How the lists name it: ``othello``, ``othello (legacy)``; ``unreplayable``: also
+        ``(legacy, cannot be replayed)``."""
+        marks = [m for m, on in (("legacy", self.legacy and not self.name),
+                                 ("cannot be replayed", unreplayable)) if on]
+        name = self.name or PurePosixPath(self.id).name
+        return f"{name} ({', '.join(marks)})" if marks else name
 
     def file(self, relative: str) -> Path | None:
         """The run's file ``relative`` (resolved), or None if missing or a link out of the
@@ -100,17 +129,20 @@ class RunEntry:
         final = self.file("champion.json")
         if final is not None:
             found.append(ChampionEntry(f"{self.id}/champion.json", self.id, self.game, None,
-                                       final, self.settings))
+                                       final, self.settings, self.label(), self.legacy))
         for file in sorted((self.path / "champions").glob("gen_*.json")):
             match, resolved = _GENERATION.match(file.name), confined(file, self.root)
             if match and resolved is not None:
                 found.append(ChampionEntry(f"{self.id}/champions/{file.name}", self.id,
-                                           self.game, int(match[1]), resolved, self.settings))
+                                           self.game, int(match[1]), resolved, self.settings,
+                                           self.label(), self.legacy))
         return found
 
     def to_json(self) -> dict:
-        return {"id": self.id, "study": study_of(self.id), "name": PurePosixPath(self.id).name,
-                "game": self.game, "tables": self.tables()}
+        tables, replayable = self.tables(), self.replayable()
+        name = self.label(unreplayable=bool(tables) and not replayable)
+        return {"id": self.id, "study": study_of(self.id), "name": name, "game": self.game,
+                "tables": tables, "replayable": replayable, "legacy": self.legacy}
 
 
 def check_relative_id(field: str, value) -> str:
@@ -140,13 +172,16 @@ class RunCatalogue:
             self.roots.append((label, root.resolve()))
 
     def runs(self) -> list[RunEntry]:
+        """Every run, named apart from the other runs of its game (module docstring): current
+        ones first, top-level runs before studies (as the page groups them), then legacy runs,
+        then runs that cannot be replayed."""
         found = []
         for label, root in self.roots:
             for directory in _run_dirs(root, MAX_SCAN_DEPTH):
                 rel = directory.relative_to(root).as_posix()
                 run_id = label if rel == "." else f"{label}/{rel}"
                 found.append(RunEntry(run_id, directory, root, *_run_game(directory, root)))
-        return found
+        return sorted(_named_apart(found), key=_listed_order)
 
     def run(self, run_id) -> RunEntry:
         run_id = check_relative_id("run", run_id)
@@ -164,6 +199,31 @@ class RunCatalogue:
             if entry.id == champion_id:
                 return entry
         raise ApiError(404, f"champion: unknown champion {champion_id!r}")
+
+
+def _named_apart(runs: list[RunEntry]) -> list[RunEntry]:
+    """The runs, each named by its whole id where its label would read like another run's of
+    the same game (two ``--runs`` folders that both hold an ``othello``)."""
+    seen: dict[tuple, int] = {}
+    for r in runs:
+        seen[(r.game, r.label())] = seen.get((r.game, r.label()), 0) + 1
+    return [replace(r, name=r.id) if seen[(r.game, r.label())] > 1 else r for r in runs]
+
+
+def _listed_order(run: RunEntry) -> tuple:
+    unreplayable = bool(run.tables()) and not run.replayable()
+    return unreplayable, run.legacy, "/" in study_of(run.id), study_of(run.id), run.id
+
+
+def _header(path: Path | None) -> list[str]:
+    """A CSV file's column names (none for a missing or unreadable file)."""
+    if path is None:
+        return []
+    try:
+        with path.open(newline="") as handle:
+            return next(csv.reader(handle), [])
+    except (OSError, csv.Error, UnicodeDecodeError):
+        return []
 
 
 def _run_dirs(root: Path, depth: int) -> list[Path]:

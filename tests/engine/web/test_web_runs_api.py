@@ -155,3 +155,45 @@ def test_bad_game_settings_in_a_run_config_are_a_4xx_naming_the_key(tmp_path):
         "game": GAMES[0], "mode": "play",
         "players": [{"type": "human"}, {"type": "champion", "id": champion["id"]}]})
     assert played.status_code == 400 and "phases" in played.json()["error"]
+
+
+def strip_moves(run) -> None:
+    """``run``'s tables as the GA wrote them before it recorded moves."""
+    for table in ("games.csv", "yardstick_games.csv"):
+        lines = (run / table).read_text().splitlines()
+        (run / table).write_text("\n".join(line.rsplit(",", 1)[0] for line in lines) + "\n")
+
+
+def test_legacy_runs_are_marked_and_listed_after_the_current_ones(tmp_path):
+    """The committed runs' case: ``runs/legacy/othello`` (no moves recorded) was listed first and
+    read the same as ``runs/othello``; ``pentago_twist · final`` showed twice."""
+    game = GAMES[0]
+    root = tmp_path / "runs"
+    for run in (root / "legacy" / game, root / "legacy" / "old", root / game, root / "zeta"):
+        make_run_dir(run, game, games=2)
+    strip_moves(root / "legacy" / game)
+    strip_moves(root / "zeta")
+    client = TestClient(create_app([root]))
+    runs = [(r["id"], r["name"], r["replayable"], r["legacy"])
+            for r in client.get("/api/runs").json()["runs"]]
+    assert runs == [(f"runs/{game}", game, True, False),
+                    ("runs/legacy/old", "old (legacy)", True, True),
+                    ("runs/zeta", "zeta (cannot be replayed)", False, False),
+                    (f"runs/legacy/{game}", f"{game} (legacy, cannot be replayed)", False, True)]
+    finals = [(c["run"], c["name"], c["legacy"]) for c in
+              client.get(f"/api/champions?game={game}").json()["champions"]
+              if c["generation"] is None]
+    assert set(finals) == {(f"runs/{game}", game, False),
+                           (f"runs/legacy/{game}", f"{game} (legacy)", True),
+                           ("runs/legacy/old", "old (legacy)", True), ("runs/zeta", "zeta", False)}
+
+
+def test_runs_that_would_read_the_same_are_named_by_their_ids(tmp_path):
+    game = GAMES[0]
+    for root in ("a", "b"):
+        make_run_dir(tmp_path / root / "runs" / game, game, games=2)
+    client = TestClient(create_app([tmp_path / "a" / "runs", tmp_path / "b" / "runs"]))
+    names = sorted(r["name"] for r in client.get("/api/runs").json()["runs"])
+    assert names == [f"runs-2/{game}", f"runs/{game}"]
+    finals = {c["name"] for c in client.get(f"/api/champions?game={game}").json()["champions"]}
+    assert finals == {f"runs-2/{game}", f"runs/{game}"}
