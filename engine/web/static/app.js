@@ -35,6 +35,7 @@ async function init() {
       fillPlayers($(id)))));
   document.querySelectorAll(".spec-input").forEach(input =>
     input.addEventListener("change", () => run(() => checkSpec(input))));
+  ["depth", "endgame", "time-limit"].forEach(id => $(id).addEventListener("input", searchEdited));
   $("game").addEventListener("change", () => run(onGameChange));
   $("new-game").addEventListener("click", () => run(newGame));
   $("undo").addEventListener("click", () => run(undo));
@@ -162,7 +163,10 @@ function clockSetting() {
   return $("clock").value.trim() || undefined;
 }
 
+// The search fields; none while they still show the chosen champions' records as filled (the
+// server then plays each champion at its own record).
 function searchSettings() {
+  if (searchForm.auto) return {};
   const search = {depth: Number($("depth").value), endgame_empties: Number($("endgame").value)};
   if ($("time-limit").value !== "") search.time_limit = Number($("time-limit").value);
   return search;

@@ -9,6 +9,7 @@ const $ = id => document.getElementById(id);
 // No game in this tab yet: an empty board and what to do.
 function clearBoard(hint) {
   $("status").textContent = hint;
+  $("player-searches").textContent = "";
   ["board", "extra-moves", "move-list"].forEach(id => $(id).replaceChildren());
   ["last-move", "result"].forEach(id => { $(id).textContent = ""; });
   $("result").className = "";
@@ -29,6 +30,14 @@ function statusText(session) {
     `ply ${session.ply}`;
   if (session.terminal) return `${plies} · game over: ${session.result.text}`;
   return `${plies} · ${playerLabel(session, session.to_move)} to move`;
+}
+
+// How each agent of the game searches, and where that comes from (its record, the form).
+function searchesText(session) {
+  if (session.mode === "replay") return "";
+  return session.players.filter(p => p.type !== "human").map(p =>
+    `${p.name} (${p.label}): ${p.search ? p.search.text : "its own rule, no search settings"}`)
+    .join(" · ");
 }
 
 function infoText(info) {
@@ -77,6 +86,7 @@ function drawSession(session, renderer, interactive, onMove, onPly) {
                   onclick: () => onMove(m.id)},
        m.text === "pass" ? "Pass (no legal move)" : m.label || m.text)));
   $("status").textContent = statusText(session);
+  $("player-searches").textContent = searchesText(session);
   const last = session.last_move;
   $("last-move").textContent = last ?
     `last move: ${session.players[last.player].name} ${last.label || last.text}` +

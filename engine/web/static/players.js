@@ -104,10 +104,73 @@ function choiceSearches(selectId) {
   return game().searching_specs.includes(value.slice("agent:".length));
 }
 
+function tabSelects() {
+  return page.tab === "play" ? ["opponent"] : page.tab === "watch" ? ["watch-0", "watch-1"] : [];
+}
+
 function showSearchFields() {
-  const selects = page.tab === "play" ? ["opponent"] : page.tab === "watch" ?
-    ["watch-0", "watch-1"] : [];
-  $("search").classList.toggle("off", !selects.some(choiceSearches));
+  $("search").classList.toggle("off", !tabSelects().some(choiceSearches));
+  run(showRecordedSearch);
+}
+
+// --- a champion's recorded search ------------------------------------------------------------
+// Picking a champion fills the search fields with the search it records (its file, else its
+// study's config: GET /api/champion-search). Left as filled, the game is started without
+// search fields, so each champion plays its own record and searching agents the first
+// champion's; a field changed by hand is sent and applies to every player.
+const searchForm = {auto: false, filledFor: null, recorded: {}};
+
+function chosenChampions() {
+  return tabSelects().map(id => $(id).value).filter(v => v.startsWith("champion:"))
+    .map(v => v.slice("champion:".length))
+    .filter(id => lists.champions.some(c => c.id === id && c.searches));
+}
+
+async function recordedSearch(id) {
+  if (!searchForm.recorded[id]) {
+    const answer = await api("GET", `/api/champion-search?id=${encodeURIComponent(id)}`);
+    searchForm.recorded[id] = answer.search;
+  }
+  return searchForm.recorded[id];
+}
+
+async function showRecordedSearch() {
+  const ids = chosenChampions(), key = `${game().name}:${ids.join(" ")}`;
+  const records = await Promise.all(ids.map(recordedSearch));
+  if (key !== `${game().name}:${chosenChampions().join(" ")}`) return;  // changed meanwhile
+  const first = records.find(r => r.source !== "defaults");
+  if (key !== searchForm.filledFor) {
+    searchForm.filledFor = key;
+    searchForm.auto = !!first;
+    if (first) {
+      $("depth").value = first.depth;
+      $("endgame").value = first.endgame_empties;
+      $("time-limit").value = first.time_limit ?? "";
+    }
+  }
+  describeSearch(ids, records);
+}
+
+function describeSearch(ids = chosenChampions(), records = ids.map(id => searchForm.recorded[id])) {
+  const named = ids.map((id, i) => records[i] && `${championName(id)} records ${records[i].text}`)
+    .filter(Boolean);
+  const how = !named.length ? "" : searchForm.auto ?
+    " Left as they are, each champion plays its own record and searching agents the first " +
+    "champion's; a field you change applies to every player." :
+    " The fields as set apply to every player that searches.";
+  $("search-source").textContent = named.length ? `${named.join("; ")}.${how}` : "";
+}
+
+function championName(id) {
+  const c = lists.champions.find(x => x.id === id);
+  return c ? championText(c) : id;
+}
+
+// A search field changed by hand: sent with the game, for every player.
+function searchEdited() {
+  searchForm.auto = false;
+  searchForm.filledFor = `${game().name}:${chosenChampions().join(" ")}`;  // no refill now
+  describeSearch();
 }
 
 // A typed spec: ask the server whether it is valid and whether it searches.

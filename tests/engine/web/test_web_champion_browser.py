@@ -1,0 +1,73 @@
+"""In Debian's chromium: the committed Hexifence champion (the README's row) picked in Watch
+fills the search fields with the search its file records and plays at it; a field changed by
+hand applies to every player, and the page says what was recorded."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from engine.web.app import create_app
+from tests.engine.web import driver
+from tests.engine.web.server import chromium_available, chromium_page, serve
+
+pytestmark = [
+    pytest.mark.skipif(not chromium_available(), reason="needs Debian's chromium (apt-get install "
+                                                        "chromium; .ci/run does it)"),
+    pytest.mark.timeout(300),
+]
+RUN = Path(__file__).resolve().parents[3] / "experiments" / "runs" / "hexifence"
+LONG = 120_000  # ms: the first move of a worker compiles or loads the engine
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    root = tmp_path_factory.mktemp("web") / "runs"
+    shutil.copytree(RUN / ".hydra", root / "hexifence" / ".hydra")
+    shutil.copy(RUN / "champion.json", root / "hexifence" / "champion.json")
+    with serve(create_app([root])) as url, chromium_page() as page:
+        page.goto(url)
+        yield page
+        assert page.js_errors == []
+
+
+def watch_champion(page) -> None:
+    driver.choose_game(page, "hexifence")
+    driver.select_tab(page, "watch")
+    page.select_option("#watch-0", "champion:runs/hexifence/champion.json")
+    page.select_option("#watch-1", "agent:chain")
+
+
+def start(page, before: str | None) -> dict:
+    page.fill("#speed", "0")
+    page.click("#watch-start")
+    page.wait_for_function(f"() => page.session && page.session.id !== {json.dumps(before)} && "
+                           "page.session.ply >= 2", timeout=LONG)
+    page.click("#watch-pause")
+    return driver.session(page)
+
+
+def test_the_champion_is_watched_at_the_search_its_file_records(site):
+    page = site
+    watch_champion(page)
+    page.wait_for_function("() => document.getElementById('search-source').textContent"
+                           ".includes('records')")
+    assert page.input_value("#depth") == "2" and page.input_value("#endgame") == "20"
+    assert "hexifence · final records depth 2, exact endgame from 20 (champion file)" in \
+        page.inner_text("#search-source")
+    session = start(page, None)
+    search = session["players"][0]["search"]
+    assert (search["depth"], search["endgame_empties"], search["source"]) == (
+        2, 20, "champion file")
+    assert "blue (runs/hexifence (final)): depth 2, exact endgame from 20 (champion file)" in \
+        page.inner_text("#player-searches")
+    assert "red (chain): its own rule" in page.inner_text("#player-searches")
+
+    page.fill("#depth", "1")  # by hand: for every player, and said so
+    assert "apply to every player" in page.inner_text("#search-source")
+    changed = start(page, session["id"])
+    assert changed["players"][0]["search"]["text"] == (
+        "depth 1, exact endgame from 20 (depth set; the champion file records depth 2)")
