@@ -27,9 +27,9 @@ from pathlib import Path
 from engine.core.champion_search import DEFAULTS, champion_search
 from engine.core.clock import TimeControl
 from engine.core.game import SearchSettings
+from evolve.arena.matches import MAX_DEPTH_WITH_TIME
 
 DEFAULT_SEARCH = SearchSettings(depth=4, endgame_empties=8)  # without a champion or flags
-MAX_DEPTH_WITH_TIME = 60  # "no depth limit" when a per-move time budget is given
 FLAGS = {"depth": "--depth", "endgame_empties": "--endgame-empties", "time_limit": "--time"}
 
 
