@@ -43,11 +43,13 @@ async function loadRecorded() {
                            ...values.map(v => el("option", {value: v}, v)));
     select.value = values.includes(keep) ? keep : "";
   }
-  const shown = data.columns.filter(c => c !== "moves" && c !== "opening");
-  const header = el("tr", {}, [el("th"), ...shown.map(c => el("th", {}, c))]);
+  const shown = shownColumns(data);
+  const header = el("tr", {}, [el("th"), ...shown.map(c =>
+    el("th", {title: c}, columnTitle(c, data.player_columns)))]);
   const rows = data.rows.map(row => el("tr", {"data-row": row.row},
     [el("td", {}, el("button", {class: "replay-row", "data-row": row.row, disabled: !data.replayable,
-                                onclick: () => run(() => startReplay(data, row.row))}, "Replay")),
+                                title: "Replay this game", "aria-label": "Replay",
+                                onclick: () => run(() => startReplay(data, row.row))}, "▶")),
      ...shown.map(c => el("td", {}, row[c]))]));
   $("recorded-list").replaceChildren(el("table", {class: "recorded", "data-game": data.game,
                                                  "data-run": data.run, "data-table": data.table},
@@ -57,6 +59,22 @@ async function loadRecorded() {
     (data.replayable ? "" : " (this table has no moves column: re-run the GA to replay)");
   page.total = data.total;
   markReplayedRow();
+}
+
+// The columns a reader looks for first (generation, the players, the winner, the plies), then
+// the rest; moves and opening are what Replay shows, and pairing / game only index the row.
+// The panel is narrow: a table cut at white_id hid the winner and the plies.
+function shownColumns(data) {
+  const first = ["generation", ...data.player_columns, "winner", "plies"]
+    .filter(c => data.columns.includes(c));
+  const hidden = new Set(["moves", "opening", "pairing", "game", ...first]);
+  return [...first, ...data.columns.filter(c => !hidden.has(c))];
+}
+
+// Short headers (the column's own name is the tooltip): "gen", "black" for black_id.
+function columnTitle(column, players) {
+  if (column === "generation") return "gen";
+  return players.includes(column) ? column.replace(/_id$/, "") : column.replace(/_/g, " ");
 }
 
 // Highlight the listed row that the Replay tab is showing (if it is on this page).
