@@ -4,7 +4,10 @@ declares (``Game.export_formats``; ``python -m engine.games`` lists them with th
     python -m evolve.export <run dir | champion file> --format FORMAT --out PATH [options]
     python -m evolve.export RUN --format cs303 --depth 1 --endgame-empties 3 --out ai.py
 
-A format's options (e.g. the CS303 agent's ``--depth``) are the game's. A run directory means
+A format's options (e.g. the CS303 agent's ``--depth``) are the game's. ``--play`` (JSON format)
+records the search front ends play the champion at (``metadata.play``), e.g. the search its
+README strength row was measured at; without it they play the search it was evolved with
+(``metadata.search``). A run directory means
 its ``champion.json``. The game comes from the file (or ``--game``). Nothing is pickled: every
 format goes through the game's one loader/validator.
 """
@@ -17,6 +20,7 @@ from pathlib import Path
 
 from engine.core.files import champion_game, resolve_source
 from engine.core.game import ChampionFileError, ExportFormat
+from engine.core.helptext import summary
 from engine.core.registry import get_game, usable_game_names
 
 BINARY_SUFFIXES = (".npz",)  # loaders tell these from JSON by the suffix alone
@@ -48,9 +52,15 @@ def output_path(fmt: ExportFormat, out: str | Path) -> Path:
 
 
 def export(source: str | Path, fmt: str, out: str | Path, game: str | None = None,
-           **options) -> Path:
+           play: dict | None = None, **options) -> Path:
     """Load and validate ``source`` and write it in ``fmt``; returns the path written (see
-    ``output_path``). ``options``: the format's own options (``None`` = not given)."""
+    ``output_path``). ``options``: the format's own options (``None`` = not given); ``play``:
+    the search to record as ``metadata.play`` (JSON only)."""
+    if play is not None:
+        play = play_search(play)
+        if fmt != "json":
+            raise ValueError(f"--play records metadata.play in a JSON champion file; --format "
+                             f"{fmt} cannot hold it")
     known = all_formats()
     if fmt not in known:
         raise ValueError(f"unknown format {fmt!r} (allowed: {', '.join(known)})")
@@ -75,7 +85,33 @@ def export(source: str | Path, fmt: str, out: str | Path, game: str | None = Non
         raise ValueError(f"--out {out} is a directory, not a file")
     out.parent.mkdir(parents=True, exist_ok=True)
     the_game.export(path, fmt, out, **options)
+    if play is not None:
+        import json
+
+        data = json.loads(out.read_text(encoding="utf-8"))
+        data.setdefault("metadata", {})["play"] = play
+        out.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
     return out
+
+
+def play_search(play) -> dict:
+    """``--play``'s value checked: ``{"depth": >= 1, "endgame_empties": >= 0}`` (and optionally
+    ``"time_limit"`` in seconds), else a ``ValueError`` naming what is allowed."""
+    import json
+
+    from engine.core.champion_search import parse_search
+
+    if isinstance(play, str):
+        try:
+            play = json.loads(play)
+        except json.JSONDecodeError:
+            play = None
+    allowed = {"depth", "endgame_empties", "time_limit"}
+    found = parse_search(play) if isinstance(play, dict) and set(play) <= allowed else None
+    if found is None or (found.time_limit is None and "time_limit" in play):
+        raise ValueError("--play: a JSON object {\"depth\": integer >= 1, \"endgame_empties\": "
+                         "integer >= 0[, \"time_limit\": seconds > 0]}")
+    return found.to_dict()
 
 
 def unknown_game_message(path: Path) -> str:
@@ -91,12 +127,17 @@ def unknown_game_message(path: Path) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m evolve.export",
-                                     description=__doc__.split("\n\n")[0].replace("\n", " "))
+                                     description=summary(__doc__))
     parser.add_argument("source", help="run directory (its champion.json) or weights file")
     formats = all_formats()
     parser.add_argument("--format", required=True, choices=list(formats))
     parser.add_argument("--out", required=True, help="output path")
     parser.add_argument("--game", default=None, help="the file's game, when the file omits it")
+    parser.add_argument("--play", default=None, metavar="JSON",
+                        help="json: the search front ends play the champion at, recorded as "
+                             "metadata.play, e.g. '{\"depth\": 3, \"endgame_empties\": 24}' (the "
+                             "search its strength was measured at; default: they play "
+                             "metadata.search, the search it was evolved with)")
     options = {}  # every option some game's format declares, once
     for name, declarations in formats.items():
         for fmt in declarations:
@@ -107,7 +148,7 @@ def main(argv: list[str] | None = None) -> int:
                                         help=f"{name}: {option.help}")
     args = parser.parse_args(argv)
     try:
-        out = export(args.source, args.format, args.out, args.game,
+        out = export(args.source, args.format, args.out, args.game, args.play,
                      **{name: getattr(args, name) for name in options})
     except (ChampionFileError, ValueError, OSError) as err:
         print(f"error: {err}", file=sys.stderr)
@@ -116,7 +157,7 @@ def main(argv: list[str] | None = None) -> int:
 
     note = " (.npz appended)" if str(out) != str(Path(args.out)) else ""
     print(f"wrote {out}{note}: {file_label(resolve_source(args.source))} as {args.format}")
-    print(search_line(resolve_source(args.source),
+    print(search_line(out if args.play else resolve_source(args.source),
                       {name: getattr(args, name) for name in options}))
     return 0
 

@@ -132,11 +132,14 @@ def goal(g: Goal) -> Job:
                    needs=needs)
 
 
-def export(name: str, run: str, what: str, fmt: str = "json") -> Job:
-    """A committed run's champion as a file under ``champions/`` (``python -m evolve.export``)."""
+def export(name: str, run: str, what: str, fmt: str = "json", play: str = "") -> Job:
+    """A committed run's champion as a file under ``champions/`` (``python -m evolve.export``);
+    ``play``: the search its README strength row is measured at, recorded in the file so that
+    every front end plays it there (``metadata.play``)."""
     out = f"champions/{name}.{'py' if fmt == 'cs303' else 'json'}"
+    options = f" --play '{play}'" if play else ""
     return job(f"champion_{name}", f"{PY} -m evolve.export experiments/runs/{run} --format {fmt} "
-               f"--out {{results}}/{out}", out, 5, "exact", what)
+               f"--out {{results}}/{out}{options}", out, 5, "exact", what)
 
 
 def td_network(game: str, settings: str, stages: str, seconds: float, what: str,
@@ -190,7 +193,9 @@ JOBS = [
     export("othello", "othello", "the default Othello study's champion"),
     export("othello_league", "othello_league", "the 1-ply Othello study's champion"),
     export("pentago_twist", "pentago_twist", "the default Pentago Twist study's champion"),
-    export("hexifence", "hexifence", "the default Hexifence study's champion"),
+    export("hexifence", "hexifence", "the default Hexifence study's champion, played at the "
+           "search of its strength row (strength_hexifence: depth 3, exact endgame 24)",
+           play='{"depth": 3, "endgame_empties": 24}'),
     export("reversed_reversi_1ply", "reversed_reversi_1ply_budget",
            "the 1-ply study's champion (`+experiment=reversed_reversi_1ply`)"),
     # --- speed (the machine's figures: run on a quiet machine) --------------------------------

@@ -4,8 +4,11 @@ board, ``engine.play``, ``evolve.evaluate``, ``evolve.export``).
 A champion's strength belongs to a search: the same weights at depth 2 and at depth 3 are not
 the same player. So a front end plays a champion at the search it records, in this order:
 
-1. ``champion file``: the file's ``metadata.search`` (``{"depth": 2, "endgame_empties": 20}``,
-   what the GA writes into every champion it saves);
+1. ``champion file's play search``: the file's ``metadata.play``, the search its strength was
+   measured at (``python -m evolve.export ... --play '{"depth": 3, "endgame_empties": 24}'``
+   writes it: a README strength row's settings are the ones a user gets);
+   ``champion file``: else its ``metadata.search`` (``{"depth": 2, "endgame_empties": 20}``,
+   the search it was evolved with, which the GA writes into every champion it saves);
 2. ``study config``: the ``search:`` block of its run's ``.hydra/config.yaml`` (a file inside a
    run directory: ``<run>/champion.json`` or ``<run>/champions/gen_0003.json``);
 3. ``defaults``: the front end's own defaults for the game.
@@ -24,6 +27,7 @@ from engine.core.files import file_header
 from engine.core.records import ChampionFileError, SearchSettings
 
 CHAMPION_FILE = "champion file"
+PLAY_RECORD = "champion file's play search"
 STUDY_CONFIG = "study config"
 DEFAULTS = "defaults"
 SEARCH_FIELDS = ("depth", "endgame_empties", "time_limit")
@@ -37,7 +41,7 @@ class ChampionSearch:
     fields the user set (``overridden``), with what the source said (``recorded``)."""
 
     search: SearchSettings
-    source: str  # CHAMPION_FILE, STUDY_CONFIG or DEFAULTS
+    source: str  # PLAY_RECORD, CHAMPION_FILE, STUDY_CONFIG or DEFAULTS
     recorded: SearchSettings  # what the source says, before any override
     overridden: tuple[str, ...] = ()  # SEARCH_FIELDS the user set
 
@@ -94,13 +98,20 @@ def run_dir_of(path: str | Path) -> Path | None:
     return None
 
 
-def file_search(path: str | Path) -> SearchSettings | None:
-    """The file's ``metadata.search``, or ``None`` when it records none (or an unusable one)."""
+def file_search(path: str | Path) -> tuple[SearchSettings, str] | None:
+    """The file's ``metadata.play`` (source ``PLAY_RECORD``), else its ``metadata.search``
+    (``CHAMPION_FILE``); ``None`` when it records neither (or only unusable ones)."""
     try:
         metadata = file_header(Path(path)).get("metadata")
     except (ChampionFileError, OSError, ValueError):
         return None
-    return parse_search(metadata.get("search") if isinstance(metadata, dict) else None)
+    if not isinstance(metadata, dict):
+        return None
+    for key, source in (("play", PLAY_RECORD), ("search", CHAMPION_FILE)):
+        found = parse_search(metadata.get(key))
+        if found is not None:
+            return found, source
+    return None
 
 
 def config_search(config: Path | None) -> SearchSettings | None:
@@ -141,7 +152,7 @@ def recorded_search(path: str | Path, defaults: SearchSettings,
     default ``.hydra/config.yaml`` of the run directory the file lies in)."""
     found = file_search(path)
     if found is not None:
-        return found, CHAMPION_FILE
+        return found
     if config is AUTO:
         run_dir = run_dir_of(path)
         config = None if run_dir is None else run_dir / ".hydra" / "config.yaml"

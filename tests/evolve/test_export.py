@@ -163,3 +163,32 @@ def test_the_export_says_the_search_the_champion_records_and_the_options_over_it
     assert capsys.readouterr().out.splitlines()[1] == (
         "search: depth 3, exact endgame from 8 (champion file); the export uses --depth 1 "
         "--endgame-empties 3")
+
+
+def test_play_records_the_search_front_ends_play_the_champion_at(run_dir, tmp_path, capsys):
+    out = tmp_path / "c.json"
+    assert main([str(run_dir), "--format", "json", "--out", str(out),
+                 "--play", '{"depth": 5, "endgame_empties": 12}']) == 0
+    assert capsys.readouterr().out.splitlines()[1] == \
+        "search: depth 5, exact endgame from 12 (champion file's play search)"
+    metadata = json.loads(out.read_text())["metadata"]
+    assert metadata["play"] == {"depth": 5, "endgame_empties": 12}
+    assert metadata["search"] == {"depth": 3, "endgame_empties": 8}  # what it was evolved with
+    assert np.array_equal(load_weights(out).to_genome(),
+                          load_weights(run_dir / "champion.json").to_genome())
+
+
+@pytest.mark.parametrize("play", ['{"depth": 0}', '{"depth": 2, "exact": 3}', "3",
+                                  '{"depth": 2, "time_limit": -1}', "{bad"])
+def test_a_bad_play_search_is_one_line_and_writes_nothing(run_dir, tmp_path, capsys, play):
+    out = tmp_path / "c.json"
+    assert main([str(run_dir), "--format", "json", "--out", str(out), "--play", play]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error: --play: a JSON object") and err.count("\n") == 1
+    assert not out.exists()
+
+
+def test_play_needs_the_json_format(run_dir, tmp_path, capsys):
+    assert main([str(run_dir), "--format", "npz", "--out", str(tmp_path / "c.npz"),
+                 "--play", '{"depth": 2, "endgame_empties": 4}']) == 1
+    assert "--format npz cannot hold it" in capsys.readouterr().err

@@ -10,6 +10,7 @@ import pytest
 from engine.core.champion_search import (
     CHAMPION_FILE,
     DEFAULTS,
+    PLAY_RECORD,
     STUDY_CONFIG,
     champion_search,
     recorded_search,
@@ -31,6 +32,32 @@ def study_config(run_dir, depth, empties):
     (run_dir / ".hydra").mkdir(parents=True, exist_ok=True)
     (run_dir / ".hydra" / "config.yaml").write_text(
         f"seed: 0\nsearch:\n  depth: {depth}\n  endgame_empties: {empties}\n")
+
+
+def test_a_play_record_comes_before_the_search_the_champion_was_evolved_with(tmp_path):
+    """``metadata.play`` (what ``evolve.export --play`` writes: the search a strength row was
+    measured at) wins over ``metadata.search``; an unusable one is passed over."""
+    path = champion(tmp_path / "run" / "champion.json", {"depth": 2, "endgame_empties": 20})
+    data = json.loads(path.read_text())
+    data["metadata"]["play"] = {"depth": 3, "endgame_empties": 24}
+    path.write_text(json.dumps(data))
+    assert recorded_search(path, DEFAULTS_USED) == (SearchSettings(3, 24), PLAY_RECORD)
+    found = champion_search(path, DEFAULTS_USED, {"depth": 1})
+    assert found.search == SearchSettings(1, 24)
+    assert found.text() == ("depth 1, exact endgame from 24 (depth set; the champion file's "
+                            "play search records depth 3)")
+    data["metadata"]["play"] = {"depth": 0}
+    path.write_text(json.dumps(data))
+    assert recorded_search(path, DEFAULTS_USED) == (SearchSettings(2, 20), CHAMPION_FILE)
+
+
+def test_the_committed_hexifence_champion_plays_at_its_strength_rows_search():
+    """The README's Hexifence row is measured at depth 3, exact endgame 24 (strength_hexifence);
+    the exported champion records that search, so every front end plays it there."""
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[3] / "experiments/results/champions/hexifence.json"
+    assert recorded_search(path, DEFAULTS_USED) == (SearchSettings(3, 24), PLAY_RECORD)
 
 
 def test_the_file_record_comes_first(tmp_path):

@@ -124,9 +124,12 @@ def test_a_file_without_a_record_gets_its_study_config_or_the_defaults(tmp_path,
 
 
 def test_the_strength_tables_commands_play_exactly_their_flags(capsys):
-    """The README's Hexifence row: --depth 3 --endgame-empties 24 over a champion recording
-    depth 2 and 20: the flags are what is played, and the output says what they replaced."""
-    code, text, _ = run_cli([str(CHAMPIONS / "hexifence.json"), "--vs", "chain", "--game",
+    """The README's Hexifence row's flags (--depth 3 --endgame-empties 24) over the run's own
+    champion, which records depth 2 and 20: the flags are what is played, and the output says
+    what they replaced. (The exported champions/hexifence.json records them as its play
+    search.)"""
+    code, text, _ = run_cli([str(ROOT / "experiments" / "runs" / "hexifence" / "champion.json"),
+                             "--vs", "chain", "--game",
                              "hexifence", "--depth", "3", "--endgame-empties", "24",
                              "--games", "2"], capsys)
     assert code == 0
