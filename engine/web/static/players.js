@@ -16,15 +16,23 @@ function matches(words, ...texts) {
   return words.every(w => haystack.includes(w));
 }
 
-// Top-level runs (study = their root) first, then the studies by name.
+// Groups of current runs first, then groups holding only legacy runs, then only runs that
+// cannot be replayed (the server marks both); within each, top-level runs (study = their root)
+// first, then the studies by name.
+function groupRank(list) {
+  if (list.every(item => item.replayable === false)) return 2;
+  return list.every(item => item.legacy) ? 1 : 0;
+}
+
 function byStudy(items) {
   const groups = new Map();
   for (const item of items) {
     if (!groups.has(item.study)) groups.set(item.study, []);
     groups.get(item.study).push(item);
   }
-  return [...groups.entries()].sort(([a], [b]) =>
-    (a.includes("/") - b.includes("/")) || a.localeCompare(b));
+  return [...groups.entries()].sort(([a, listA], [b, listB]) =>
+    (groupRank(listA) - groupRank(listB)) || (a.includes("/") - b.includes("/")) ||
+    a.localeCompare(b));
 }
 
 // Each run's final champion, or its latest generation while it has none yet.
@@ -211,5 +219,7 @@ function fillRuns() {
                        lists.runs.length ? "no run matches" : "no runs with recorded games"));
   }
   const values = shown.map(r => r.id);
-  $("run").value = values.includes(previous) ? previous : (values[0] || "");
+  const firstReplayable = shown.find(r => r.replayable !== false);
+  $("run").value = values.includes(previous) ? previous
+    : ((firstReplayable || shown[0] || {}).id || "");
 }

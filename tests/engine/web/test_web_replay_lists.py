@@ -28,6 +28,9 @@ def test_replay_opens_on_a_replayable_run_and_its_table_shows_the_result(tmp_pat
         assert page.eval_on_selector("#run", "s => s.selectedOptions[0].textContent") == "othello"
         names = page.eval_on_selector_all("#run option", "os => os.map(o => o.textContent)")
         assert "othello (legacy, cannot be replayed)" in names and len(set(names)) == len(names)
+        assert names[-1].endswith("(legacy, cannot be replayed)"), names
+        groups = page.eval_on_selector_all("#run optgroup", "gs => gs.map(g => g.label)")
+        assert groups[-1] == "runs/legacy", groups
         headers = page.eval_on_selector_all("table.recorded th", "hs => hs.map(h => h.title)")
         assert headers[1:6] == ["generation", "black_id", "white_id", "winner", "plies"]
         shown = page.evaluate("""() => {
