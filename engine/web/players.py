@@ -93,7 +93,10 @@ def parse_player(game, runs: RunCatalogue, value, index: int, limits: Limits,
 
 
 def study_config(runs: RunCatalogue, champion) -> Path | None:
-    """The champion's run's Hydra config, if it lies inside the run's ``--runs`` root."""
+    """The champion's run's Hydra config, if it lies inside the run's ``--runs`` root (none for
+    a loose champion file)."""
+    if not champion.in_run:
+        return None
     return runs.run(champion.run).file(".hydra/config.yaml")
 
 

@@ -66,6 +66,7 @@ class ChampionEntry:
     settings: dict | None = None  # the run's game settings (board size, genome layout)
     name: str = ""  # the run's name in the lists (RunEntry.label); its folder's if empty
     legacy: bool = False
+    in_run: bool = True  # False: a loose file of a --runs folder, with no run (no config)
 
     def to_json(self) -> dict:
         label = "final" if self.generation is None else f"gen {self.generation}"
@@ -191,7 +192,12 @@ class RunCatalogue:
         raise ApiError(404, f"run: unknown run {run_id!r}")
 
     def champions(self, game: str | None = None) -> list[ChampionEntry]:
-        return [c for r in self.runs() for c in r.champions() if game in (None, c.game)]
+        """The runs' champions, then the champion files lying loose in a ``--runs`` directory
+        (``--runs experiments/results/champions``: the committed champions, each with the
+        search its strength row was measured at)."""
+        found = [c for r in self.runs() for c in r.champions()]
+        found += [c for label, root in self.roots for c in _loose_champions(label, root)]
+        return [c for c in found if game in (None, c.game)]
 
     def champion(self, champion_id) -> ChampionEntry:
         champion_id = check_relative_id("champion", champion_id)
@@ -199,6 +205,27 @@ class RunCatalogue:
             if entry.id == champion_id:
                 return entry
         raise ApiError(404, f"champion: unknown champion {champion_id!r}")
+
+
+def _loose_champions(label: str, root: Path) -> list[ChampionEntry]:
+    """Champion files directly in a root that is no run itself, each its own final champion
+    (id ``<root label>/<file>``, listed under the root's label)."""
+    if any((root / m).exists() for m in RUN_MARKERS):
+        return []
+    found = []
+    for file in sorted(root.glob("*.json")):
+        resolved = confined(file, root)
+        if resolved is None:
+            continue
+        try:
+            game = champion_game(resolved)
+            stored = json.loads(resolved.read_text()).get("settings")
+        except (ValueError, OSError, AttributeError):
+            continue  # not a champion file of a registered game
+        settings = stored if isinstance(stored, dict) and stored else None
+        found.append(ChampionEntry(f"{label}/{file.name}", f"{label}/{file.stem}", game, None,
+                                   resolved, settings, file.stem, in_run=False))
+    return found
 
 
 def _named_apart(runs: list[RunEntry]) -> list[RunEntry]:

@@ -1,6 +1,7 @@
-"""In Debian's chromium: the committed Hexifence champion (the README's row) picked in Watch
-fills the search fields with the search its file records and plays at it; a field changed by
-hand applies to every player, and the page says what was recorded."""
+"""In Debian's chromium: a Hexifence champion picked in Watch fills the search fields with the
+search its file records and plays at it; a field changed by hand applies to every player, and
+the page says what was recorded. The committed champion of the README's row
+(``--runs experiments/results/champions``) is watched at the search its row was measured at."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ pytestmark = [
     pytest.mark.timeout(300),
 ]
 RUN = Path(__file__).resolve().parents[3] / "experiments" / "runs" / "hexifence"
+COMMITTED = Path(__file__).resolve().parents[3] / "experiments" / "results" / "champions"
 LONG = 120_000  # ms: the first move of a worker compiles or loads the engine
 
 
@@ -28,7 +30,7 @@ def site(tmp_path_factory):
     root = tmp_path_factory.mktemp("web") / "runs"
     shutil.copytree(RUN / ".hydra", root / "hexifence" / ".hydra")
     shutil.copy(RUN / "champion.json", root / "hexifence" / "champion.json")
-    with serve(create_app([root])) as url, chromium_page() as page:
+    with serve(create_app([root, COMMITTED])) as url, chromium_page() as page:
         page.goto(url)
         yield page
         assert page.js_errors == []
@@ -71,3 +73,22 @@ def test_the_champion_is_watched_at_the_search_its_file_records(site):
     changed = start(page, session["id"])
     assert changed["players"][0]["search"]["text"] == (
         "depth 1, exact endgame from 20 (depth set; the champion file records depth 2)")
+
+
+def test_the_readme_rows_champion_is_watched_at_the_search_its_row_was_measured_at(site):
+    """experiments/results/champions/hexifence.json records depth 3, exact endgame 24 as its
+    play search (strength_hexifence, the README's 77% row), not the depth 2 / 20 it was evolved
+    with: the page fills that in and the game is played at it."""
+    page = site
+    driver.choose_game(page, "hexifence")
+    driver.select_tab(page, "watch")
+    page.select_option("#watch-0", "champion:champions/hexifence.json")
+    page.select_option("#watch-1", "agent:chain")
+    page.wait_for_function("() => document.getElementById('search-source').textContent"
+                           ".includes('play search')")
+    assert page.input_value("#depth") == "3" and page.input_value("#endgame") == "24"
+    session = start(page, driver.session(page).get("id") if page.evaluate(
+        "() => !!page.session") else None)
+    search = session["players"][0]["search"]
+    assert (search["depth"], search["endgame_empties"], search["source"]) == (
+        3, 24, "champion file's play search")

@@ -191,3 +191,24 @@ def test_a_worker_process_plays_the_champion_at_its_recorded_search(runs_root, r
                              SearchSettings(2, 20), seed)
     expected, _ = think(game, agent, game.initial_state(), seed, 0)
     assert moved["last_move"]["id"] == expected and "worker" in moved["last_move"]["info"]
+
+
+def test_loose_champion_files_are_listed_and_play_their_recorded_play_search(tmp_path):
+    """``--runs experiments/results/champions``: each champion file of the folder is a champion
+    of its own (no run, no study config); a JSON file that is no champion is passed over. The
+    committed Hexifence champion plays the search its README row was measured at."""
+    folder = tmp_path / "champions"
+    folder.mkdir()
+    shutil.copy(ROOT / "experiments" / "results" / "champions" / "hexifence.json", folder)
+    (folder / "notes.json").write_text('{"hello": 1}')
+    client = TestClient(create_app([folder]))
+    listed = client.get("/api/champions?game=hexifence").json()["champions"]
+    assert [(c["id"], c["name"], c["study"], c["generation"]) for c in listed] == [
+        ("champions/hexifence.json", "hexifence", "champions", None)]
+    found = client.get("/api/champion-search?id=champions/hexifence.json").json()["search"]
+    assert (found["depth"], found["endgame_empties"], found["source"]) == (
+        3, 24, "champion file's play search")
+    view = watch(client, "champions/hexifence.json", opponent="chain")
+    assert view.status_code == 201, view.text
+    assert view.json()["players"][0]["search"]["text"] == \
+        "depth 3, exact endgame from 24 (champion file's play search)"
