@@ -164,8 +164,10 @@ function clockSetting() {
 }
 
 // The search fields; none while they still show the chosen champions' records as filled (the
-// server then plays each champion at its own record).
-function searchSettings() {
+// server then plays each champion at its own record). Waits for the record of a champion just
+// picked: a game started before it arrived would send the fields of the previous choice.
+async function searchSettings() {
+  await searchForm.pending;
   if (searchForm.auto) return {};
   const search = {depth: Number($("depth").value), endgame_empties: Number($("endgame").value)};
   if ($("time-limit").value !== "") search.time_limit = Number($("time-limit").value);
@@ -206,8 +208,9 @@ async function newGame() {
   const human = Number($("colour").value);
   const players = [playerChoice("opponent"), playerChoice("opponent")];
   players[human] = {type: "human"};
+  const search = await searchSettings();
   update("play", await tabApi("play", "POST", "/api/sessions", {
-    game: game().name, mode: "play", players, search: searchSettings(),
+    game: game().name, mode: "play", players, search,
     settings: gameSettings(), clock: clockSetting()}));
   await agentTurns();
 }
@@ -281,9 +284,10 @@ async function startWatch() {
   endSession("watch");
   page.loop++;
   show();
+  const search = await searchSettings();
   update("watch", await tabApi("watch", "POST", "/api/sessions", {
     game: game().name, mode: "watch", players: [playerChoice("watch-0"), playerChoice("watch-1")],
-    search: searchSettings(), settings: gameSettings(), clock: clockSetting()}));
+    search, settings: gameSettings(), clock: clockSetting()}));
   await watchLoop();
 }
 

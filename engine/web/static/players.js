@@ -118,7 +118,7 @@ function tabSelects() {
 
 function showSearchFields() {
   $("search").classList.toggle("off", !tabSelects().some(choiceSearches));
-  run(showRecordedSearch);
+  searchForm.pending = run(showRecordedSearch);  // a game started meanwhile waits for it
 }
 
 // --- a champion's recorded search ------------------------------------------------------------
@@ -126,7 +126,7 @@ function showSearchFields() {
 // study's config: GET /api/champion-search). Left as filled, the game is started without
 // search fields, so each champion plays its own record and searching agents the first
 // champion's; a field changed by hand is sent and applies to every player.
-const searchForm = {auto: false, filledFor: null, recorded: {}};
+const searchForm = {auto: false, filledFor: null, recorded: {}, pending: Promise.resolve()};
 
 function chosenChampions() {
   return tabSelects().map(id => $(id).value).filter(v => v.startsWith("champion:"))

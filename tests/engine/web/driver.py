@@ -25,13 +25,16 @@ def session(page) -> dict:
     return page.evaluate("() => page.session")
 
 
-def start_game(page, game_name: str, opponent: str, colour: int = 0) -> dict:
+def start_game(page, game_name: str, opponent: str, colour: int = 0,
+               depth: int | None = 1) -> dict:
+    """A Play game against ``opponent``; ``depth``: the search depth typed in (fast tests), or
+    None to leave the fields as the page filled them (a champion's recorded search)."""
     select_tab(page, "play")
     choose_game(page, game_name)
     page.select_option("#opponent", opponent)
     page.select_option("#colour", str(colour))
-    if page.is_visible("#depth"):  # shown only for an opponent that searches
-        page.fill("#depth", "1")
+    if depth is not None and page.is_visible("#depth"):  # shown only for agents that search
+        page.fill("#depth", str(depth))
     before = page.evaluate("() => page.session ? page.session.id : null")
     page.click("#new-game")
     page.wait_for_function(f"() => page.session && page.session.id !== {json.dumps(before)} && "

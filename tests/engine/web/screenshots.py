@@ -1,12 +1,14 @@
 """Screenshots of the page for the docs, made in headless chromium:
 
-    python -m tests.engine.web.screenshots [--out docs/screenshots] [--runs experiments/runs]
+    python -m tests.engine.web.screenshots [--out docs/screenshots] \
+        [--runs experiments/runs experiments/results/champions]
 
 Play: each registered game a few seeded random clicks into a game against the first champion of
-the runs (else the random agent); Pentago Twist is left with a cell picked, so its twist chooser
-shows. Watch: two agents of the first game a dozen moves in, paused. Replay: a recorded game of
-the runs (Pentago Twist's first if it has one, else the first game's, else a demo run made
-here), a dozen plies in, its row highlighted in the list."""
+the runs (else the random agent), at the search that champion records; Pentago Twist is left
+with a cell picked, so its twist chooser shows. Watch: two agents of the first game a dozen
+moves in, paused. Replay: a recorded game of the runs (Pentago Twist's first if it has one,
+else the first game's, else a demo run made here), a dozen plies in, its row highlighted in the
+list."""
 
 from __future__ import annotations
 
@@ -36,7 +38,7 @@ def screenshot_game(page, game_name: str, out: Path, clicks: int) -> Path:
         f"options => options.map(o => o.value).filter(v => !v.includes('{DEMO}'))")
     opponent = champions[0] if champions else "agent:random"
     for attempt_clicks in (clicks, clicks // 2, 1):  # a short game ends early: fewer clicks
-        driver.start_game(page, game_name, opponent)
+        driver.start_game(page, game_name, opponent, depth=None)  # the champion's own search
         if play_clicks(page, attempt_clicks, np.random.default_rng(2026)):
             break
     cells = page.query_selector_all("#board .cell.legal")
@@ -104,7 +106,8 @@ def screenshot_replay(page, game_name: str, out: Path, demo: bool) -> Path | Non
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", default="docs/screenshots", type=Path)
-    parser.add_argument("--runs", nargs="*", default=["experiments/runs"])
+    parser.add_argument("--runs", nargs="*",
+                        default=["experiments/runs", "experiments/results/champions"])
     parser.add_argument("--clicks", type=int, default=6, help="your moves before the picture")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)

@@ -92,3 +92,17 @@ def test_the_readme_rows_champion_is_watched_at_the_search_its_row_was_measured_
     search = session["players"][0]["search"]
     assert (search["depth"], search["endgame_empties"], search["source"]) == (
         3, 24, "champion file's play search")
+
+
+def test_a_game_started_at_once_after_picking_a_champion_plays_its_record(site):
+    """New game clicked before the picked champion's record has arrived waits for it: the
+    fields of the previous choice (here the Othello champion's depth 4 / 10) are not sent as
+    if typed (the docs' screenshots caught this)."""
+    page = site
+    first = driver.start_game(page, "othello", "champion:champions/othello.json", depth=None)
+    assert first["players"][1]["search"]["source"] == "champion file"
+    second = driver.start_game(page, "hexifence", "champion:champions/hexifence.json",
+                               depth=None)
+    search = second["players"][1]["search"]
+    assert (search["depth"], search["endgame_empties"], search["source"]) == (
+        3, 24, "champion file's play search")
