@@ -49,6 +49,16 @@ def ranked(results: dict) -> list[dict]:
     return complete + [t for t in results["trials"] if t.get("state") != "COMPLETE"]
 
 
+def job_of(folder: Path, job_dir) -> Path | None:
+    """A trial's folder: as recorded, else the one of that name inside the sweep folder (a
+    sweep moved or cloned elsewhere records the absolute paths it was made at)."""
+    if not job_dir:
+        return None
+    recorded = Path(job_dir)
+    moved = Path(folder) / recorded.name
+    return recorded if recorded.is_dir() or not moved.is_dir() else moved
+
+
 def elo_interval(job_dir) -> str:
     """The trial's exported champion's Elo against the panel with its 95% CI, from the row
     ``objective.json`` names in its ``generations.csv`` ("n/a" when there is none)."""
@@ -142,7 +152,7 @@ def write_sweep_report(folder: Path, dpi: int = 110) -> list[Path]:
         value = t.get("value")
         rows.append([rank if done else "", t["number"], fmt(value) if done and value is not None
                      and math.isfinite(value) else t.get("failure", t.get("state")),
-                     elo_interval(t.get("job_dir")) if done else "",
+                     elo_interval(job_of(folder, t.get("job_dir"))) if done else "",
                      ", ".join(f"{k}={fmt(v)}" for k, v in t["params"].items()),
                      f"`{t['job_dir']}`" if t.get("job_dir") else ""])
     parts = [f"# Sweep report: {folder.name}\n",

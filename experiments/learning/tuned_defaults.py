@@ -15,7 +15,9 @@
 
 The tuned settings are called better only if the tuned champions beat the default ones head to
 head (the pooled 95% interval above 50%) and are not weaker against the panel (the mean paired
-difference over seeds at least 0). Everything finished is reused, so the job resumes.
+difference over seeds at least 0), and adopted only if their study also costs at most 1.25x the
+games (the sweep's objective does not count cost, so it favours bigger studies). Everything
+finished is reused, so the job resumes.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ PANEL = ["wpc_negated", "wpc_negated@d+1", "wpc_negated@d+2", "course"]  # the s
 SEARCH = ["--depth", "4", "--endgame-empties", "10"]                      # the study's search
 RUNS = ROOT / "experiments" / "runs" / "tuned_defaults"
 EVAL_SEED = 99
+MAX_COST = 1.25  # adopt tuned settings only if their study costs at most this many times the games
 
 
 def sweep(folder: Path) -> dict:
@@ -109,6 +112,18 @@ def main() -> None:
             "head_to_head": pairs, "verdict": verdict}, stamp)
 
 
+def verdict_text(better: bool, adopt: bool, cost: float) -> str:
+    if adopt:
+        return "the tuned settings beat the defaults on fresh seeds at about their cost: " \
+               "adopt them."
+    if better:
+        return (f"the tuned settings beat the defaults on fresh seeds, but their studies play "
+                f"{cost:.1f}x the games: more games, not better settings, may be what wins. "
+                "The defaults stay (a few-minute study on a laptop); a user with the CPU can "
+                "take the tuned settings.")
+    return "the tuned settings do not beat the defaults on fresh seeds: the defaults stay."
+
+
 def render(results, weights, runs, pairs, args) -> tuple[str, dict]:
     best = results["best_params"]
     done = [t for t in results["trials"] if t.get("state") == "COMPLETE"]
@@ -143,19 +158,21 @@ def render(results, weights, runs, pairs, args) -> tuple[str, dict]:
                 for t in runs["tuned"]]
     smean, slow, shigh = seed_interval(per_seed)
     better = low > 0.5 and dmean >= 0
-    verdict = {"panel_elo_difference": [dmean, dlow, dhigh], "head_to_head_score": h2h.score,
-               "head_to_head_ci95": [low, high], "head_to_head_elo": h2h.elo,
-               "tuned_better": bool(better)}
+    cost = np.mean([r["games"] for r in runs["tuned"]]) / np.mean(
+        [r["games"] for r in runs["defaults"]])
+    adopt = better and cost <= MAX_COST
+    verdict = {"panel_elo_difference": [dmean, dlow, dhigh], "head_to_head_score": float(h2h.score),
+               "head_to_head_ci95": [float(low), float(high)], "head_to_head_elo": float(h2h.elo),
+               "tuned_better": bool(better), "games_ratio": float(cost), "adopt": bool(adopt)}
     lines += ["", "| comparison | tuned minus defaults [95% CI] |", "|---|---|",
               f"| Elo vs panel, paired by seed (t over {len(diffs)} seeds) | {dmean:+.0f} "
               f"[{dlow:+.0f}, {dhigh:+.0f}] |",
               f"| head to head, {len(pairs)} pairings pooled ({int(penta.sum())} colour-swapped "
               f"pairs) | score {h2h.score:.1%} [{low:.1%}, {high:.1%}], Elo {h2h.elo:+.0f} |",
               f"| head to head, each tuned champion's mean score (t over seeds) | {smean:.1%} "
-              f"[{slow:.1%}, {shigh:.1%}] |", "",
-              "**Verdict: the tuned settings " + ("beat the defaults: adopt them.**" if better
-                                                  else "do not beat the defaults on fresh seeds: "
-                                                  "the defaults stay.**")]
+              f"[{slow:.1%}, {shigh:.1%}] |",
+              f"| games a study plays, tuned / defaults | {cost:.2f}x |", "",
+              "**Verdict: " + verdict_text(better, adopt, cost) + "**"]
     return "\n".join(lines) + "\n", verdict
 
 

@@ -78,3 +78,12 @@ def test_the_report_ranks_trials_with_their_elo_intervals_and_draws_optunas_figu
     assert "## Which settings matter" in text and "ga.sigma" in text
     for name in ("sweep_history.png", "sweep_importance.png"):
         assert (folder / name).stat().st_size > 5000  # a drawn figure, not an empty canvas
+
+
+def test_a_moved_sweep_folder_still_finds_its_trials_runs(tmp_path):
+    """The results record the absolute folders the trials ran in; a sweep committed and cloned
+    elsewhere finds each trial's run by its name inside the sweep folder."""
+    folder = sweep(tmp_path)
+    moved = folder.rename(tmp_path / "elsewhere")
+    write_sweep_report(moved)
+    assert "+150 [+100, +190]" in (moved / "sweep.md").read_text()
