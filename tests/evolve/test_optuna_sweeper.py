@@ -224,6 +224,7 @@ def test_tune_smoke_returns_the_best_objective_of_its_trials(tmp_path):
     assert all((job / "report.md").is_file() for job in jobs)
 
 
+@pytest.mark.slow  # a whole sweep in a subprocess; the default set reads back one tracked run
 def test_a_tracked_sweep_reads_back_every_trials_generations_under_one_parent(tmp_path,
                                                                             monkeypatch):
     """tracking=mlflow in an Optuna sweep: one parent run for the sweep, one child per trial,
