@@ -15,6 +15,11 @@ PLUGINS = Path(__file__).resolve().parent.parent / "plugins"
 
 
 def use_plugins() -> None:
-    """Let Hydra find our plugins (``hydra_plugins.board_evolve_optuna``) in this process."""
+    """Let Hydra find our plugins (``hydra_plugins.board_evolve_optuna``) in this process, and
+    register the sweeper's config now: Hydra scans for plugins once per process, so one that
+    scanned before the path was added (tests, tools composing configs) would miss it."""
     if str(PLUGINS) not in sys.path:
         sys.path.append(str(PLUGINS))
+    from evolve.sweep.optuna_sweeper import register
+
+    register()

@@ -119,7 +119,8 @@ def test_help_gives_the_whole_first_paragraph_and_the_examples(capsys):
     with pytest.raises(SystemExit):
         reproduce.main(["--help"])
     out = capsys.readouterr().out
-    assert "and the README's\nresults table (between" in out and "``" not in out
+    assert "README's results table (between <!-- results:begin --> and" in " ".join(out.split())
+    assert "``" not in out
     assert "python -m experiments.reproduce --quick" in out
 
 
