@@ -201,8 +201,9 @@ def test_games_replay_exactly_whatever_other_searches_left_in_the_shared_table()
 
 
 def test_play_cli_plays_the_committed_champion_at_its_recorded_search(capsys):
-    """The README's Hexifence champion in the terminal: depth 2, exact from 20 edges, as its
-    file records (not the command's defaults, depth 3 and 24); a flag overrides one field."""
+    """The README's Hexifence champion in the terminal: depth 3, exact from 24 edges, the play
+    search its file records (its README row's); the run's own champion file records only the
+    search it was evolved with, depth 2 and 20; a flag overrides one field."""
     import io
 
     from engine.hexifence.play import main
@@ -210,9 +211,14 @@ def test_play_cli_plays_the_committed_champion_at_its_recorded_search(capsys):
     champion = "experiments/results/champions/hexifence.json"
     out = io.StringIO()
     assert main(["--opponent", champion], stdin=io.StringIO("quit\n"), stdout=out) == 0
+    assert "searches depth 3, exact endgame from 24 (champion file's play search)." in \
+        out.getvalue()
+    evolved = "experiments/runs/hexifence/champion.json"
+    out = io.StringIO()
+    assert main(["--opponent", evolved], stdin=io.StringIO("quit\n"), stdout=out) == 0
     assert "searches depth 2, exact endgame from 20 (champion file)." in out.getvalue()
     out = io.StringIO()
-    main(["--opponent", champion, "--endgame-empties", "24"], stdin=io.StringIO("quit\n"),
+    main(["--opponent", evolved, "--endgame-empties", "24"], stdin=io.StringIO("quit\n"),
          stdout=out)
     assert ("searches depth 2, exact endgame from 24 (exact endgame set; the champion file "
             "records exact endgame 20).") in out.getvalue()
