@@ -139,6 +139,7 @@ def test_the_page_asks_for_a_champions_recorded_search(client, root_label):
                       params={"id": "../etc/passwd"}).status_code == 400
 
 
+@pytest.mark.slow  # a whole game at depth 2 / exact 20; the worker test checks a move
 def test_the_watched_champion_plays_a_whole_game_at_its_recorded_search(client, store,
                                                                         runs_root, root_label):
     """The committed Hexifence champion watched against ``chain`` to the end: each of its

@@ -12,6 +12,7 @@ from tests.engine.web.server import chromium_available, chromium_page, serve
 from tests.smoke_run import ROOT
 
 pytestmark = [
+    pytest.mark.slow,  # lists every committed run in chromium: about a minute
     pytest.mark.skipif(not chromium_available(), reason="needs Debian's chromium"),
     pytest.mark.timeout(300),
 ]
