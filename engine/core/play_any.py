@@ -34,17 +34,22 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None,
     add_options(parser, opponent, ", ".join(game.agent_specs()), game.players, depth=3)
     args = parser.parse_args(argv)
     try:
-        check_options(args)
-        game.check_spec(args.opponent)
-        search = champion_opponent_search(game, args)
-        agent = clocked(game.make_panel_agent(args.opponent, search.search, args.seed), args,
-                        game)
+        agent, shown = opponent_agent(game, args)
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     view = View(game.state_text, tuple(game.players), how_to_move="a move as the game writes it")
-    shown = search if game.spec_searches(args.opponent) else None
     return run(game, agent, game.players.index(args.colour), view, stdin, stdout, shown)
+
+
+def opponent_agent(game, args):
+    """The options checked and the opponent made at its search: (agent, the search to show, or
+    None for an agent that does not search); ``ValueError`` for bad options."""
+    check_options(args)
+    game.check_spec(args.opponent)
+    search = champion_opponent_search(game, args)
+    agent = clocked(game.make_panel_agent(args.opponent, search.search, args.seed), args, game)
+    return agent, search if game.spec_searches(args.opponent) else None
 
 
 def champion_opponent_search(game, args):

@@ -16,8 +16,8 @@ import argparse
 import sys
 from typing import TextIO
 
-from engine.core.play import View, add_options, check_options, clocked, run
-from engine.core.play_any import champion_opponent_search
+from engine.core.play import View, add_options, run
+from engine.core.play_any import opponent_agent
 from engine.pentago.game import GAME
 from engine.pentago.specs import allowed_specs
 from engine.pentago.state import State, state_text
@@ -50,15 +50,10 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None,
          stdout: TextIO | None = None) -> int:
     args = parse_args(argv)
     try:
-        check_options(args)
-        GAME.check_spec(args.opponent)
-        search = champion_opponent_search(GAME, args)
-        agent = clocked(GAME.make_panel_agent(args.opponent, search.search, args.seed), args,
-                        GAME)
+        agent, shown = opponent_agent(GAME, args)
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    shown = search if GAME.spec_searches(args.opponent) else None
     return run(GAME, agent, ("W", "B").index(args.colour), VIEW, stdin, stdout, shown)
 
 
