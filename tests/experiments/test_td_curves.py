@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 import experiments.learning.td_curves as tc
 
 TINY = tc.Curve("tiny", "othello", (
@@ -14,6 +16,8 @@ TINY = tc.Curve("tiny", "othello", (
 ), 200, ("wpc1", "random@--depth 1 --endgame-empties 0"), tc.LEAGUE, 10, "a tiny curve", 10)
 
 
+# 11 subprocesses (2 trainings, 9 evaluations): 90-130 s, a third of the default run's margin
+@pytest.mark.slow
 def test_a_curve_is_trained_measured_and_resumed(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(tc, "WORK", tmp_path / "work")
     monkeypatch.setattr(tc, "CURVES", [TINY])
