@@ -13,7 +13,8 @@ from pathlib import Path
 
 from engine.core import parse_moves
 from engine.web.errors import ApiError
-from engine.web.runs import RunCatalogue, RunEntry, read_table
+from engine.web.run_files import read_table
+from engine.web.runs import RunCatalogue, RunEntry
 
 MAX_LIMIT = 500
 _cache: dict[Path, tuple[tuple[float, int], list[str], list[dict]]] = {}

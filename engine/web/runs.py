@@ -15,38 +15,24 @@ legacy runs before them, so a page that picks the first run gets a current one i
 
 from __future__ import annotations
 
-import csv
-import json
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 
-from engine.core.files import champion_game as core_champion_game
-from engine.core.registry import game_names
 from engine.web.errors import ApiError
+from engine.web.run_files import (
+    champion_file,
+    confined,
+    header,
+    is_run,
+    run_dirs,
+    run_game,
+)
 
-RUN_MARKERS = ("champion.json", "champions", "games.csv", "yardstick_games.csv")
 LEGACY_FOLDER = "legacy"  # earlier default runs are kept in such a folder (experiments/README.md)
 TABLES = ("games", "yardstick_games")
 MAX_SCAN_DEPTH = 3
 _GENERATION = re.compile(r"^gen_(\d+)\.json$")
-
-
-def champion_game(path: Path) -> str:
-    """The registered game a champion file was evolved for; ``ValueError`` if no game
-    recognises it."""
-    game = core_champion_game(path)
-    if game not in game_names():
-        raise ValueError(f"{path}: no registered game named (got {game!r})")
-    return game
-
-
-def confined(path: Path, root: Path) -> Path | None:
-    """``path`` resolved (symlinks followed) if it is a file inside ``root`` (itself resolved);
-    ``None`` if it is missing or leads out of ``root``. Callers open the resolved path, so a
-    link cannot be swapped between this check and the read."""
-    resolved = path.resolve()
-    return resolved if resolved.is_relative_to(root) and resolved.is_file() else None
 
 
 def study_of(run_id: str) -> str:
@@ -93,7 +79,7 @@ class RunEntry:
     def replayable(self) -> bool:
         """Whether one of its tables has a ``moves`` column (tables written before the GA
         recorded moves list their games but cannot replay them)."""
-        return any("moves" in _header(self.file(f"{t}.csv")) for t in self.tables())
+        return any("moves" in header(self.file(f"{t}.csv")) for t in self.tables())
 
     def label(self, unreplayable: bool = False) -> str:
         """How the lists name it: ``othello``, ``othello (legacy)``; ``unreplayable``: also
@@ -178,10 +164,10 @@ class RunCatalogue:
         then runs that cannot be replayed."""
         found = []
         for label, root in self.roots:
-            for directory in _run_dirs(root, MAX_SCAN_DEPTH):
+            for directory in run_dirs(root, MAX_SCAN_DEPTH):
                 rel = directory.relative_to(root).as_posix()
                 run_id = label if rel == "." else f"{label}/{rel}"
-                found.append(RunEntry(run_id, directory, root, *_run_game(directory, root)))
+                found.append(RunEntry(run_id, directory, root, *run_game(directory, root)))
         return sorted(_named_apart(found), key=_listed_order)
 
     def run(self, run_id) -> RunEntry:
@@ -210,19 +196,17 @@ class RunCatalogue:
 def _loose_champions(label: str, root: Path) -> list[ChampionEntry]:
     """Champion files directly in a root that is no run itself, each its own final champion
     (id ``<root label>/<file>``, listed under the root's label)."""
-    if any((root / m).exists() for m in RUN_MARKERS):
+    if is_run(root):
         return []
     found = []
     for file in sorted(root.glob("*.json")):
         resolved = confined(file, root)
         if resolved is None:
             continue
-        try:
-            game = champion_game(resolved)
-            stored = json.loads(resolved.read_text()).get("settings")
-        except (ValueError, OSError, AttributeError):
+        champion = champion_file(resolved)
+        if champion is None:
             continue  # not a champion file of a registered game
-        settings = stored if isinstance(stored, dict) and stored else None
+        game, settings = champion
         found.append(ChampionEntry(f"{label}/{file.name}", f"{label}/{file.stem}", game, None,
                                    resolved, settings, file.stem, in_run=False))
     return found
@@ -240,69 +224,3 @@ def _named_apart(runs: list[RunEntry]) -> list[RunEntry]:
 def _listed_order(run: RunEntry) -> tuple:
     unreplayable = bool(run.tables()) and not run.replayable()
     return unreplayable, run.legacy, "/" in study_of(run.id), study_of(run.id), run.id
-
-
-def _header(path: Path | None) -> list[str]:
-    """A CSV file's column names (none for a missing or unreadable file)."""
-    if path is None:
-        return []
-    try:
-        with path.open(newline="") as handle:
-            return next(csv.reader(handle), [])
-    except (OSError, csv.Error, UnicodeDecodeError):
-        return []
-
-
-def _run_dirs(root: Path, depth: int) -> list[Path]:
-    """Directories under ``root`` (itself included) that hold run outputs, never leaving it."""
-    if not root.is_dir() or depth < 0:
-        return []
-    found = [root] if any((root / m).exists() for m in RUN_MARKERS) else []
-    for child in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".")):
-        if child.name in ("champions", "checkpoint") or not _inside(child, root):
-            continue
-        found += _run_dirs(child, depth - 1)
-    return found
-
-
-def _inside(path: Path, root: Path) -> bool:
-    return path.resolve().is_relative_to(root)
-
-
-def _run_game(directory: Path, root: Path) -> tuple[str | None, dict | None]:
-    """The run's game and settings: its Hydra config's ``game`` block, else its champion files
-    (the game they name and their ``settings``); files leading out of ``root`` are not read."""
-    name, settings = _hydra_game(confined(directory / ".hydra" / "config.yaml", root))
-    if name in game_names():
-        return name, settings
-    candidates = [directory / "champion.json", *sorted((directory / "champions").glob("*.json"))]
-    for file in filter(None, (confined(c, root) for c in candidates)):
-        try:
-            name = champion_game(file)
-            stored = json.loads(file.read_text()).get("settings")
-        except (ValueError, OSError, AttributeError):
-            continue
-        return name, stored if isinstance(stored, dict) and stored else None
-    return None, None
-
-
-def _hydra_game(config: Path | None) -> tuple[str | None, dict | None]:
-    if config is None:
-        return None, None
-    import yaml
-
-    try:
-        block = (yaml.safe_load(config.read_text()) or {}).get("game", {})
-    except (yaml.YAMLError, AttributeError, OSError):
-        return None, None
-    if not isinstance(block, dict):
-        return None, None
-    settings = {k: v for k, v in block.items() if k not in ("name", "seed_references")}
-    return block.get("name"), settings or None
-
-
-def read_table(path: Path) -> tuple[list[str], list[dict]]:
-    """The header and rows of a games CSV."""
-    with path.open(newline="") as handle:
-        reader = csv.DictReader(handle)
-        return list(reader.fieldnames or []), list(reader)
