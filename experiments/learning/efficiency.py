@@ -218,6 +218,17 @@ def kept(path: Path) -> dict:
     return data
 
 
+def merged_commands(commands: dict, methods, stale: set[str], command: str) -> dict:
+    """Per method, every command that measured one of its kept rows (a run of seed 1 keeps the
+    command that measured seed 0); a method measured anew (``stale``) keeps only this one.
+    Files from before list one command per method, as a string."""
+    merged = {m: [c] if isinstance(c, str) else list(c) for m, c in commands.items()}
+    for x in methods:
+        before = [] if x.name in stale else merged.get(x.name, [])
+        merged[x.name] = before + [command] * (command not in before)
+    return merged
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=summary(__doc__))
     p.add_argument("--game", choices=tuple(PLANS), nargs="+", default=list(PLANS))
@@ -262,7 +273,7 @@ def main(argv: list[str] | None = None) -> int:
             "rows": [r for r in old.get("rows", []) if (r["method"], r["seed"]) not in ran
                      and r["method"] not in stale] + rows,  # other seeds of a method stay
             "keys": {**old.get("keys", {}), **keys},
-            "commands": {**old.get("commands", {}), **{x.name: stamp.command for x in methods}}}
+            "commands": merged_commands(old.get("commands", {}), methods, stale, stamp.command)}
     write_json(base.with_suffix(".json"), report, stamp)
     figure(report).savefig(base.with_suffix(".png"), dpi=110, bbox_inches="tight")
     hours = any(g["budget"] >= 3600.0 for g in report["games"].values())

@@ -81,7 +81,8 @@ def markdown(report: dict, plans: dict, figure_name: str) -> list[str]:
                 lines.append(f"| {method} | all seeds ({n} games) | | | | **{elo_text(p)}** "
                              f"[{elo_text(low)}, {elo_text(high)}] | "
                              + " | ".join("" for _ in game["anchors"]) + " | |")
-        commands = sorted(set(game.get("commands", {}).values()))
+        commands = sorted({c for value in game.get("commands", {}).values()
+                           for c in ([value] if isinstance(value, str) else value)})
         if commands:
             lines += ["", "Measured by " + "; ".join(f"`{c}`" for c in commands) + "."]
         lines.append("")

@@ -48,6 +48,23 @@ def test_an_earlier_result_is_kept_and_its_stamp_dropped(tmp_path):
     assert le.kept(path) == {"games": {"othello": {"rows": []}}}
 
 
+def test_a_second_seed_keeps_the_command_that_measured_the_first():
+    """Commands are kept per method and listed in the table: running seed 1 must not drop the
+    command behind seed 0's kept row, and a method measured anew keeps only its new command."""
+    methods = [m for m in PLANS["othello"].methods if m.name == "td_ray2_hour"]
+    seed0, seed1 = "efficiency --seeds 0", "efficiency --seeds 1"
+    old = {"td_ray2_hour": seed0, "td_hour": "efficiency --methods td_hour"}  # as files had it
+    merged = le.merged_commands(old, methods, set(), seed1)
+    assert merged == {"td_ray2_hour": [seed0, seed1], "td_hour": ["efficiency --methods td_hour"]}
+    assert le.merged_commands(merged, methods, set(), seed1) == merged  # the same run again
+    assert le.merged_commands(merged, methods, {"td_ray2_hour"}, seed1)["td_ray2_hour"] == [seed1]
+    report = {"games": {"othello": {
+        "budget": 40, "anchors": list(PLANS["othello"].anchors), "games": 200, "rows": [],
+        "protocol": list(PLANS["othello"].protocol), "methods": {}, "commands": merged}}}
+    text = "\n".join(markdown(report, PLANS, "x.png"))
+    assert f"`{seed0}`" in text and f"`{seed1}`" in text
+
+
 def test_the_table_names_each_method_seed_and_anchor():
     plan = PLANS["othello"]
     row = {"method": "td_ntuple", "seed": 0, "games": 600, "score": 0.75,
