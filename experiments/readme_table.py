@@ -277,7 +277,7 @@ ROWS = [
         "the budget", "a table to choose by", efficiency),
     Row("learning_efficiency_hour", "strength per CPU-hour and per wall-hour: the leading "
         "learners for 1 CPU-hour each (TD: the last snapshot within the hour of 10 million "
-        "games, 5 million in Othello; Othello's rows so far, the job continues)",
+        "games, 5 million in Othello; td_workers2_hour from one Othello seed so far)",
         "a table to choose by",
         efficiency_hour),
 ]
