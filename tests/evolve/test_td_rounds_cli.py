@@ -129,9 +129,11 @@ def test_two_ray_workers_learn_the_same_bits_as_serial(tmp_path):
     assert alone["wall_seconds"] > 0 and alone["cpu_seconds"] > 0
 
 
+# ~15 s each: the online step-rule mode is slow; the default run keeps the rule's state in a
+# rounds checkpoint
 @pytest.mark.parametrize("mode", [
     ["--round-games", "300", "--chunk-games", "100"], [],
-    ["--step-rule", "tcl", "--phase-share", "0.2"],  # the rule's state is in the checkpoint
+    pytest.param(["--step-rule", "tcl", "--phase-share", "0.2"], marks=pytest.mark.slow),
     ["--round-games", "300", "--chunk-games", "100", "--step-rule", "tcl"],
     ["--round-games", "300", "--chunk-games", "100", "--learner", "workers"]])
 def test_a_kill_9_and_resume_give_the_uninterrupted_network(tmp_path, mode):
