@@ -63,11 +63,11 @@ def recorded(run: Path) -> tuple[list[str], dict]:
 def compose(overrides: list[str]) -> dict:
     from hydra import compose as hydra_compose
     from hydra import initialize_config_dir
+    from omegaconf import OmegaConf
 
     from evolve.sweep import use_plugins
 
     use_plugins()  # a sweep's trial names hydra/sweeper=optuna, our plugin
-    from omegaconf import OmegaConf
 
     with initialize_config_dir(config_dir=str(ROOT / "conf"), version_base="1.3"):
         cfg = OmegaConf.to_container(hydra_compose("config", overrides=overrides), resolve=True)

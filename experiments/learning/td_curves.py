@@ -81,6 +81,9 @@ def network(layout: str, features=("mobility", "stability"), phases: int = 1) ->
 STAGES_2M = "--stage 1000000:0.07 --stage 500000:0.02 --stage 250000:0.01 --stage 250000:0.005"
 STAGES_1M = "--stage 500000:0.07 --stage 250000:0.02 --stage 125000:0.01 --stage 125000:0.005"
 ROUNDS = "--round-games 2000 --chunk-games 250"
+# today's network and the fixed WPC players every Othello curve is measured against
+OTHELLO_OPPONENTS = (f"{CHAMPIONS}/othello_ntuple.json", "wpc1", "course")
+
 CURVES = [
     Curve("td_curve_othello_layouts", "othello", (
         Run("square2", network("square2"), STAGES_2M),
@@ -88,7 +91,7 @@ CURVES = [
         Run("straight4_square2_rounds", network("straight4+square2"), f"{STAGES_2M} {ROUNDS}"),
         Run("straight4_square2_openings", network("straight4+square2"),
             f"{STAGES_2M} {ROUNDS} --openings 2:8"),
-    ), 250_000, (f"{CHAMPIONS}/othello_ntuple.json", "wpc1", "course"), LEAGUE, 600,
+    ), 250_000, OTHELLO_OPPONENTS, LEAGUE, 600,
         "Othello n-tuple networks by TD self-play, 2 million games each: the committed "
         "network's layout (2x2 squares) against 4+2x2 (straight 4-tuples + 2x2 squares), "
         "online against rounds of 2,000 games (distributed TD's semantics) and rounds from "
@@ -134,7 +137,7 @@ CURVES = [
             f"{STAGES_1M} --phase-share 0.25"),
         Run("phases4_tcl_share", network("straight4+square2", phases=4),
             f"{STAGES_1M} --step-rule tcl --phase-share 0.25"),
-    ), 250_000, (f"{CHAMPIONS}/othello_ntuple.json", "wpc1", "course"), LEAGUE, 600,
+    ), 250_000, OTHELLO_OPPONENTS, LEAGUE, 600,
         "Othello 4+2x2 networks by TD self-play, 1 million games each: one phase against four "
         "(by discs), plain normalised LMS against temporal coherence (--step-rule tcl) and "
         "neighbouring phases sharing a quarter of each step (--phase-share 0.25); every "
@@ -145,7 +148,7 @@ CURVES = [
         Run("workers", network("straight4+square2"), f"{STAGES_2M} {ROUNDS} --learner workers"),
         Run("workers_16_tasks", network("straight4+square2"),
             f"{STAGES_2M} --round-games 2000 --chunk-games 125 --learner workers"),
-    ), 250_000, (f"{CHAMPIONS}/othello_ntuple.json", "wpc1", "course"), LEAGUE, 600,
+    ), 250_000, OTHELLO_OPPONENTS, LEAGUE, 600,
         "Othello 4+2x2 by distributed TD, 2 million games each: rounds learnt by the driver "
         "game by game against rounds learnt on the workers (--learner workers: each task of "
         "250 games learns from the round's network, the network moves by their mean), with 8 "

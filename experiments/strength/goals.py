@@ -72,6 +72,11 @@ def yardstick(game: str, reference: str) -> Goal:
                 "opponents (a panel it already beats shows no progress)", 60, seed=0)
 
 
+# issue 28's Othello candidates: head to head against today's network (>= 65%), and the
+# anchors beside it (no overfitting)
+OTHELLO_VS_TODAY = (champion("othello_ntuple"), *OTHELLO_ANCHORS)
+OTHELLO_65 = Target("othello_ntuple", "score", 0.65)
+
 GOALS = (
     # --- the default GA studies' champions (issues 5, 10, 11) ----------------------------------
     Goal("strength_reversed_reversi", "reversed_reversi", champion("reversed_reversi"),
@@ -114,34 +119,34 @@ GOALS = (
          Target("wpc1", "score", 0.90), "Othello n-tuple champion (TD), League protocol, vs the "
          "standard heuristic WPC", 60),
     Goal("strength_othello_ntuple_4x2x2", "othello", champion("othello_ntuple_4x2x2"),
-         (champion("othello_ntuple"), *OTHELLO_ANCHORS), LEAGUE, 1000,
-         Target("othello_ntuple", "score", 0.65), "issue 28's Othello candidate (4+2x2, 20 "
+         OTHELLO_VS_TODAY, LEAGUE, 1000,
+         OTHELLO_65, "issue 28's Othello candidate (4+2x2, 20 "
          "million games of distributed TD) head to head vs today's network, League protocol; "
          "and vs the WPC, the course matrix and the CMA-ES League champion (no overfitting)",
          120),
     Goal("strength_othello_ntuple_4x2x2_phases4", "othello",
          champion("othello_ntuple_4x2x2_phases4"),
-         (champion("othello_ntuple"), *OTHELLO_ANCHORS), LEAGUE, 1000,
-         Target("othello_ntuple", "score", 0.65), "issue 28's second Othello candidate (4+2x2 "
+         OTHELLO_VS_TODAY, LEAGUE, 1000,
+         OTHELLO_65, "issue 28's second Othello candidate (4+2x2 "
          "in 4 phases sharing a quarter of each step, 20 million games of distributed TD) head "
          "to head vs today's network, League protocol; and vs the WPC, the course matrix and "
          "the CMA-ES League champion (no overfitting)", 120),
     Goal("strength_othello_ntuple_square2_phases4", "othello",
          champion("othello_ntuple_square2_phases4"),
-         (champion("othello_ntuple"), *OTHELLO_ANCHORS), LEAGUE, 1000,
-         Target("othello_ntuple", "score", 0.65), "issue 28's third Othello candidate (today's "
+         OTHELLO_VS_TODAY, LEAGUE, 1000,
+         OTHELLO_65, "issue 28's third Othello candidate (today's "
          "2x2 squares in 4 phases sharing a quarter of each step, 20 million games of "
          "distributed TD) head to head vs today's network, League protocol; and vs the anchors",
          120),
     Goal("strength_othello_ntuple_blend", "othello", champion("othello_ntuple_blend"),
-         (champion("othello_ntuple"), *OTHELLO_ANCHORS), LEAGUE, 1000,
-         Target("othello_ntuple", "score", 0.65), "issue 28's leading Othello candidate (the "
+         OTHELLO_VS_TODAY, LEAGUE, 1000,
+         OTHELLO_65, "issue 28's leading Othello candidate (the "
          "mean of the 4+2x2 and 2x2-square networks in 4 phases, python -m evolve.blend) head "
          "to head vs today's network, League protocol; and vs the anchors (no overfitting)",
          120),
     Goal("strength_othello_ntuple_blend_fresh", "othello", champion("othello_ntuple_blend"),
-         (champion("othello_ntuple"), *OTHELLO_ANCHORS), LEAGUE, 2000,
-         Target("othello_ntuple", "score", 0.65), "the blend again on seeds no choice was made "
+         OTHELLO_VS_TODAY, LEAGUE, 2000,
+         OTHELLO_65, "the blend again on seeds no choice was made "
          "on (seed 7, 2,000 games per opponent): the blend was picked among blends by the "
          "seed-2026 figures", 240, seed=7),
     Goal("strength_othello_ntuple_anchors_fresh", "othello", champion("othello_ntuple"),
