@@ -75,7 +75,8 @@ def _optuna_sweep(conf_dir: Path, overrides: list[str]) -> list[str] | None:
 def _optuna_line(cfg, where: str) -> str:
     sweeper = cfg.hydra.sweeper
     n = int(sweeper.n_trials)
-    return (f"evolve: an Optuna sweep, {n} trial{'s' * (n != 1)} ({sweeper.sampler}, seed {sweeper.seed}, "
+    return (f"evolve: an Optuna sweep, {n} trial{'s' * (n != 1)} ({sweeper.sampler}, "
+            f"seed {sweeper.seed}, "
             f"{sweeper.direction} objective.metric={cfg.objective.metric}), {sweeper.n_jobs} "
             f"at a time; outputs in {where}/0 ... {where}/{n - 1} and {where}/"
             "optimization_results.yaml")
