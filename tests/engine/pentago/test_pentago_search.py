@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from engine.pentago import bitboard as bb
 from engine.pentago import reference as ref
+from engine.pentago import search as search_module
 from engine.pentago import tactics
 from engine.pentago.evaluation import (
     FEATURES,
@@ -160,10 +161,58 @@ def test_search_takes_a_win_in_one_and_blocks_a_loss():
     assert tactics.winning_move(*black.after(reply.move).boards()) == -1
 
 
-def test_timed_search_answers_as_the_fixed_depth_search_of_its_last_iteration():
-    """Whatever the machine's speed (how long it takes belongs to the benchmarks)."""
+class NodeClock:
+    """A clock whose time passes only with the nodes searched (``rate`` a second): a timed
+    search then stops at the same place on any machine, however fast or busy."""
+
+    def __init__(self, rate: float):
+        self.rate, self.now, self.hints = rate, 0.0, {}
+
+    def __call__(self) -> float:
+        return self.now
+
+    def searching(self, kernel):
+        def timed(*args):
+            move, value, nodes, aborted = kernel(*args)
+            self.now += nodes / self.rate
+            self.hints[int(args[2])] = int(args[-1])  # depth -> the root's hint
+            return move, value, nodes, aborted
+        return timed
+
+
+def value_of_move(state: State, move: int, depth: int) -> float:
+    """``move``'s value at ``depth`` plies for the side to move (as a search's root sees it)."""
+    child = Searcher(WEIGHTS, PHASE_OF, shared=False).search(*state.after(move).boards(),
+                                                             depth=depth - 1)
+    return -child.score
+
+
+def test_a_timed_search_plays_its_last_completed_depth_or_a_move_proven_inside_the_next(
+        monkeypatch):
+    """What a time limit guarantees: a completed last depth answers as the fixed-depth search
+    (same move and value); a depth the clock stopped (``partial``) plays a move whose exact
+    value at that depth is its score, no better than the fixed-depth value and no worse than
+    the previous depth's move there. The clock counts nodes, so where it stops is the same on
+    any machine; the limits are chosen so both kinds of answer occur."""
+    clock = NodeClock(rate=1e6)
+    monkeypatch.setattr(search_module.time, "perf_counter", clock)
+    monkeypatch.setattr(search_module, "negamax", clock.searching(search_module.negamax))
     state = random_reachable(7, 10)
-    result = Searcher(WEIGHTS, PHASE_OF).search(*state.boards(), time_limit=0.2)
-    assert result.move in state.legal_moves() and result.depth >= 1
-    fixed = Searcher(WEIGHTS, PHASE_OF, shared=False).search(*state.boards(), depth=result.depth)
-    assert (fixed.move, fixed.score) == (result.move, result.score)
+    kinds = set()
+    for limit in (0.02, 0.045, 0.055, 0.065, 0.2, 0.33, 0.5):
+        clock.now, clock.hints = 0.0, {}
+        result = Searcher(WEIGHTS, PHASE_OF).search(*state.boards(), time_limit=limit)
+        assert result.move in state.legal_moves() and clock.now <= limit
+        hints = dict(clock.hints)
+        fixed = Searcher(WEIGHTS, PHASE_OF, shared=False).search(*state.boards(),
+                                                                 depth=result.depth)
+        kinds.add(result.partial)
+        if not result.partial:
+            assert (result.move, result.score) == (fixed.move, fixed.score)
+            continue
+        previous = Searcher(WEIGHTS, PHASE_OF, shared=False).search(*state.boards(),
+                                                                    depth=result.depth - 1)
+        assert hints[result.depth] == previous.move  # the last completed depth's move
+        assert result.score == value_of_move(state, result.move, result.depth)
+        assert value_of_move(state, previous.move, result.depth) <= result.score <= fixed.score
+    assert kinds == {False, True}
