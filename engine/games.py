@@ -11,6 +11,7 @@ import json
 import sys
 
 from engine.core.registry import get_game, usable_game_names
+from engine.core.version import add_version_flag
 
 
 def describe(name: str) -> dict:
@@ -27,6 +28,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m engine.games",
                                      description="List the registered games.")
     parser.add_argument("--json", action="store_true", help="one JSON array of game objects")
+    add_version_flag(parser)
     args = parser.parse_args(argv)
     games = [describe(name) for name in usable_game_names()]
     if args.json:

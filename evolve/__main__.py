@@ -27,7 +27,21 @@ from evolve.ga.config import (  # noqa: E402
 from evolve.sweep import use_plugins  # noqa: E402
 
 use_plugins()  # hydra/sweeper=optuna (evolve.sweep)
-CONF_DIR = Path(__file__).resolve().parent.parent / "conf"
+
+
+def config_dir() -> Path:
+    """The Hydra configs: ``evolve/conf`` where a wheel installed them (the build ships the
+    repository's top-level ``conf/`` inside the package), else ``conf/`` of the checkout the
+    package is imported from (an editable install)."""
+    here = Path(__file__).resolve().parent
+    for folder in (here / "conf", here.parent / "conf"):
+        if (folder / "config.yaml").is_file():
+            return folder
+    raise SystemExit(f"error: no Hydra configs beside {here} (evolve/conf in an installed "
+                     "package, conf/ in a checkout): reinstall board-evolve")
+
+
+CONF_DIR = config_dir()
 
 
 def game_config_dirs() -> list[Path]:
@@ -168,6 +182,11 @@ def preflight(args: list[str]) -> list[str]:
 
 
 if __name__ == "__main__":
+    if "--version" in sys.argv[1:]:  # ours, not Hydra's own version
+        from engine.core.version import version_line
+
+        print(version_line())
+        raise SystemExit(0)
     check_overrides(sys.argv[1:])
     sys.argv[1:] = with_game_configs(sys.argv[1:])
     sys.argv[1:] = with_overrides(sys.argv[1:], preflight(sys.argv[1:]))

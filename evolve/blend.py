@@ -28,6 +28,7 @@ import numpy as np
 from engine.core.files import champion_game
 from engine.core.helptext import summary
 from engine.core.registry import game_names, get_game
+from engine.core.version import add_version_flag
 from evolve.errors import first_line
 
 
@@ -44,6 +45,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--settings", default=None,
                    help="the blend's game settings as JSON (default: the first file's)")
     p.add_argument("--out", type=Path, required=True)
+    add_version_flag(p)
     return p.parse_args(argv)
 
 

@@ -22,6 +22,7 @@ from engine.core.files import champion_game, resolve_source
 from engine.core.game import ChampionFileError, ExportFormat
 from engine.core.helptext import summary
 from engine.core.registry import get_game, usable_game_names
+from engine.core.version import add_version_flag
 
 BINARY_SUFFIXES = (".npz",)  # loaders tell these from JSON by the suffix alone
 
@@ -129,6 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m evolve.export",
                                      description=summary(__doc__))
     parser.add_argument("source", help="run directory (its champion.json) or weights file")
+    add_version_flag(parser)
     formats = all_formats()
     parser.add_argument("--format", required=True, choices=list(formats))
     parser.add_argument("--out", required=True, help="output path")

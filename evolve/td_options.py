@@ -13,6 +13,7 @@ import numpy as np
 from engine.core.helptext import summary
 from engine.core.records import STEP_RULES
 from engine.core.registry import game_names
+from engine.core.version import add_version_flag
 from evolve.td_training import ONLINE_CHUNK, Schedule
 
 CHUNK_GAMES = 100  # --chunk-games by default
@@ -57,6 +58,7 @@ def parse_args(argv: list[str], doc: str) -> argparse.Namespace:
         prog="python -m evolve.td", formatter_class=argparse.RawDescriptionHelpFormatter,
         description=textwrap.fill(summary(doc), 88) + HELP_EXAMPLE)
     p.add_argument("--game", required=True, help=f"one of: {', '.join(game_names())}")
+    add_version_flag(p)
     p.add_argument("--settings", default="{}", help="the game's settings as a JSON object; a "
                    "genome that learns by TD, e.g. '{\"genome\": {\"kind\": \"ntuple\", "
                    "\"layout\": \"square2\"}}'")

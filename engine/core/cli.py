@@ -55,6 +55,11 @@ def game_of_files(argv: list[str]) -> str | None:
 
 def dispatch(command: str, argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    if "--version" in argv:  # the distribution's, whatever the game
+        from engine.core.version import version_line
+
+        print(version_line())
+        return 0
     try:
         name, rest = split_game(argv, None)
         name = name if name is not None else game_of_files(rest)

@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from engine.core.helptext import summary
+from engine.core.version import add_version_flag
 from engine.web.limits import Limits
 
 GRACE_SECONDS = 3  # on Ctrl-C, requests still open after this are cancelled
@@ -29,6 +30,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                              "games the page may load")
     parser.add_argument("--agent-workers", type=int, default=1, metavar="N",
                         help="processes agents think in, one search each at a time (default 1)")
+    add_version_flag(parser)
     limits = parser.add_argument_group("limits", "what a request may ask, and any search gets")
     limits.add_argument("--max-depth", type=int, default=defaults.max_depth, metavar="D",
                         help=f"deepest fixed-depth search a page may ask (default "

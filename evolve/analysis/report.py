@@ -21,6 +21,7 @@ from pathlib import Path
 import matplotlib
 
 from engine.core.helptext import summary
+from engine.core.version import add_version_flag
 
 matplotlib.use("Agg")  # files only; must not need a display
 
@@ -107,6 +108,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--compare-dir", type=Path, default=None,
                         help="where comparison.png/.md go (default: the runs' common parent)")
     parser.add_argument("--dpi", type=int, default=110)
+    add_version_flag(parser)
     args = parser.parse_args(argv)
     try:
         runs = load_runs(args.run_dirs)

@@ -11,6 +11,8 @@ import math
 import os
 from pathlib import Path
 
+from engine.core.version import add_version_flag
+
 DESCRIPTION = ("Play colour-swapped pairs of games between champions and agents and report "
                "each match's score and Elo with 95% intervals.")
 EPILOG = ("Search: a champion plays the search it records (its file's metadata.search, else its "
@@ -83,6 +85,7 @@ def parse_args(argv):
                    help="seed of the openings and the agents' randomness (default 0)")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="progress bar with ETA on stderr (default: only on a terminal)")
+    add_version_flag(p)
     return p.parse_args(argv)
 
 
