@@ -8,9 +8,11 @@ import pytest
 
 from engine.core import GameSettingsError, SearchSettings, get_game
 from engine.core.match import play_pairs
+from engine.hexifence import searcher as searcher_module
 from engine.hexifence.chain_agent import ChainAgent
 from engine.hexifence.game import GAME
 from engine.hexifence.state import from_text
+from tests.engine.kernels.work_clock import node_clock
 
 FAST = SearchSettings(depth=1, endgame_empties=8)
 
@@ -173,12 +175,14 @@ def test_clis_refuse_bad_input_with_exit_two(tmp_path, capsys):
     assert capsys.readouterr().err.startswith("error:")
 
 
-def test_alphabeta_deepens_within_a_time_limit_and_reports_its_eval():
+def test_alphabeta_deepens_within_a_time_limit_and_reports_its_eval(monkeypatch):
+    """On a clock that only the nodes searched move, so the depth reached is the same on any
+    machine."""
+    node_clock(monkeypatch, searcher_module, rate=1e5)  # a slow machine
     game = GAME.with_settings({"size": 3})
     agent = game.make_panel_agent("reference", SearchSettings(depth=1, endgame_empties=4,
                                                               time_limit=0.05))
     state = game.initial_state()
-    agent.select_move(state)  # first call loads the compiled kernel
     result = agent.searcher.search(state, time_limit=0.2)
     assert result.depth >= 2 and result.move in state.legal_moves()
     assert agent.select_move(state) in state.legal_moves() and "eval" in agent.last_info

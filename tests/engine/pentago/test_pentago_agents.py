@@ -16,8 +16,8 @@ from engine.pentago.agents import GreedyAgent
 from engine.pentago.game import GAME
 from engine.pentago.mcts import MCTSAgent
 from engine.pentago.state import parse_state
+from tests.engine.kernels.work_clock import WorkClock, node_clock
 from tests.engine.pentago.test_pentago_rules import random_reachable
-from tests.engine.pentago.test_pentago_search import NodeClock
 
 WIN_IN_ONE = parse_state("WWWW..\n......\n......\n......\n......\nBBB.B.\nW")
 MUST_BLOCK = parse_state("WWWW..\n......\n......\n......\n....B.\nBB....\nB")
@@ -53,9 +53,7 @@ def test_mcts_with_a_playout_budget_is_reproducible():
 
 def test_timed_alphabeta_spends_its_limit_and_stops_within_it(monkeypatch):
     """On a clock that only the nodes searched move, so it holds on any machine."""
-    clock = NodeClock(rate=1e6)
-    monkeypatch.setattr(search_module.time, "perf_counter", clock)
-    monkeypatch.setattr(search_module, "negamax", clock.searching(search_module.negamax))
+    clock = node_clock(monkeypatch, search_module)
     state = random_reachable(6, 6)
     agent = GAME.make_panel_agent("reference", SearchSettings(depth=2, endgame_empties=6,
                                                               time_limit=0.2), seed=1)
@@ -66,21 +64,14 @@ def test_timed_alphabeta_spends_its_limit_and_stops_within_it(monkeypatch):
 def test_timed_mcts_looks_at_its_clock_every_chunk_and_stops_past_the_limit(monkeypatch):
     """On a clock that only the play-outs move (``rate`` a second), so it holds on any
     machine: the search stops at the first chunk that ends at or past the limit."""
-    rate, now, run_playouts = 1e4, [0.0], pentago_mcts.mcts_run
-
-    def playouts(tree, game, k, rng, exploration):
-        ran = run_playouts(tree, game, k, rng, exploration)
-        now[0] += ran / rate
-        return ran
-
-    monkeypatch.setattr(uct.time, "perf_counter", lambda: now[0])
-    monkeypatch.setattr(pentago_mcts, "mcts_run", playouts)
+    rate = 1e4
+    clock = WorkClock(rate).drive(monkeypatch, pentago_mcts, "mcts_run", lambda ran: ran)
     state = random_reachable(6, 6)
     agent = GAME.make_panel_agent("mcts", SearchSettings(depth=2, time_limit=0.2), seed=1)
     assert agent.select_move(state) in state.legal_moves()
     chunks = int(np.ceil(0.2 * rate / uct.TIMED_CHUNK))
     assert agent.last_playouts == chunks * uct.TIMED_CHUNK
-    assert 0.2 <= now[0] < 0.2 + uct.TIMED_CHUNK / rate
+    assert 0.2 <= clock.now < 0.2 + uct.TIMED_CHUNK / rate
 
 
 @pytest.mark.parametrize("spec", ["random", "greedy", "mcts:50", "mcts_h:30", "alphabeta"])

@@ -25,6 +25,7 @@ from engine.pentago.evaluation import (
 from engine.pentago.genome import reference_genome, weights_matrix
 from engine.pentago.search import Searcher
 from engine.pentago.state import State, parse_state, state_text
+from tests.engine.kernels.work_clock import node_clock
 from tests.engine.pentago.test_pentago_rules import random_board, random_reachable
 
 PHASES = 3
@@ -161,25 +162,6 @@ def test_search_takes_a_win_in_one_and_blocks_a_loss():
     assert tactics.winning_move(*black.after(reply.move).boards()) == -1
 
 
-class NodeClock:
-    """A clock whose time passes only with the nodes searched (``rate`` a second): a timed
-    search then stops at the same place on any machine, however fast or busy."""
-
-    def __init__(self, rate: float):
-        self.rate, self.now, self.hints = rate, 0.0, {}
-
-    def __call__(self) -> float:
-        return self.now
-
-    def searching(self, kernel):
-        def timed(*args):
-            move, value, nodes, aborted = kernel(*args)
-            self.now += nodes / self.rate
-            self.hints[int(args[2])] = int(args[-1])  # depth -> the root's hint
-            return move, value, nodes, aborted
-        return timed
-
-
 def value_of_move(state: State, move: int, depth: int) -> float:
     """``move``'s value at ``depth`` plies for the side to move (as a search's root sees it)."""
     child = Searcher(WEIGHTS, PHASE_OF, shared=False).search(*state.after(move).boards(),
@@ -194,16 +176,14 @@ def test_a_timed_search_plays_its_last_completed_depth_or_a_move_proven_inside_t
     value at that depth is its score, no better than the fixed-depth value and no worse than
     the previous depth's move there. The clock counts nodes, so where it stops is the same on
     any machine; the limits are chosen so both kinds of answer occur."""
-    clock = NodeClock(rate=1e6)
-    monkeypatch.setattr(search_module.time, "perf_counter", clock)
-    monkeypatch.setattr(search_module, "negamax", clock.searching(search_module.negamax))
+    clock = node_clock(monkeypatch, search_module)
     state = random_reachable(7, 10)
     kinds = set()
     for limit in (0.02, 0.045, 0.055, 0.065, 0.2, 0.33, 0.5):
-        clock.now, clock.hints = 0.0, {}
+        clock.restart()
         result = Searcher(WEIGHTS, PHASE_OF).search(*state.boards(), time_limit=limit)
         assert result.move in state.legal_moves() and clock.now <= limit
-        hints = dict(clock.hints)
+        hints = {int(args[2]): int(args[-1]) for args, _ in clock.calls}  # depth: root hint
         fixed = Searcher(WEIGHTS, PHASE_OF, shared=False).search(*state.boards(),
                                                                  depth=result.depth)
         kinds.add(result.partial)
