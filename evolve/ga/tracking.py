@@ -1,8 +1,9 @@
-"""``MlflowTracker`` (``tracking.backend=mlflow``): a hook like those of ``evolve.ga.hooks`` that
+"""``MlflowTracker`` (``tracking=mlflow``): a hook like those of ``evolve.ga.hooks`` that
   records the run in MLflow: the config as params at start, every generation's metrics with
   ``step=generation``, and at the end the champion file, the plot, the report if one was made,
   and the objective. MLflow is imported only when the tracker starts. Any error of the tracker
   logs one warning and turns tracking off for the rest of the run: it never stops a study.
+  ``tracked_run(run_dir)`` reads a study's MLflow run back from anywhere.
 """
 
 from __future__ import annotations
@@ -59,9 +60,7 @@ class MlflowTracker:
 
         saved = _read_json(self.run_dir / TRACKING_FILE)
         uri = self.config.tracking.uri or saved.get("uri") or default_uri()
-        if "://" not in uri or uri.startswith("file:"):
-            # MLflow 3.x refuses its local file store unless this opt-out is set
-            os.environ.setdefault("MLFLOW_ALLOW_FILE_STORE", "true")
+        allow_file_store(uri)
         self.client = MlflowClient(tracking_uri=uri)
         run = self._resumed_run(saved) if saved.get("uri") == uri else None
         run = run or self._new_run()
@@ -178,6 +177,29 @@ class MlflowTracker:
         self.client.set_terminated(self.run_id, "FINISHED")
         if self.parent_id:  # the sweep's parent ends with its last job (each job marks it)
             self.client.set_terminated(self.parent_id, "FINISHED")
+
+
+def allow_file_store(uri: str) -> None:
+    """Recent MLflow refuses its local file store (a ``file:`` or plain-path URI) unless
+    ``MLFLOW_ALLOW_FILE_STORE=true``: set it for this process when the URI is one (an explicit
+    value is left alone)."""
+    if "://" not in uri or uri.startswith("file:"):
+        os.environ.setdefault("MLFLOW_ALLOW_FILE_STORE", "true")
+
+
+def tracked_run(run_dir):
+    """``(client, run)``: the MLflow run a study recorded, read back through the run folder's
+    ``tracking.json`` (from a plain shell too: the file-store switch is set where needed).
+    ``ValueError`` when the folder holds no tracked run."""
+    from mlflow.tracking import MlflowClient
+
+    saved = _read_json(Path(run_dir) / TRACKING_FILE)
+    if "uri" not in saved or "run_id" not in saved:
+        raise ValueError(f"{run_dir}: no {TRACKING_FILE} (the run was not started with "
+                         "tracking=mlflow)")
+    allow_file_store(saved["uri"])
+    client = MlflowClient(tracking_uri=saved["uri"])
+    return client, client.get_run(saved["run_id"])
 
 
 def default_uri() -> str:
