@@ -131,6 +131,9 @@ def check_overrides(args: list[str]) -> None:
             for value in values:
                 if value not in groups[name]:
                     _fail(f"{name}={value} must be one of: {', '.join(groups[name])}")
+        elif name.startswith("ray.runtime_env.") and name not in keys and not o.is_add():
+            _fail(f"{name}: a Ray runtime_env field conf/config.yaml does not list; add it "
+                  f"with a +: +{name}=...")
         elif name in {f"ga.{k}" for k in MOVED_TO_GAME}:
             _fail(moved_key_message(name))
         elif not (o.is_add() or o.is_force_add() or name.startswith("hydra")) and name not in keys:

@@ -150,9 +150,11 @@ def round_backend(args, game):
     from evolve.execution.backends import RayConfig, make_backend
 
     warm = functools.partial(warm_up, game.name, game.settings())
+    from evolve.execution.runtime_env import from_option
+
     ray_cfg = RayConfig(address=args.ray_address,
                         num_cpus=None if args.ray_address else args.workers,
-                        workers=args.workers)
+                        workers=args.workers, runtime_env=from_option(args.runtime_env) or {})
     return make_backend(args.backend, ray_cfg, warm_up=warm)
 
 

@@ -98,6 +98,9 @@ def parse_args(argv: list[str], doc: str) -> argparse.Namespace:
                    help="Ray actors (default: one per CPU of the Ray cluster)")
     p.add_argument("--ray-address", default=None,
                    help="join a Ray cluster (auto or ray://host:port; default: a local Ray)")
+    p.add_argument("--runtime-env", default=None, metavar="JSON|FILE",
+                   help="with --backend ray: Ray's runtime_env for the workers (like "
+                   "ray.runtime_env of python -m evolve), a JSON object or a YAML file")
     p.add_argument("--openings", type=plies, default=None, metavar="MIN:MAX",
                    help="with --round-games: start every game after MIN..MAX seeded random "
                         "plies (default: the initial position)")
@@ -124,12 +127,16 @@ def checked_schedule(args, game) -> Schedule:
                               ("--learner workers", args.learner == "workers"),
                               ("--chunk-games", args.chunk_games is not None),
                               ("--workers", args.workers is not None),
-                              ("--ray-address", args.ray_address is not None)):
+                              ("--ray-address", args.ray_address is not None),
+                              ("--runtime-env", args.runtime_env is not None)):
             if value:
                 raise ValueError(f"{option} needs --round-games G (online TD runs in this "
                                  "process from the initial position)")
     elif not game.td_rounds():
         raise ValueError(f"--round-games: {game.name} learns online only (td_rounds is false)")
+    from evolve.execution.runtime_env import from_option
+
+    from_option(args.runtime_env)  # checked now, before any game
     step_games = args.round_games or ONLINE_CHUNK
     if args.snapshot_every < 0 or args.snapshot_every % step_games:
         raise ValueError(f"--snapshot-every {args.snapshot_every}: allowed a multiple of the "

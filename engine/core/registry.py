@@ -6,11 +6,14 @@ Adding a game = one package exposing a ``Game`` + one entry point in its ``pypro
 one ``game/<name>.yaml`` (in ``conf/``, or in the package's ``Game.config_dir``). This project's
 own games are registered in its ``pyproject.toml``; the conformance test covers every registered
 game. The game a command uses when ``--game`` is not given is the entry point ``game`` of the
-group ``board_evolve.defaults``.
+group ``board_evolve.defaults``. A Ray worker running from shipped sources (``ray.runtime_env``,
+no distribution installed) finds the driver's games in ``$BOARD_EVOLVE_GAMES`` instead.
 """
 
 from __future__ import annotations
 
+import json
+import os
 import warnings
 from functools import cache
 from importlib.metadata import EntryPoint, entry_points
@@ -19,6 +22,7 @@ from engine.core.game import Game
 
 GROUP = "board_evolve.games"
 DEFAULTS_GROUP = "board_evolve.defaults"
+SHIPPED_ENV = "BOARD_EVOLVE_GAMES"  # {name: "module:attribute"}, set by evolve.execution
 
 _loaded: dict[str, Game] = {}
 
@@ -36,6 +40,8 @@ def _entry_points() -> dict[str, EntryPoint]:
     found: dict[str, EntryPoint] = {}
     for ep in entry_points(group=GROUP):
         found.setdefault(ep.name, ep)  # the first distribution to claim a name keeps it
+    for name, value in json.loads(os.environ.get(SHIPPED_ENV) or "{}").items():
+        found.setdefault(name, EntryPoint(name, value, GROUP))
     if not found:
         raise NoGamesError(f"no game is registered under the entry-point group {GROUP!r}: "
                            "install the project first (pip install -e .)")

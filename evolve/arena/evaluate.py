@@ -107,7 +107,7 @@ def play(args, players: list[str], settings: EvalSettings, total: int):
         print(f"starting {where} and its workers (each compiles the engine once)",
               file=sys.stderr, flush=True)
     backend = open_backend(args.backend, args.workers, args.ray_address, settings.game,
-                           settings.game_settings)
+                           settings.game_settings, getattr(args, "runtime_env", None))
     bar = progress_bar(args.progress, total)
     try:
         workers, started = backend.workers, time.monotonic()

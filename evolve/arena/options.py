@@ -81,6 +81,9 @@ def parse_args(argv):
                    help="Ray actors (default: one per CPU of the local Ray or the cluster)")
     p.add_argument("--ray-address", default=None,
                    help="join a Ray cluster: auto, host:port or ray://host:port (like ray.address)")
+    p.add_argument("--runtime-env", default=None, metavar="JSON|FILE",
+                   help="Ray's runtime_env for the workers (like ray.runtime_env), a JSON object "
+                   "or a YAML file, e.g. '{\"py_modules\": [\"engine\", \"evolve\"]}'")
     p.add_argument("--seed", type=int, default=0,
                    help="seed of the openings and the agents' randomness (default 0)")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
@@ -120,6 +123,9 @@ def check_args(args) -> None:
         raise ValueError("--round-robin needs at least two players")
     if args.json:
         check_writable(Path(args.json))
+    from evolve.execution.runtime_env import from_option
+
+    args.runtime_env = from_option(args.runtime_env)
 
 
 def check_writable(path: Path) -> None:

@@ -74,14 +74,14 @@ class Runner:
 
 
 def open_backend(name: str, workers: int | None, address: str | None, game: str,
-                 game_settings: dict | None = None):
+                 game_settings: dict | None = None, runtime_env: dict | None = None):
     """The backend training uses (``evolve.execution``): warm Ray actors, ``ray.address``."""
     from evolve.execution.games import warm_up
 
     if workers is not None and workers < 1:  # ray.init(num_cpus=0) would wait forever
         raise ValueError(f"--workers must be >= 1, got {workers}")
     ray_cfg = RayConfig(address=address, num_cpus=None if address else workers,
-                        workers=workers, chunks_per_worker=4)
+                        workers=workers, chunks_per_worker=4, runtime_env=runtime_env or {})
     warm = functools.partial(warm_up, game, game_settings or {})
     return make_backend(name, ray_cfg, warm_up=warm)
 

@@ -14,7 +14,8 @@ worker's chunk elsewhere: a game is never lost nor counted twice.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from evolve.errors import ConfigError
 from evolve.execution.batches import Future, chunks
@@ -33,6 +34,9 @@ class RayConfig:
     chunks_per_worker: int = 2  # guided split: each chunk = remaining / (this * workers)
     max_retries: int = 3  # replays of a chunk whose worker died
     no_worker_timeout: float = 120.0  # seconds with no worker (no CPU left) before stopping
+    # Ray's runtime_env for this job's workers (evolve.execution.runtime_env); None: unused
+    runtime_env: dict[str, Any] = field(default_factory=lambda: dict.fromkeys(
+        ("working_dir", "py_modules", "pip", "env_vars")))
 
 
 class SerialBackend:

@@ -44,12 +44,20 @@ def check_reachable(address: str, timeout: float = 5.0) -> None:
 
 
 def init_ray(ray, ray_cfg) -> None:
-    """Connect to ``ray_cfg.address``, or start an embedded Ray with ``ray_cfg.num_cpus``."""
+    """Connect to ``ray_cfg.address``, or start an embedded Ray with ``ray_cfg.num_cpus``;
+    either way with ``ray_cfg.runtime_env`` (``evolve.execution.runtime_env``)."""
+    from evolve.execution.runtime_env import for_ray
+
+    runtime_env = for_ray(getattr(ray_cfg, "runtime_env", None))
+    if runtime_env:
+        shipped = {k: v for k, v in runtime_env.items() if k != "env_vars"}
+        log.info("ray: the workers' runtime_env: %s", shipped or "env_vars only")
     if ray_cfg.address:
         check_reachable(ray_cfg.address)
         log.info("ray: joining the cluster at %s", ray_cfg.address)
         try:
-            ray.init(address=ray_cfg.address, log_to_driver=False, logging_level=logging.WARNING)
+            ray.init(address=ray_cfg.address, log_to_driver=False, logging_level=logging.WARNING,
+                     runtime_env=runtime_env)
         except ConnectionError as exc:  # e.g. "auto" with no cluster running
             raise ConfigError(f"ray.address={ray_cfg.address}: {exc}") from None
     else:  # "local": a new Ray even when `ray start` left a cluster on this machine
@@ -57,7 +65,7 @@ def init_ray(ray, ray_cfg) -> None:
         log.info("ray: starting a local Ray on %s (a few seconds)", cpus)
         quiet_token_auth()
         ray.init(address="local", num_cpus=ray_cfg.num_cpus, include_dashboard=False,
-                 log_to_driver=False, logging_level=logging.WARNING)
+                 log_to_driver=False, logging_level=logging.WARNING, runtime_env=runtime_env)
 
 
 def quiet_token_auth() -> None:

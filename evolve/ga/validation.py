@@ -144,6 +144,9 @@ def _validate_ray(c: Config) -> None:
     _check(c.ray.chunks_per_worker >= 1, "ray.chunks_per_worker", c.ray.chunks_per_worker, ">= 1")
     _check(c.ray.max_retries >= 0, "ray.max_retries", c.ray.max_retries, "max_retries >= 0")
     _check(c.ray.no_worker_timeout > 0, "ray.no_worker_timeout", c.ray.no_worker_timeout, "> 0")
+    from evolve.execution.runtime_env import check_runtime_env
+
+    check_runtime_env(c.ray.runtime_env)
     for key in ("num_cpus", "workers"):
         value = getattr(c.ray, key)
         _check(value is None or value >= 1, f"ray.{key}", value, "null or >= 1")
