@@ -1,5 +1,5 @@
 """Whole-game time controls (engine.core.clock): parsing, the allocation rule, and a clocked
-agent that keeps within its time over a real game."""
+agent that keeps within its time over a real game (on a clock its search's own work moves)."""
 
 from __future__ import annotations
 
@@ -15,6 +15,11 @@ from engine.core.clock import (
     mean_weight_from,
     midgame_weight,
 )
+from engine.kernels.mcts import TIMED_CHUNK
+from engine.pentago import mcts as pentago_mcts
+from engine.reversi import search as reversi_search
+from engine.reversi.agents import mcts as reversi_mcts
+from tests.engine.kernels.work_clock import WorkClock, node_clock
 
 
 @pytest.mark.parametrize(("text", "want"), [("60+1", (60, 1)), ("300", (300, 0)),
@@ -58,15 +63,11 @@ def test_spending_every_budget_over_a_long_game_never_runs_out(increment):
     assert clock.moves == 100
 
 
-def warm(game, spec: str, search: SearchSettings) -> None:
-    """One untimed move: numba compiles or loads the kernels before anything is timed (a cold
-    cache in CI would otherwise charge the compile to a clock)."""
-    game.make_panel_agent(spec, search, seed=0).select_move(game.initial_state())
-
-
-def test_a_clocked_alpha_beta_plays_a_whole_game_within_its_time():
+def test_a_clocked_alpha_beta_plays_a_whole_game_within_its_time(monkeypatch):
+    """On a clock that only the nodes searched move (1M a second), so the game and what each
+    move is charged are the same on any machine."""
+    node_clock(monkeypatch, reversi_search)
     game = get_game("reversed_reversi")
-    warm(game, "course", SearchSettings(60, 0, 0.05))
     control = TimeControl(3.0, 0.02)
     players = [ClockedAgent(game.make_panel_agent("course", SearchSettings(60, 0, 1.0)),
                             control, game) for _ in range(2)]
@@ -94,19 +95,21 @@ def test_an_agent_without_a_time_limit_plays_as_it_would_and_is_charged():
     assert agent.clock.remaining < 5
 
 
-@pytest.mark.parametrize("name", ["reversed_reversi", "pentago_twist"])
-def test_a_clocked_mcts_spends_its_budgets(name):
-    """MCTS under the same interface: built timed, its clock sets each move's time."""
-    import time
-
+@pytest.mark.parametrize(("name", "module"), [("reversed_reversi", reversi_mcts),
+                                              ("pentago_twist", pentago_mcts)])
+def test_a_clocked_mcts_spends_its_budgets(monkeypatch, name, module):
+    """MCTS under the same interface: built timed, its clock sets each move's time. On a clock
+    that only the play-outs move, so each move takes its budget and at most one chunk more on
+    any machine."""
+    rate = 1e4
+    clock = WorkClock(rate).drive(monkeypatch, module, "mcts_run", lambda ran: ran)
     game = get_game(name)
-    warm(game, "mcts", SearchSettings(2, 0, 0.05))
     agent = ClockedAgent(game.make_panel_agent("mcts", SearchSettings(2, 0, 1.0), seed=1),
                          TimeControl(2.0), game)
     state = game.initial_state()
     for _ in range(4):
-        start = time.perf_counter()
+        start = clock.now
         move = agent.select_move(state)
-        took = time.perf_counter() - start
-        assert 0.5 * agent.last_info["budget"] < took < agent.last_info["budget"] + 1.0
+        took, budget = clock.now - start, agent.last_info["budget"]
+        assert budget - 1e-3 <= took < budget + TIMED_CHUNK / rate + 1e-3  # budget: to the ms
         state = game.apply(state, move)
