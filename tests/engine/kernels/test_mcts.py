@@ -7,7 +7,6 @@ import math
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import NamedTuple
 
@@ -183,13 +182,19 @@ def test_run_iterations_with_both_limits_never_passes_the_budget():
     assert calls == [256, 256, 88]
 
 
-def test_run_iterations_with_a_time_limit_looks_at_the_clock_between_chunks():
-    def slow(k):
-        time.sleep(0.01)
+def test_run_iterations_with_a_time_limit_looks_at_the_clock_between_chunks(monkeypatch):
+    """A chunk takes one second of a clock that only the chunks move: any machine stops after
+    the chunk that reaches the limit."""
+    now = [0.0]
+
+    def one_second(k):
+        now[0] += 1.0
         return k
 
-    done = uct.run_iterations(slow, None, 0.03, chunk=7)
-    assert done % 7 == 0 and done >= 21
+    monkeypatch.setattr(uct.time, "perf_counter", lambda: now[0])
+    assert uct.run_iterations(one_second, None, 3.0, chunk=7) == 21
+    now[0] = 0.0
+    assert uct.run_iterations(one_second, None, 2.5, chunk=7) == 21
 
 
 def test_most_visited_breaks_ties_by_the_lowest_move():

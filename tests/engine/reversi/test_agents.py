@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from engine.kernels.mcts import TIMED_CHUNK
+from engine.reversi.agents import mcts as reversi_mcts
 from engine.reversi.agents.bfs import BFSEndgameAgent
 from engine.reversi.agents.factory import (
     AGENT_SPECS,
@@ -24,6 +26,7 @@ from engine.reversi.agents.simple import (
 )
 from engine.reversi.position import PASS, Position, square
 from engine.reversi.weights_io import save_json, save_npz
+from tests.engine.kernels.work_clock import WorkClock
 from tests.engine.reversi import reference_rules as ref
 from tests.engine.reversi.conftest import random_reachable
 
@@ -204,10 +207,13 @@ def test_mcts_guided_playouts_also_find_it():
     assert agent.select_move(position) == WIPEOUT
 
 
-def test_mcts_time_budget_runs_playouts():
+def test_mcts_time_budget_runs_playouts_until_its_clock_says_stop(monkeypatch):
+    """On a clock that only the play-outs move (10,000 a second), so any machine runs the
+    same play-outs: whole chunks until the limit is reached."""
+    WorkClock(1e4).drive(monkeypatch, reversi_mcts, "mcts_run", lambda ran: ran)
     agent = MCTSAgent("othello", time_limit=0.05, seed=1)
     assert agent.select_move(wipeout_position()) == WIPEOUT
-    assert agent.last_playouts > 100
+    assert agent.last_playouts == 2 * TIMED_CHUNK  # 0.0256 s, then 0.0512 s
 
 
 def matrix_scoring(square_name: str, value: float) -> np.ndarray:
