@@ -6,6 +6,8 @@ under a fake clock whose time passes with the nodes searched (no timing in the t
 
 from __future__ import annotations
 
+import importlib
+
 import numpy as np
 import pytest
 
@@ -14,6 +16,7 @@ from engine.kernels.driver import NO_MOVE, UNLIMITED, Iteration, SearchDriver
 from engine.kernels.tt import next_generation
 from engine.reversi.search import Searcher
 from engine.reversi.weights_io import reference_weights
+from tests.engine.kernels.work_clock import node_clock
 from tests.engine.reversi.conftest import random_reachable
 
 POSITIONS = [random_reachable(seed, plies) for seed in range(4) for plies in (12, 24, 36)]
@@ -164,7 +167,10 @@ def champion_agent(name: str, depth: int):
 
 
 @pytest.mark.parametrize("name", DEADLINE_GAMES)
-def test_a_fixed_depth_finished_before_its_deadline_plays_the_fixed_depth_move(name):
+def test_a_fixed_depth_finished_before_its_deadline_plays_the_fixed_depth_move(monkeypatch,
+                                                                               name):
+    """The clock stands still, so the deadline is never reached however slow the machine."""
+    monkeypatch.setattr(driver.time, "perf_counter", lambda: 0.0)
     game, plain, set_deadline = champion_agent(name, 3)
     _, timed, _ = champion_agent(name, 3)
     assert set_deadline(timed, 60.0)
@@ -181,19 +187,21 @@ def test_a_fixed_depth_finished_before_its_deadline_plays_the_fixed_depth_move(n
         assert "cut" not in timed.last_info
 
 
-@pytest.mark.parametrize("name", DEADLINE_GAMES)
-def test_a_deadline_stops_a_deep_fixed_depth_and_says_how_deep_it_got(name):
-    import time
-
+@pytest.mark.parametrize(("name", "searcher"), [("othello", "engine.reversi.search"),
+                                                ("reversed_reversi", "engine.reversi.search"),
+                                                ("pentago_twist", "engine.pentago.search"),
+                                                ("hexifence", "engine.hexifence.searcher")])
+def test_a_deadline_stops_a_deep_fixed_depth_and_says_how_deep_it_got(monkeypatch, name,
+                                                                      searcher):
+    """On a clock that only the nodes searched move, so the depth it gets to is the same on
+    any machine (and not the hours depth 30 would take)."""
+    clock = node_clock(monkeypatch, importlib.import_module(searcher))
     game, agent, set_deadline = champion_agent(name, 30)
-    champion_agent(name, 1)[1].select_move(game.initial_state())  # compiled before the clock
     state = game.initial_state()
     for move in game.random_openings(1, 3, 6, 6)[0]:
         state = game.apply(state, move)
     assert set_deadline(agent, 0.2)
-    start = time.perf_counter()
     move = agent.select_move(state)
-    assert time.perf_counter() - start < 2.0  # not the hours depth 30 would take
-    assert move in game.legal_moves(state)
+    assert 0.1 < clock.now <= 0.2 and move in game.legal_moves(state)
     info = agent.last_info
     assert info["cut"] is True and 1 <= info["depth"] < 30 and info["depth_asked"] == 30
