@@ -139,7 +139,9 @@ def test_a_persons_clock_is_charged_their_thinking_and_undo_is_off():
     moved = client.post(f"/api/sessions/{view['id']}/move",
                         json={"move": view["legal"][0]["id"]}).json()
     left = moved["clocks"][0]["remaining"]
-    assert 30 + 2 - 1.0 < left <= 30 + 2 - 0.3  # charged at least the 0.3 s waited, +2
+    # charged at least the 0.3 s waited (+2), and the turn's time, not the game's: the upper
+    # bound on the charge leaves a busy machine seconds for the requests themselves
+    assert 30 + 2 - 10.0 < left <= 30 + 2 - 0.3
     illegal = client.post(f"/api/sessions/{view['id']}/move", json={"move": -5})
     assert illegal.status_code == 409  # the agent's turn: nothing charged
     client.post(f"/api/sessions/{view['id']}/agent-move")
@@ -149,20 +151,21 @@ def test_a_persons_clock_is_charged_their_thinking_and_undo_is_off():
 
 def test_a_timed_alphabeta_in_a_worker_keeps_within_its_budgets():
     """Worker processes, the committed search: every move within its budget plus the answer's
-    overhead, the clocks never flagged (timing bounds are loose: this is not a benchmark)."""
+    overhead, the clocks never flagged. The clock is real (a spawned worker takes no injected
+    one), so the bounds leave a busy machine seconds: this is not a benchmark."""
     thinker = ProcessThinker(1, Limits())
     try:
         with serve(create_app([], thinker=thinker)) as url, httpx.Client(base_url=url,
                                                                           timeout=60) as client:
-            body = {"game": GAME, "mode": "watch", "clock": "3+0.1",
+            body = {"game": GAME, "mode": "watch", "clock": "10+0.5",
                     "players": [{"type": "agent", "spec": "course"}] * 2}
             view = client.post("/api/sessions", json=body).json()
             for _ in range(12):
                 view = client.post(f"/api/sessions/{view['id']}/agent-move").json()
                 info = view["last_move"]["info"]
                 if not info.get("forced"):
-                    assert info["seconds"] <= info["budget"] + 0.25, info
+                    assert info["seconds"] <= info["budget"] + 2.0, info
             assert not any(c["flagged"] for c in view["clocks"])
-            assert all(c["remaining"] < 3 + 6 * 0.1 for c in view["clocks"])
+            assert all(c["remaining"] < 10 + 6 * 0.5 for c in view["clocks"])
     finally:
         thinker.close()
