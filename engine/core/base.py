@@ -30,6 +30,7 @@ from engine.core.records import (
 
 CHAMPION_SCHEMA_VERSION = 1
 PLAY_ANY = "engine.core.play_any"  # the play command of a game that has none of its own
+NO_SEARCH = "no search, a random legal move"  # ``fixed_search`` of the random agent
 
 
 class GameBase:
@@ -86,6 +87,15 @@ class GameBase:
         """Whether the search settings (depth, endgame, time) change the agent ``spec`` plays:
         tools show search fields only for those."""
         return True
+
+    def fixed_search(self, spec: str) -> str | None:
+        """What an agent the search settings do not change (``spec_searches`` false) searches,
+        in the words a search's settings are given in (``depth 1, greedy by its positional
+        weights, no exact endgame``); None when the game does not say."""
+        from engine.core.specs import split_depth
+
+        inner, _ = split_depth(spec, SearchSettings())
+        return NO_SEARCH if inner.strip() == "random" else None
 
     def learns_by_td(self) -> bool:
         return False

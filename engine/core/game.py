@@ -110,6 +110,9 @@ class Game(Protocol):
 
     def spec_searches(self, spec: str) -> bool: ...  # optional (True): do depth/time apply?
 
+    def fixed_search(self, spec: str) -> str | None: ...  # optional (None): what an agent
+    # whose search the settings do not change searches, in words ("depth 1, greedy ...")
+
     # --- playing (optional: the core's match runner over the state interface) --------------
     def random_openings(self, n: int, seed: Seed, min_plies: int,
                         max_plies: int) -> list[tuple[int, ...]]: ...

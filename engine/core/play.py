@@ -109,17 +109,44 @@ def clocked(agent, args: argparse.Namespace, game: Game):
     return agent if clock is None else ClockedAgent(agent, clock, game)
 
 
+@dataclass(frozen=True)
+class FixedSearch:
+    """The search of an agent the search settings do not change, as ``Game.fixed_search``
+    words it; said in the first lines like a champion's search."""
+
+    words: str
+
+    def text(self) -> str:
+        return f"{self.words} (its own search; the depth and exact endgame settings do not apply)"
+
+    def sentence(self, name: str) -> str:
+        no, _, how = self.words.partition("no search, ")
+        return f"{name} does not search ({how})." if how and not no else \
+            f"{name} searches {self.text()}."
+
+
+def shown_search(game: Game, spec: str, search: ChampionSearch):
+    """What the first lines say about the opponent ``spec``'s search: ``search`` for an agent
+    that searches by the settings, else its own search in words (None if the game has none)."""
+    if game.spec_searches(spec):
+        return search
+    words = game.fixed_search(spec)
+    return FixedSearch(words) if words else None
+
+
 def run(game: Game, agent, human: int, view: View, stdin: TextIO | None = None,
         out: TextIO | None = None, search: ChampionSearch | None = None) -> int:
     """One game between the person (player ``human``: 0 moves first) and ``agent``; returns
-    the command's exit status. ``search``: how the agent searches (said in the first lines;
-    ``None`` for an agent the search settings do not change)."""
+    the command's exit status. ``search``: how the agent searches, said in the first lines
+    (``shown_search``; ``None``: nothing to say)."""
     stdin = stdin if stdin is not None else sys.stdin
     out = out if out is not None else sys.stdout
     about = f" ({view.about})" if view.about else ""
     out.write(f"You are {view.sides[human]} against {agent.name}{about}. Type "
               f"{view.how_to_move}, 'moves', or 'quit'.\n")
-    if search is not None:
+    if isinstance(search, FixedSearch):
+        out.write(search.sentence(agent.name) + "\n")
+    elif search is not None:
         out.write(f"{agent.name} searches {search.text()}.\n")
     try:
         final = play(game, agent, human, view, stdin, out)

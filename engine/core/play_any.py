@@ -12,7 +12,15 @@ import argparse
 import sys
 from typing import TextIO
 
-from engine.core.play import View, add_options, check_options, clocked, opponent_search, run
+from engine.core.play import (
+    View,
+    add_options,
+    check_options,
+    clocked,
+    opponent_search,
+    run,
+    shown_search,
+)
 from engine.core.registry import get_game
 
 
@@ -49,7 +57,7 @@ def opponent_agent(game, args):
     game.check_spec(args.opponent)
     search = champion_opponent_search(game, args)
     agent = clocked(game.make_panel_agent(args.opponent, search.search, args.seed), args, game)
-    return agent, search if game.spec_searches(args.opponent) else None
+    return agent, shown_search(game, args.opponent, search)
 
 
 def champion_opponent_search(game, args):

@@ -167,6 +167,16 @@ class HexifenceGame(NetworkGenomeFigures, GameBase):
         inner, _ = split_depth(spec, SearchSettings())
         return inner.strip() not in SIMPLE_SPECS
 
+    def fixed_search(self, spec: str) -> str | None:
+        from engine.core.base import NO_SEARCH
+        from engine.core.specs import split_depth
+
+        return {"random": NO_SEARCH,
+                "greedy": "depth 2, a capture, else the edge that hands over the fewest cells",
+                "safe": "depth 2, a capture, else a safe edge, else the smallest sacrifice",
+                "chain": "no tree search, chain rules: captures and double-deals, a safe "
+                         "edge, the smallest sacrifice"}.get(split_depth(spec, SearchSettings())[0])
+
     def agent_specs(self) -> tuple[str, ...]:
         """``perfect`` (the exact solver) only where it plays: N=2."""
         search = SEARCH_SPECS if self.size == 2 else tuple(s for s in SEARCH_SPECS

@@ -17,7 +17,7 @@ import dataclasses
 import sys
 from typing import TextIO
 
-from engine.core.play import View, add_options, check_options, clocked, run
+from engine.core.play import View, add_options, check_options, clocked, run, shown_search
 from engine.core.play_any import champion_opponent_search
 from engine.hexifence.game import GAME
 from engine.hexifence.state import PLAYER_NAMES, State
@@ -64,7 +64,7 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None,
         print(f"error: {exc}", file=sys.stderr)
         return 2
     view = dataclasses.replace(VIEW, about=f"N={args.size}")
-    shown = search if game.spec_searches(args.opponent) else None
+    shown = shown_search(game, args.opponent, search)
     return run(game, agent, PLAYER_NAMES.index(args.colour), view, stdin, stdout, shown)
 
 

@@ -138,6 +138,23 @@ class PentagoTwistGame(NetworkGenomeFigures, GameBase):
         inner, _ = split_depth(spec, SearchSettings())
         return inner.strip() not in ("random", "greedy") and not inner.startswith("mcts")
 
+    def fixed_search(self, spec: str) -> str | None:
+        from engine.core.base import NO_SEARCH
+        from engine.core.specs import split_depth
+        from engine.kernels.mcts import DEFAULT_PLAYOUTS
+
+        inner = split_depth(spec, SearchSettings())[0].strip()
+        if inner == "random":
+            return NO_SEARCH
+        if inner == "greedy":
+            return "depth 2, for a win now or a win handed over, else a random move"
+        kind, _, playouts = inner.partition(":")
+        if kind in ("mcts", "mcts_h"):
+            playouts = playouts or DEFAULT_PLAYOUTS
+            guided = ", play-outs guided by the reference evaluation" if kind == "mcts_h" else ""
+            return f"Monte Carlo tree search, {playouts} play-outs per move{guided}"
+        return None
+
     def agent_specs(self) -> tuple[str, ...]:
         return specs.AGENT_SPECS
 

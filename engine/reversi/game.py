@@ -204,6 +204,25 @@ class ReversiGame(ReversiStates, ReversiTD, GameBase):
         inner, _ = split_depth(spec, SearchSettings())
         return parse_spec(inner).kind == "alphabeta"
 
+    def fixed_search(self, spec: str) -> str | None:
+        from engine.core.base import NO_SEARCH
+        from engine.core.specs import split_depth
+        from engine.kernels.mcts import DEFAULT_PLAYOUTS
+        from engine.reversi.agents.factory import parse_spec
+
+        parsed = parse_spec(split_depth(spec, SearchSettings())[0])
+        fewest = "fewest" if self.variant == Variant.REVERSED else "most"
+        text = {"random": NO_SEARCH,
+                "greedy": f"depth 1, greedy by the {fewest} discs flipped, no exact endgame",
+                "wpc1": "depth 1, greedy by its positional weights, no exact endgame",
+                "mcts": f"Monte Carlo tree search, {parsed.budget or DEFAULT_PLAYOUTS} play-outs"
+                        " per move",
+                "bfs": f"best-first search, {parsed.budget or 20_000} nodes per move"
+                }.get(parsed.kind)
+        if text and parsed.epsilon is not None:
+            text += f", a random move with probability {parsed.epsilon:g}"
+        return text
+
     def agent_specs(self) -> tuple[str, ...]:
         from engine.reversi.agents.factory import AGENT_SPECS
 

@@ -17,7 +17,15 @@ import argparse
 import sys
 from typing import TextIO
 
-from engine.core.play import View, add_options, check_options, clocked, opponent_search, run
+from engine.core.play import (
+    View,
+    add_options,
+    check_options,
+    clocked,
+    opponent_search,
+    run,
+    shown_search,
+)
 from engine.reversi.agents.factory import allowed_specs, load_spec_weights, make_agent, parse_spec
 from engine.reversi.game_states import only_pass
 from engine.reversi.position import Position, Variant
@@ -89,7 +97,7 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None,
     game = REVERSED_REVERSI if variant.is_reversed else OTHELLO
     agent = clocked(agent, args, game)
     return run(game, agent, ("X", "O").index(args.colour), view(variant), stdin, stdout,
-               search if searches else None)
+               shown_search(game, args.opponent, search))
 
 
 if __name__ == "__main__":

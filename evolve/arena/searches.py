@@ -9,7 +9,9 @@ from, and the matches whose sides do not search alike.
   champion listed), so that a champion meets the references at its own search; without a
   champion, the defaults. An agent the search settings do not change (``random``, ``greedy``,
   Reversi's 1-ply ``wpc1``, MCTS with a play-out budget: ``Game.spec_searches`` is false) plays
-  by its own rule, and every match it plays against a searching player is flagged as unequal.
+  its own search, said in the words of a search's settings (``Game.fixed_search``: ``wpc1``
+  searches depth 1, greedy by its positional weights, no exact endgame), and every match it
+  plays against a searching player is flagged as unequal.
 - **Explicit flags win**: ``--depth``, ``--time``, ``--clock`` and ``--endgame-empties`` set
   that field for every player that searches, champions included, whatever they record; the
   fields not given still come from each champion's record. So two champions with different
@@ -44,6 +46,7 @@ class PlayerSearch:
     time_limit: float | None = None
     clock: str | None = None  # a game clock for every player ("60+1")
     origin: str = DEFAULTS  # where the settings come from, in words
+    fixed: str | None = None  # what an agent that does not search by the settings searches
 
     def settings(self) -> SearchSettings:
         """What the agent is built with (a clock: its base, the clock then sets each move)."""
@@ -68,7 +71,9 @@ class PlayerSearch:
         """``depth 4, exact endgame from 10 empties (champion file)``, or the rule agent's
         line; with epsilon, the random moves."""
         if not self.searches:
-            text = "its own rule (depth and exact endgame do not apply"
+            text = f"{self.fixed} (its own search" if self.fixed else "its own rule ("
+            text += "; " if self.fixed else ""
+            text += "the depth and exact endgame settings do not apply"
             text += ("; the same time per move where it takes one)" if self.timed() else ")")
         else:
             text = settings_text(self.depth, self.endgame_empties, self.time_limit,
@@ -80,14 +85,18 @@ class PlayerSearch:
     def short(self) -> str:
         """For the unequal-match line: ``searches depth 4, exact endgame from 10 empties``."""
         if not self.searches:
-            return "plays by its own rule"
+            if not self.fixed:
+                return "plays by its own rule"
+            no, _, how = self.fixed.partition("no search, ")
+            return f"does not search ({how})" if how and not no else f"searches {self.fixed}"
         return "searches " + settings_text(self.depth, self.endgame_empties, self.time_limit,
                                            self.clock)
 
     def as_dict(self) -> dict:
-        return {"searches": self.searches, "depth": self.depth,
-                "endgame_empties": self.endgame_empties, "time_limit": self.time_limit,
-                "clock": self.clock, "origin": self.origin}
+        found = {"searches": self.searches, "depth": self.depth,
+                 "endgame_empties": self.endgame_empties, "time_limit": self.time_limit,
+                 "clock": self.clock, "origin": self.origin}
+        return found if self.searches else {**found, "fixed": self.fixed}
 
 
 def settings_text(depth, endgame_empties, time_limit=None, clock=None) -> str:
@@ -121,8 +130,10 @@ def player_searches(players: list[str], game, args, labels: dict[str, str],
             found[spec] = champions[spec]
             continue
         origin = f"--equal: {base.origin}" if spec in champions else base.origin
-        found[spec] = PlayerSearch(spec, game.spec_searches(spec), base.depth,
-                                   base.endgame_empties, base.time_limit, base.clock, origin)
+        searches = game.spec_searches(spec)
+        fixed = None if searches else game.fixed_search(spec)
+        found[spec] = PlayerSearch(spec, searches, base.depth, base.endgame_empties,
+                                   base.time_limit, base.clock, origin, fixed)
     return base, found
 
 
@@ -182,7 +193,7 @@ def _fixed(first: PlayerSearch | None, labels: dict[str, str], flags: dict, time
 def unequal_lines(pairs: list[tuple[str, str]], searches: dict[str, PlayerSearch],
                   labels: dict[str, str]) -> list[str]:
     """One line per pairing whose sides do not search alike (a rule agent against a searching
-    player counts: it plays by its own rule, whatever the depth)."""
+    player counts: it plays its own search, whatever the depth)."""
     lines = []
     for a, b in pairs:
         sa, sb = searches[a], searches[b]

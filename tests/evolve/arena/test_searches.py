@@ -57,16 +57,20 @@ def test_a_champion_plays_its_recorded_search_and_a_rule_agent_is_flagged(tmp_pa
     assert code == 0
     block = search_block(text)
     assert block["othello.json"] == "depth 1, exact endgame from 2 empties (champion file)"
-    assert block["wpc1"].startswith("its own rule")
+    assert block["wpc1"] == ("depth 1, greedy by its positional weights, no exact endgame (its "
+                             "own search; the depth and exact endgame settings do not apply)")
     assert block["course"] == "depth 1, exact endgame from 2 empties (as othello.json)"
-    assert ("unequal search: wpc1 plays by its own rule; othello.json searches depth 1, exact "
-            "endgame from 2 empties") in " ".join(text.split())
+    assert ("unequal search: wpc1 searches depth 1, greedy by its positional weights, no exact "
+            "endgame; othello.json searches depth 1, exact endgame from 2 empties"
+            ) in " ".join(text.split())
     assert "unequal search: course" not in text
     data = json.loads(out.read_text())
     assert data["search"][file] == {"searches": True, "depth": 1, "endgame_empties": 2,
                                     "time_limit": None, "clock": None,
                                     "origin": "champion file"}
     assert data["search"]["wpc1"]["searches"] is False and len(data["unequal_search"]) == 1
+    assert data["search"]["wpc1"]["fixed"] == ("depth 1, greedy by its positional weights, no "
+                                               "exact endgame")
 
 
 def test_explicit_flags_win_for_every_player_and_say_what_they_replaced(tmp_path, capsys):
