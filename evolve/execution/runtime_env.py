@@ -67,12 +67,16 @@ def check_runtime_env(value, key: str = "ray.runtime_env") -> dict:
 
 def for_ray(value) -> dict | None:
     """What ``ray.init(runtime_env=...)`` gets: the checked value, plus the driver's game
-    registry in the workers' environment (``GAMES_ENV``); ``None`` when nothing is set."""
+    registry in the workers' environment (``GAMES_ENV``), and no ``__pycache__`` folder uploaded
+    unless ``excludes`` is given; ``None`` when nothing is set."""
     env = check_runtime_env(value)
     if not env:
         return None
     env_vars = dict(env.get("env_vars") or {})
     env_vars.setdefault(GAMES_ENV, registered_games())
+    if ("working_dir" in env or "py_modules" in env) and "excludes" not in env:
+        # the driver's bytecode and numba caches (ten times the sources) are of no use there
+        env["excludes"] = ["__pycache__/"]
     return {**env, "env_vars": env_vars}
 
 

@@ -42,6 +42,7 @@ def test_py_modules_by_package_name_ship_the_packages_folders_and_the_drivers_ga
 
     assert env["py_modules"] == [str(p.__path__[0]) for p in (engine, evolve)]
     assert "working_dir" not in env  # null fields are not Ray's
+    assert env["excludes"] == ["__pycache__/"]  # the driver's caches stay home
     games = json.loads(env["env_vars"][GAMES_ENV])
     assert next(iter(games)) == registry.default_game()
     assert games["othello"] == "engine.reversi.game:OTHELLO"
@@ -120,4 +121,5 @@ def test_a_sweeps_omegaconf_node_is_taken_as_a_plain_dict():
     from omegaconf import OmegaConf
 
     node = OmegaConf.create({"runtime_env": {"py_modules": ["evolve"], "pip": None}})
-    assert list(for_ray(node.runtime_env)) == ["py_modules", "env_vars"]
+    assert list(for_ray(node.runtime_env)) == ["py_modules", "excludes", "env_vars"]
+    assert for_ray({"py_modules": ["evolve"], "excludes": []})["excludes"] == []
