@@ -48,6 +48,32 @@ def test_the_wheel_lists_every_package_of_the_source_tree():
     assert PYPROJECT["tool"]["setuptools"]["package-dir"] == {"evolve.conf": "conf"}
 
 
+VERSIONED = ["engine.games", "engine.web", "engine.play", "engine.solve", "engine.perft",
+             "evolve.evaluate", "evolve.export", "evolve.report", "evolve.blend", "evolve.td"]
+
+
+@pytest.mark.parametrize("module", VERSIONED)
+def test_every_command_says_the_installed_version(module, capsys):
+    import runpy
+
+    saved = sys.argv
+    sys.argv = [module, "--version"]
+    try:
+        with pytest.raises(SystemExit) as done:
+            runpy.run_module(module, run_name="__main__", alter_sys=True)
+    finally:
+        sys.argv = saved
+    assert done.value.code in (0, None)
+    assert capsys.readouterr().out == f"board-evolve {PYPROJECT['project']['version']}\n"
+
+
+def test_the_main_job_says_its_version_not_hydras():
+    done = subprocess.run([sys.executable, "-m", "evolve", "--version"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stdout) == (0, f"board-evolve "
+                                                 f"{PYPROJECT['project']['version']}\n")
+
+
 def dockerfile_commands() -> list[str]:
     """The ``python -m ...`` commands of the Dockerfile's RUN lines, in order."""
     commands = []
