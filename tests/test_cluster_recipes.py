@@ -38,6 +38,12 @@ def test_the_dockerfile_builds_on_rays_image_of_the_projects_ray_and_python():
     assert "RUN pip install --no-cache-dir /tmp/wheels/board_evolve-*.whl" in text
 
 
+def test_the_build_context_is_the_wheel_alone():
+    ignored = [line for line in (CLUSTER / "Dockerfile.dockerignore").read_text().splitlines()
+               if line and not line.startswith("#")]
+    assert ignored == ["*", "!dist/board_evolve-*.whl"]  # what the Dockerfile copies
+
+
 def test_the_dockerfile_runs_the_commands_the_wheel_test_runs():
     from tests.test_install import dockerfile_commands
 
