@@ -41,8 +41,10 @@ def plain(value):
 def check_runtime_env(value, key: str = "ray.runtime_env") -> dict:
     """The runtime_env as Ray takes it (see ``for_ray``); ``ConfigError`` naming the field."""
     env = plain(value or {})
-    field = (lambda name: f"{key}.{name}") if key.isidentifier() or "." in key else \
-        (lambda name: f"{key} {name}")
+
+    def field(name: str) -> str:  # ray.runtime_env.pip, or --runtime-env pip
+        return f"{key} {name}" if key.startswith("-") else f"{key}.{name}"
+
     if not isinstance(env, dict):
         raise ConfigError(f"{key}={value} must be a mapping of Ray runtime_env fields "
                           f"({', '.join(LISTED)}, ...)")
