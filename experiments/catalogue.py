@@ -298,7 +298,8 @@ JOBS = [
                  "--stage 1000000:0.005", 960, f"{what}: TD self-play alone (2x2 squares + "
                  "mobility, stability), 4 million games", name)
       for game, name, what in (
-          ("othello", "", "the othello n-tuple champion"),
+          ("othello", "othello_ntuple_square2", "the othello n-tuple champion until the blend "
+           "(kept for the head-to-head goals)"),
           ("reversed_reversi", "reversed_reversi_ntuple_square2", "the reversed_reversi n-tuple "
            "champion until issue 28 (kept for the head-to-head goals)"))),
     td_network("pentago_twist", NETWORK.format(layout="straight5", rest='"symmetry": "rot180", ',
@@ -324,16 +325,19 @@ JOBS = [
                    "step), 20 million games of distributed TD (resumable)", "--phase-share 0.25 "),
     distributed_td("candidate_othello_ntuple_square2_phases4", "othello", 4, OTHELLO_20M,
                    "othello_ntuple_square2_phases4", 2 * 3600, "a third Othello candidate: "
-                   "today's 2x2 squares + mobility, stability, but in 4 phases (neighbours share "
-                   "a quarter of each step) and 20 million games of distributed TD (resumable)",
+                   "the champion's 2x2 squares + mobility, stability then, but in 4 phases "
+                   "(neighbours share a quarter of each step) and 20 million games of distributed "
+                   "TD (resumable)",
                    "--phase-share 0.25 ", layout="square2"),
-    job("candidate_othello_ntuple_blend", f"{PY} -m evolve.blend "
+    # the Othello champion: the mean of the two 4-phase candidates, one network; chosen over the
+    # 2x2-square network for its strength against strong, varied players (docs/tuning.md)
+    job("champion_othello_ntuple", f"{PY} -m evolve.blend "
         "{results}/champions/othello_ntuple_4x2x2_phases4.json "
         "{results}/champions/othello_ntuple_square2_phases4.json "
-        "--out {results}/champions/othello_ntuple_blend.json",
-        "champions/othello_ntuple_blend.json", 5, "exact", "the leading Othello candidate: the "
-        "mean of the 4+2x2 and the 2x2-square networks in 4 phases (20 million games of "
-        "distributed TD each), one network"),
+        "--out {results}/champions/othello_ntuple.json",
+        "champions/othello_ntuple.json", 5, "exact", "the Othello n-tuple champion: the mean of "
+        "the 4+2x2 and the 2x2-square networks in 4 phases (20 million games of distributed TD "
+        "each), one network"),
     distributed_td("champion_reversed_reversi_ntuple", "reversed_reversi", 4,
                    RR_10M, "reversed_reversi_ntuple", 2 * 3600, "the Reversed Reversi "
                    "n-tuple champion: 4+2x2 + mobility, stability in 4 phases (neighbours share "

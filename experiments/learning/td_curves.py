@@ -81,8 +81,9 @@ def network(layout: str, features=("mobility", "stability"), phases: int = 1) ->
 STAGES_2M = "--stage 1000000:0.07 --stage 500000:0.02 --stage 250000:0.01 --stage 250000:0.005"
 STAGES_1M = "--stage 500000:0.07 --stage 250000:0.02 --stage 125000:0.01 --stage 125000:0.005"
 ROUNDS = "--round-games 2000 --chunk-games 250"
-# today's network and the fixed WPC players every Othello curve is measured against
-OTHELLO_OPPONENTS = (f"{CHAMPIONS}/othello_ntuple.json", "wpc1", "course")
+# the 2x2-square network (the Othello champion when the curves were measured) and the fixed WPC
+# players every Othello curve is measured against
+OTHELLO_OPPONENTS = (f"{CHAMPIONS}/othello_ntuple_square2.json", "wpc1", "course")
 
 CURVES = [
     Curve("td_curve_othello_layouts", "othello", (
@@ -95,8 +96,8 @@ CURVES = [
         "Othello n-tuple networks by TD self-play, 2 million games each: the committed "
         "network's layout (2x2 squares) against 4+2x2 (straight 4-tuples + 2x2 squares), "
         "online against rounds of 2,000 games (distributed TD's semantics) and rounds from "
-        "random openings; every 250,000 games against today's network, wpc1 and the course "
-        "matrix (League protocol)", 3600),
+        "random openings; every 250,000 games against the 2x2-square network, wpc1 and the "
+        "course matrix (League protocol)", 3600),
     # what TD self-play alone reaches, per game (issue 21's curves)
     Curve("td_curve_othello_straight2", "othello", (
         Run("straight2", network("straight2", features=()), "--stage 500000:0.07"),
@@ -141,8 +142,8 @@ CURVES = [
         "Othello 4+2x2 networks by TD self-play, 1 million games each: one phase against four "
         "(by discs), plain normalised LMS against temporal coherence (--step-rule tcl) and "
         "neighbouring phases sharing a quarter of each step (--phase-share 0.25); every "
-        "250,000 games against today's network, wpc1 and the course matrix (League protocol)",
-        3600),
+        "250,000 games against the 2x2-square network, wpc1 and the course matrix (League "
+        "protocol)", 3600),
     Curve("td_curve_othello_learners", "othello", (
         Run("driver", network("straight4+square2"), f"{STAGES_2M} {ROUNDS}"),
         Run("workers", network("straight4+square2"), f"{STAGES_2M} {ROUNDS} --learner workers"),
@@ -152,8 +153,8 @@ CURVES = [
         "Othello 4+2x2 by distributed TD, 2 million games each: rounds learnt by the driver "
         "game by game against rounds learnt on the workers (--learner workers: each task of "
         "250 games learns from the round's network, the network moves by their mean), with 8 "
-        "and 16 tasks (of 125 games) per round; every 250,000 games against today's network, "
-        "wpc1 and the course matrix (League protocol)", 3600),
+        "and 16 tasks (of 125 games) per round; every 250,000 games against the 2x2-square "
+        "network, wpc1 and the course matrix (League protocol)", 3600),
 ]
 
 

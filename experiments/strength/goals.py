@@ -72,10 +72,11 @@ def yardstick(game: str, reference: str) -> Goal:
                 "opponents (a panel it already beats shows no progress)", 60, seed=0)
 
 
-# issue 28's Othello candidates: head to head against today's network (>= 65%), and the
-# anchors beside it (no overfitting)
-OTHELLO_VS_TODAY = (champion("othello_ntuple"), *OTHELLO_ANCHORS)
-OTHELLO_65 = Target("othello_ntuple", "score", 0.65)
+# issue 28's Othello candidates: head to head against the network that was the champion while
+# they were measured (2x2 squares, 4 million games; >= 65%), and the anchors beside it (no
+# overfitting)
+OTHELLO_VS_SQUARE2 = (champion("othello_ntuple_square2"), *OTHELLO_ANCHORS)
+OTHELLO_65_VS_SQUARE2 = Target("othello_ntuple_square2", "score", 0.65)
 
 GOALS = (
     # --- the default GA studies' champions (issues 5, 10, 11) ----------------------------------
@@ -116,51 +117,59 @@ GOALS = (
     # --- n-tuple and ES champions against issue 21's goals (+ anchors training never saw) ---
     Goal("strength_othello_ntuple", "othello", champion("othello_ntuple"),
          OTHELLO_ANCHORS, LEAGUE, 400,
-         Target("wpc1", "score", 0.90), "Othello n-tuple champion (TD), League protocol, vs the "
-         "standard heuristic WPC", 60),
-    Goal("strength_othello_ntuple_4x2x2", "othello", champion("othello_ntuple_4x2x2"),
-         OTHELLO_VS_TODAY, LEAGUE, 1000,
-         OTHELLO_65, "issue 28's Othello candidate (4+2x2, 20 "
-         "million games of distributed TD) head to head vs today's network, League protocol; "
-         "and vs the WPC, the course matrix and the CMA-ES League champion (no overfitting)",
-         120),
-    Goal("strength_othello_ntuple_4x2x2_phases4", "othello",
-         champion("othello_ntuple_4x2x2_phases4"),
-         OTHELLO_VS_TODAY, LEAGUE, 1000,
-         OTHELLO_65, "issue 28's second Othello candidate (4+2x2 "
-         "in 4 phases sharing a quarter of each step, 20 million games of distributed TD) head "
-         "to head vs today's network, League protocol; and vs the WPC, the course matrix and "
-         "the CMA-ES League champion (no overfitting)", 120),
-    Goal("strength_othello_ntuple_square2_phases4", "othello",
-         champion("othello_ntuple_square2_phases4"),
-         OTHELLO_VS_TODAY, LEAGUE, 1000,
-         OTHELLO_65, "issue 28's third Othello candidate (today's "
-         "2x2 squares in 4 phases sharing a quarter of each step, 20 million games of "
-         "distributed TD) head to head vs today's network, League protocol; and vs the anchors",
-         120),
-    Goal("strength_othello_ntuple_blend", "othello", champion("othello_ntuple_blend"),
-         OTHELLO_VS_TODAY, LEAGUE, 1000,
-         OTHELLO_65, "issue 28's leading Othello candidate (the "
-         "mean of the 4+2x2 and 2x2-square networks in 4 phases, python -m evolve.blend) head "
-         "to head vs today's network, League protocol; and vs the anchors (no overfitting)",
-         120),
-    Goal("strength_othello_ntuple_blend_fresh", "othello", champion("othello_ntuple_blend"),
-         OTHELLO_VS_TODAY, LEAGUE, 2000,
-         OTHELLO_65, "the blend again on seeds no choice was made "
-         "on (seed 7, 2,000 games per opponent): the blend was picked among blends by the "
-         "seed-2026 figures", 240, seed=7),
-    Goal("strength_othello_ntuple_anchors_fresh", "othello", champion("othello_ntuple"),
-         OTHELLO_ANCHORS, LEAGUE,
-         2000, None, "today's Othello network against the anchors on the blend's fresh seeds "
-         "(seed 7, 2,000 games, the same openings): its bar there", 120, seed=7),
-    Goal("strength_othello_ntuple_anchors", "othello", champion("othello_ntuple"),
-         OTHELLO_ANCHORS, LEAGUE,
-         1000, None, "today's Othello network against the anchors as the candidates meet them "
-         "(League protocol, 1,000 games, the same seed and openings): the bar a candidate "
-         "must not fall below", 60),
+         Target("wpc1", "score", 0.90), "Othello n-tuple champion (the mean of the 4+2x2 and "
+         "2x2-square TD networks in 4 phases), League protocol, vs the standard heuristic WPC",
+         60),
     Goal("strength_othello_ntuple_vs_league", "othello", champion("othello_ntuple"),
          (champion("othello_league"),), LEAGUE, 400, Target("othello_league", "elo", 200.0),
          "Othello n-tuple champion head to head vs our best WPC champion, League protocol", 20),
+    Goal("strength_othello_ntuple_square2", "othello", champion("othello_ntuple_square2"),
+         OTHELLO_ANCHORS, LEAGUE, 400, None, "the Othello n-tuple champion until the blend "
+         "(2x2 squares, 4 million games of TD), the same opponents, for comparison", 60),
+    Goal("strength_othello_ntuple_square2_vs_league", "othello",
+         champion("othello_ntuple_square2"), (champion("othello_league"),), LEAGUE, 400, None,
+         "the Othello n-tuple champion until the blend head to head vs our best WPC champion, "
+         "for comparison", 20),
+    Goal("strength_othello_ntuple_4x2x2", "othello", champion("othello_ntuple_4x2x2"),
+         OTHELLO_VS_SQUARE2, LEAGUE, 1000,
+         OTHELLO_65_VS_SQUARE2, "issue 28's Othello candidate (4+2x2, 20 "
+         "million games of distributed TD) head to head vs the 2x2-square network (the "
+         "champion then), League protocol; and vs the WPC, the course matrix and the CMA-ES "
+         "League champion (no overfitting)", 120),
+    Goal("strength_othello_ntuple_4x2x2_phases4", "othello",
+         champion("othello_ntuple_4x2x2_phases4"),
+         OTHELLO_VS_SQUARE2, LEAGUE, 1000,
+         OTHELLO_65_VS_SQUARE2, "issue 28's second Othello candidate (4+2x2 "
+         "in 4 phases sharing a quarter of each step, 20 million games of distributed TD; a "
+         "half of the champion) head to head vs the 2x2-square network (the champion then), "
+         "League protocol; and vs the WPC, the course matrix and the CMA-ES League champion (no "
+         "overfitting)", 120),
+    Goal("strength_othello_ntuple_square2_phases4", "othello",
+         champion("othello_ntuple_square2_phases4"),
+         OTHELLO_VS_SQUARE2, LEAGUE, 1000,
+         OTHELLO_65_VS_SQUARE2, "issue 28's third Othello candidate (the "
+         "2x2 squares in 4 phases sharing a quarter of each step, 20 million games of "
+         "distributed TD; the other half of the champion) head to head vs the 2x2-square "
+         "network (the champion then), League protocol; and vs the anchors", 120),
+    Goal("strength_othello_ntuple_vs_square2", "othello", champion("othello_ntuple"),
+         OTHELLO_VS_SQUARE2, LEAGUE, 1000,
+         OTHELLO_65_VS_SQUARE2, "the Othello champion (the mean of the "
+         "4+2x2 and 2x2-square networks in 4 phases, python -m evolve.blend) head to head vs "
+         "the one before it, League protocol; and vs the anchors (no overfitting)", 120),
+    Goal("strength_othello_ntuple_vs_square2_fresh", "othello", champion("othello_ntuple"),
+         OTHELLO_VS_SQUARE2, LEAGUE, 2000,
+         OTHELLO_65_VS_SQUARE2, "the same on seeds no choice was made "
+         "on (seed 7, 2,000 games per opponent): the blend was picked among blends by the "
+         "seed-2026 figures", 240, seed=7),
+    Goal("strength_othello_ntuple_square2_anchors_fresh", "othello",
+         champion("othello_ntuple_square2"), OTHELLO_ANCHORS, LEAGUE,
+         2000, None, "the Othello network before the blend against the anchors on the blend's "
+         "fresh seeds (seed 7, 2,000 games, the same openings): its bar there", 120, seed=7),
+    Goal("strength_othello_ntuple_square2_anchors", "othello",
+         champion("othello_ntuple_square2"), OTHELLO_ANCHORS, LEAGUE,
+         1000, None, "the Othello network before the blend against the anchors as the "
+         "candidates meet them (League protocol, 1,000 games, the same seed and openings): the "
+         "bar a candidate must not fall below", 60),
     Goal("strength_reversed_reversi_ntuple", "reversed_reversi",
          champion("reversed_reversi_ntuple"), (champion("reversed_reversi_1ply"), "wpc_negated",
                                               "course", "experiments/runs/reversed_reversi_1ply_"
@@ -189,10 +198,10 @@ GOALS = (
          "phases, 10 million games of distributed TD), a blend member for the champion: head "
          "to head vs the network before the champion, and vs the champion", 60),
     Goal("strength_othello_cocmaes", "othello", "experiments/runs/othello_cocmaes/champion.json",
-         (champion("othello_ntuple"), "wpc1", "course"), LEAGUE, 1000, None,
+         (champion("othello_ntuple_square2"), "wpc1", "course"), LEAGUE, 1000, None,
          "the Co-CMA-ES study at its small scale (+experiment=othello_cocmaes: 40 samples, 100 "
-         "generations, about 7 CPU-minutes) vs today's TD network, wpc1 and the course matrix, "
-         "League protocol", 60),
+         "generations, about 7 CPU-minutes) vs the 2x2-square TD network (the champion then), "
+         "wpc1 and the course matrix, League protocol", 60),
     Goal("strength_pentago_twist_ntuple", "pentago_twist", champion("pentago_twist_ntuple"),
          ("reference", "greedy"), PT_D2, 400, Target("reference", "beats"),
          "Pentago Twist n-tuple champion vs its seed weights at equal search", 120),

@@ -101,10 +101,10 @@ def test_a_goal_runs_after_the_job_that_writes_its_champion():
     import argparse
 
     chosen = reproduce.select(argparse.Namespace(quick=False, only=[
-        "strength_othello_ntuple_blend", "candidate_othello_ntuple_blend"]), JOBS)
-    assert [j.name for j in chosen] == ["candidate_othello_ntuple_blend",
-                                        "strength_othello_ntuple_blend"]
-    assert "champions/othello_ntuple_blend.json" in by_name()["strength_othello_ntuple_blend"].needs
+        "strength_othello_ntuple_vs_square2", "champion_othello_ntuple"]), JOBS)
+    assert [j.name for j in chosen] == ["champion_othello_ntuple",
+                                        "strength_othello_ntuple_vs_square2"]
+    assert "champions/othello_ntuple.json" in by_name()["strength_othello_ntuple_vs_square2"].needs
     everything = reproduce.select(argparse.Namespace(quick=False, only=None), JOBS)
     assert sorted(j.name for j in everything) == sorted(j.name for j in JOBS)
     position = {j.name: k for k, j in enumerate(everything)}

@@ -26,7 +26,7 @@ from tests.engine.baseline_checkout import use_checkout, write_json  # noqa: E40
 # game -> (first spec, second spec, depth, endgame_empties): fixed-depth matches recorded
 C = "experiments/results/champions/"
 CASES = {
-    "othello": [("wpc", "wpc1", 4, 8), (C + "othello_ntuple.json", "wpc", 3, 10),
+    "othello": [("wpc", "wpc1", 4, 8), (C + "othello_ntuple_square2.json", "wpc", 3, 10),
                 (C + "othello_league.json", C + "othello_ntuple_4x2x2.json", 2, 12)],
     "reversed_reversi": [("course", "wpc_negated", 4, 8),
                          (C + "reversed_reversi_ntuple.json", C + "reversed_reversi.json", 3, 10)],
