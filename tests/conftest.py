@@ -1,30 +1,42 @@
-"""Loaded by pytest before any test module: numba's cache is keyed by the sources it compiles
-(``tests/numba_cache.py``), so a local run never tests stale kernels."""
+"""Loaded by pytest before any test module.
+
+- numba's cache is keyed by the sources it compiles (``tests/numba_cache.py``), so a local run
+  never tests stale kernels.
+- One Ray per test process (``tests/ray_once.py``): started by the first test that asks for
+  ``ray_session``, never restarted; a test that starts or stops Ray by itself fails with one
+  line saying what to do instead.
+- Under ``pytest-xdist`` every Ray test goes to one worker, and so does every test module with
+  an expensive shared fixture (``tests/xdist_groups.py``).
+"""
 
 import pytest
 
+from tests import ray_once, xdist_groups
 from tests.numba_cache import use_keyed_cache
 
 KEYED_CACHE = use_keyed_cache()
 
 
-# One CI run (clean clone, 2,512 tests) ended with a segmentation fault after pytest had printed
-# its summary, in the interpreter's shutdown (threads of Ray, chromium's driver or numba still
-# alive), which turned the run's result into exit code 139. The result is known once the
-# session finishes: leave with it, skipping the shutdown.
-_exit_status: list[int] = []
+def pytest_configure(config):
+    ray_once.guard()
+    if not hasattr(config, "workerinput"):  # the run's first process; xdist workers inherit it
+        ray_once.use_private_temp_dir()
 
 
-def pytest_sessionfinish(session, exitstatus):
-    _exit_status.append(int(exitstatus))
-
-
-@pytest.hookimpl(trylast=True)  # after every other plugin has finished its own
 def pytest_unconfigure(config):
-    import os
-    import sys
+    if not hasattr(config, "workerinput"):
+        ray_once.remove_private_temp_dir()
 
-    if _exit_status and not os.environ.get("BOARD_EVOLVE_TEST_SHUTDOWN"):
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os._exit(_exit_status[-1])
+
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups into the test ids
+def pytest_collection_modifyitems(config, items):
+    xdist_groups.assign(items)
+
+
+@pytest.fixture(scope="session")
+def ray_session():
+    """The test process's one embedded Ray (2 CPUs), stopped once when the session ends."""
+    ray = pytest.importorskip("ray")
+    ray_once.start()
+    yield ray
+    ray_once.stop()

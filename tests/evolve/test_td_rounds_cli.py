@@ -112,7 +112,7 @@ def test_learning_on_the_workers_refuses_what_it_cannot_do(tmp_path, capsys, opt
     assert not out.exists()
 
 
-def test_two_ray_workers_learn_the_same_bits_as_serial(tmp_path):
+def test_two_ray_workers_learn_the_same_bits_as_serial(tmp_path, ray_session):
     serial, ray = tmp_path / "serial.json", tmp_path / "ray.json"
     assert td.main([*ROUNDS, "--out", str(serial)]) == 0
     assert td.main([*ROUNDS, "--backend", "ray", "--workers", "2", "--out", str(ray)]) == 0

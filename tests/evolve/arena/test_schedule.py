@@ -105,21 +105,16 @@ def test_round_robin_fits_elo_with_mean_zero_and_orders_players():
     assert np.argmax(elo) == np.argmax(score.sum(axis=1))
 
 
-def test_ray_backend_gives_the_serial_results():
-    ray = pytest.importorskip("ray")
-    ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
+def test_ray_backend_gives_the_serial_results(ray_session):
+    settings = EvalSettings("reversed_reversi", depth=1)
+    backend = sch.open_backend("ray", 2, None, "reversed_reversi")
     try:
-        settings = EvalSettings("reversed_reversi", depth=1)
-        backend = sch.open_backend("ray", 2, None, "reversed_reversi")
-        try:
-            on_ray = sch.evaluate("greedy", ["random", "wpc1"], settings, 12, 3,
-                                  sch.Runner(settings, backend))
-        finally:
-            backend.close()
-        serial = sch.evaluate("greedy", ["random", "wpc1"], settings, 12, 3, SerialRunner(settings))
-        assert [r.as_dict() for r in on_ray] == [r.as_dict() for r in serial]
+        on_ray = sch.evaluate("greedy", ["random", "wpc1"], settings, 12, 3,
+                              sch.Runner(settings, backend))
     finally:
-        ray.shutdown()
+        backend.close()
+    serial = sch.evaluate("greedy", ["random", "wpc1"], settings, 12, 3, SerialRunner(settings))
+    assert [r.as_dict() for r in on_ray] == [r.as_dict() for r in serial]
 
 
 class Bar:

@@ -33,7 +33,7 @@ from tests.evolve.ga.test_determinism import assert_same_run, kill_at_the_first_
 ray = pytest.importorskip("ray")
 cluster_utils = pytest.importorskip("ray.cluster_utils")
 
-ROOT = Path(__file__).resolve().parents[3]
+ROOT = Path(__file__).resolve().parents[2]
 TINY = ["+experiment=smoke", "search.depth=2", "search.endgame_empties=6", "ga.population=5",
         "ga.generations=2", "ga.elites=1", "games.openings=2", "plot=false", "progress=false"]
 
@@ -45,7 +45,7 @@ def config(*overrides):
 
 @contextlib.contextmanager
 def unlisted_cluster(head_cpus: int):
-    """A ``Cluster`` on this machine that is not written to /tmp/ray/ray_current_cluster, where
+    """A ``Cluster`` on this machine that is not written to Ray's ``ray_current_cluster``, where
     a plain ``ray.init()`` in another process would find and join it (the tests name it by
     address); shut down however the block ends."""
     with pytest.MonkeyPatch.context() as patch:
@@ -121,7 +121,8 @@ def test_the_documented_path_ray_start_head_then_a_study_with_address_auto(seria
     from ray._private.services import get_node_ip_address
 
     port, ip, log = free_port(), get_node_ip_address(), tmp_path / "ray-start.log"
-    started = Path("/tmp/ray/ray_current_cluster")
+    # where `ray start` writes its address (below RAY_TMPDIR when set: tests/ray_once.py)
+    started = Path(ray._common.utils.get_default_ray_temp_dir()) / "ray_current_cluster"
     head = subprocess.Popen(
         ["ray", "start", "--head", f"--port={port}", "--num-cpus=1", "--include-dashboard=false",
          "--disable-usage-stats", "--block"], start_new_session=True,
