@@ -1,6 +1,11 @@
-"""The command line: bad values exit non-zero with one clear line; multirun sweeps work."""
+"""The command line: bad values exit non-zero with one clear line; multirun sweeps work.
+
+Refused commands run ``evolve/__main__.py`` in this process (``evolve``: the same code as
+``python -m evolve``, without a second or two of interpreter and import start-up each); what
+runs a study, or needs a Ray of its own, runs in a real process (``evolve_process``)."""
 
 import os
+import runpy
 import subprocess
 import sys
 from pathlib import Path
@@ -11,7 +16,28 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def evolve(tmp_path, *args):
+@pytest.fixture
+def evolve(monkeypatch, capsys):
+    """``evolve(tmp_path, *args)``: ``python -m evolve *args`` run in ``tmp_path``, in this
+    process; returns its exit status and what it printed."""
+
+    def run(cwd: Path, *args: str) -> subprocess.CompletedProcess:
+        capsys.readouterr()
+        with monkeypatch.context() as patch:
+            patch.chdir(cwd)
+            patch.setattr(sys, "argv", ["evolve", *args])
+            try:
+                runpy.run_path(str(ROOT / "evolve" / "__main__.py"), run_name="__main__")
+                code = 0
+            except SystemExit as exc:
+                code = exc.code if isinstance(exc.code, int) else int(exc.code is not None)
+        out, err = capsys.readouterr()
+        return subprocess.CompletedProcess(["evolve", *args], code, out, err)
+
+    return run
+
+
+def evolve_process(tmp_path, *args):
     path = os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])
     env = {**os.environ, "PYTHONPATH": path}
     return subprocess.run([sys.executable, "-m", "evolve", *args], cwd=tmp_path, env=env,
@@ -24,7 +50,7 @@ def evolve(tmp_path, *args):
     ("ga.mutation_prob=2", "error: ga.mutation_prob=2.0 must satisfy 0 <= value <= 1"),
     ("backend=gpu", "error: backend=gpu must be one of: serial, ray"),
 ])
-def test_a_bad_value_exits_non_zero_with_one_line(tmp_path, override, key):
+def test_a_bad_value_exits_non_zero_with_one_line(tmp_path, override, key, evolve):
     proc = evolve(tmp_path, "+experiment=smoke", override, f"hydra.run.dir={tmp_path / 'run'}")
     assert proc.returncode != 0
     assert proc.stderr.strip() == key
@@ -39,7 +65,7 @@ def test_a_bad_value_exits_non_zero_with_one_line(tmp_path, override, key):
                  "ray://host:port"),
 ])
 def test_an_unreachable_ray_cluster_is_one_line_not_a_minute_of_retries(tmp_path, address,
-                                                                        message):
+                                                                        message, evolve):
     proc = evolve(tmp_path, "+experiment=smoke", "backend=ray", f"ray.address={address}",
                   f"hydra.run.dir={tmp_path / 'run'}")
     assert proc.returncode == 2
@@ -60,13 +86,13 @@ def test_ray_addresses_split_into_host_and_port_ipv6_included(address, host_port
     ("ga.phases=4", "error: ga.phases moved to game.genome.phases"),
     ("game.genome.colour=1", "error: unknown key game.genome.colour (allowed in game.genome: "),
 ])
-def test_moved_and_unknown_game_keys_are_one_line(tmp_path, override, line):
+def test_moved_and_unknown_game_keys_are_one_line(tmp_path, override, line, evolve):
     proc = evolve(tmp_path, "+experiment=smoke", override, f"hydra.run.dir={tmp_path / 'run'}")
     assert proc.returncode == 2
     assert proc.stderr.startswith(line) and proc.stderr.count("\n") == 1
 
 
-def test_resume_of_a_directory_without_checkpoint_is_one_line(tmp_path):
+def test_resume_of_a_directory_without_checkpoint_is_one_line(tmp_path, evolve):
     proc = evolve(tmp_path, f"resume={tmp_path}", f"hydra.run.dir={tmp_path / 'run'}")
     assert proc.returncode != 0
     assert proc.stderr.strip().startswith("error: resume=") and "\n" not in proc.stderr.strip()
@@ -74,7 +100,7 @@ def test_resume_of_a_directory_without_checkpoint_is_one_line(tmp_path):
 
 def test_multirun_sweeps_population_sizes(tmp_path):
     sweep = tmp_path / "sweep"
-    proc = evolve(tmp_path, "-m", "+experiment=smoke", "ga.population=4,6", "plot=false",
+    proc = evolve_process(tmp_path, "-m", "+experiment=smoke", "ga.population=4,6", "plot=false",
                   f"hydra.sweep.dir={sweep}")
     assert proc.returncode == 0, proc.stderr
     for job, population in (("0", 4), ("1", 6)):
@@ -85,8 +111,8 @@ def test_multirun_sweeps_population_sizes(tmp_path):
 
 
 def test_more_ray_workers_than_cpus_is_refused_instead_of_hanging(tmp_path):
-    proc = evolve(tmp_path, "+experiment=smoke", "backend=ray", "ray.num_cpus=1", "ray.workers=2",
-                  f"hydra.run.dir={tmp_path / 'run'}")
+    proc = evolve_process(tmp_path, "+experiment=smoke", "backend=ray", "ray.num_cpus=1",
+                          "ray.workers=2", f"hydra.run.dir={tmp_path / 'run'}")
     assert proc.returncode != 0
     assert proc.stderr.strip() == (
         "error: ray.workers=2 must satisfy workers <= the Ray cluster's CPUs (1)")
@@ -95,14 +121,14 @@ def test_more_ray_workers_than_cpus_is_refused_instead_of_hanging(tmp_path):
 @pytest.fixture(scope="module")
 def finished_smoke_run(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("cli_resume")
-    proc = evolve(tmp, "+experiment=smoke", "plot=false", f"hydra.run.dir={tmp / 'run'}")
+    proc = evolve_process(tmp, "+experiment=smoke", "plot=false", f"hydra.run.dir={tmp / 'run'}")
     assert proc.returncode == 0, proc.stderr
     return tmp / "run"
 
 
 def test_resume_with_a_changed_setting_exits_with_one_line_naming_it(tmp_path, finished_smoke_run):
-    proc = evolve(tmp_path, f"resume={finished_smoke_run}", "search.depth=2", "game=othello",
-                  f"hydra.run.dir={tmp_path / 'log'}")
+    proc = evolve_process(tmp_path, f"resume={finished_smoke_run}", "search.depth=2",
+                          "game=othello", f"hydra.run.dir={tmp_path / 'log'}")
     assert proc.returncode == 2
     line = proc.stderr.strip()
     assert "\n" not in line and "Traceback" not in proc.stdout + proc.stderr
@@ -113,8 +139,8 @@ def test_resume_with_a_changed_setting_exits_with_one_line_naming_it(tmp_path, f
 
 def test_resume_keeps_the_saved_backend_and_can_add_generations(tmp_path, finished_smoke_run):
     # the defaults say backend=ray; the smoke run was serial and is continued serially
-    proc = evolve(tmp_path, f"resume={finished_smoke_run}", "ga.generations=3",
-                  f"hydra.run.dir={tmp_path / 'log'}")
+    proc = evolve_process(tmp_path, f"resume={finished_smoke_run}", "ga.generations=3",
+                          f"hydra.run.dir={tmp_path / 'log'}")
     assert proc.returncode == 0, proc.stderr
     assert "resuming" in proc.stdout and "after generation 1 (next: generation 2, backend serial)" \
         in proc.stdout
@@ -133,7 +159,7 @@ def test_resume_keeps_the_saved_backend_and_can_add_generations(tmp_path, finish
     ("games.openings=5 games.min_plies=1 games.max_plies=1",
      "error: games.openings=5 must satisfy openings <= the distinct positions reachable in 1..1"),
 ])
-def test_unknown_keys_options_and_values_exit_with_one_line(tmp_path, override, line):
+def test_unknown_keys_options_and_values_exit_with_one_line(tmp_path, override, line, evolve):
     proc = evolve(tmp_path, "+experiment=smoke", *override.split(),
                   f"hydra.run.dir={tmp_path / 'run'}")
     assert proc.returncode == 2
@@ -147,7 +173,7 @@ def test_unknown_keys_options_and_values_exit_with_one_line(tmp_path, override, 
     ["-m", "+experiment=smoke", "ga.population=4,-3"],  # the second job's value
     ["resume=nowhere"],
 ])
-def test_a_refused_command_leaves_no_folder_behind(tmp_path, args):
+def test_a_refused_command_leaves_no_folder_behind(tmp_path, args, evolve):
     proc = evolve(tmp_path, *args)
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr
     assert proc.stderr.startswith("error: ")
@@ -224,7 +250,7 @@ def test_added_overrides_join_the_users_own_group(args, extra, expected):
     assert with_overrides(args, extra) == expected
 
 
-def test_a_hydra_flag_after_the_overrides_works_with_a_plugin_game_installed(tmp_path):
+def test_a_hydra_flag_after_the_overrides_works_with_a_plugin_game_installed(tmp_path, evolve):
     """``--cfg job`` after an override (and the plug-in's ``hydra.searchpath`` added to the
     command line when one is installed, as CI's is)."""
     proc = evolve(tmp_path, "seed=7", "--cfg", "job")

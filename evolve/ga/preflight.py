@@ -19,7 +19,7 @@ NO_STUDY = ("--help", "-h", "--hydra-help", "--info", "-i", "--cfg", "-c", "--re
             "--shell-completion", "-sc", "--version")
 
 
-def preflight(args: list[str], conf_dir: Path, out=sys.stdout) -> list[str]:
+def preflight(args: list[str], conf_dir: Path, out=None) -> list[str]:
     """Print the first line, validate every job, and return the overrides that fix the output
     folder (to append to Hydra's command line). Raises ``ConfigError``. Anything it cannot
     compose is left to Hydra, whose message is then the one the user sees."""
@@ -40,7 +40,7 @@ def preflight(args: list[str], conf_dir: Path, out=sys.stdout) -> list[str]:
     where = str(_select(configs[0], key))
     first = _optuna_line(configs[0], where) if optuna else \
         _first_line(configs, jobs, where, multirun)
-    print(first, file=out, flush=True)
+    print(first, file=out or sys.stdout, flush=True)  # the stdout of the call, not of the import
     for cfg, job in zip(configs, jobs, strict=True):
         _validate(cfg, job, conf_dir)
     return [] if any(o.startswith(f"{key}=") for o in overrides) else [f"{key}={where}"]
