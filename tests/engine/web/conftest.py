@@ -8,6 +8,7 @@ import pytest
 from engine.web.app import create_app
 from tests.engine.web.api_client import GAMES, TestClient
 from tests.engine.web.runs import make_run_dir
+from tests.engine.web.server import close_browser
 
 
 @pytest.fixture(scope="module")
@@ -21,3 +22,11 @@ def runs_root(tmp_path_factory):
 @pytest.fixture(scope="module")
 def client(runs_root):
     return TestClient(create_app([runs_root]))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def shared_browser_closed_at_the_end():
+    """The shared chromium (started by the first page a test opens) closes, and its profile
+    folder goes, when the session ends."""
+    yield
+    close_browser()

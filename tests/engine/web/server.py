@@ -52,8 +52,10 @@ _browser: dict = {}  # one chromium per test process, shared by the test modules
 
 
 def _shared_context():
-    """A headless chromium with a fresh user data dir, started on first use and closed when the
-    process exits (starting chromium costs seconds; every test module would pay it)."""
+    """A headless chromium with a fresh user data dir, started on first use and closed by
+    ``close_browser``: at the end of the test session (``tests/engine/web/conftest.py``), or
+    when a script's process exits (starting chromium costs seconds; every test module would
+    pay it)."""
     if "context" not in _browser:
         from playwright.sync_api import sync_playwright
 
@@ -62,11 +64,14 @@ def _shared_context():
         context = playwright.chromium.launch_persistent_context(
             profile.name, executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
         _browser.update(profile=profile, playwright=playwright, context=context)
-        atexit.register(_close_browser)
+        atexit.register(close_browser)
     return _browser["context"]
 
 
-def _close_browser() -> None:
+def close_browser() -> None:
+    """Close the shared chromium and remove its profile; nothing to do if it never started."""
+    if "context" not in _browser:
+        return
     _browser.pop("context").close()
     _browser.pop("playwright").stop()
     _browser.pop("profile").cleanup()
