@@ -240,9 +240,8 @@ JOBS = [
            "deepening before it at 0.1 s per move (400 games each; resumable)"),
     script("bench_mcts", "bench.mcts", "--baseline 20e09c6c9294 --rounds 5 --playouts 20000",
            600, "timing", "MCTS play-outs/s against the last commit before the shared UCT loop"),
-    job("test_suite", f"{PY} -m pytest -q -p no:cacheprovider", "test_suite.md", 450, "timing",
-        "the README's test command: the default suite's result and wall time",
-        capture="The default test suite (python -m pytest)"),
+    script("test_suite", "bench.tiers", "", 2400, "timing",
+           "every test tier (default, slow, claims) on a clean clone: result and wall time"),
     # --- strength: one job per goal of experiments/strength/goals.py ---------------------------
     *(goal(g) for g in GOALS),
     script("tuning_quality_reversed_reversi_1ply", "strength.tuning_quality",

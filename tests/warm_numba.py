@@ -1,0 +1,53 @@
+"""``python -m tests.warm_numba``: compile the kernels the tests use most into the test command's
+numba cache (``tests/numba_cache.py``) before the test run.
+
+On a cold cache, the test workers would each compile the same kernels at the same time. This
+warms what every study config of ``conf/experiment`` plays with (the study's own warm-up: one
+short game of its game, genome and search, plus one game of TD self-play where the genome
+learns by TD); the rest compiles on first use as usual. It prints how long that took, so the
+first-call cost stays visible."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from tests.numba_cache import use_keyed_cache
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def study_games() -> list[tuple[str, dict, bool]]:
+    """(game, settings, learns by TD) of every experiment config, each once."""
+    from hydra import compose, initialize_config_dir
+
+    from evolve.execution.games import configured_game
+    from evolve.ga.config import to_config
+    from evolve.sweep import use_plugins
+
+    use_plugins()
+    seen: dict[str, tuple[str, dict, bool]] = {}
+    with initialize_config_dir(config_dir=str(ROOT / "conf"), version_base="1.3"):
+        for file in sorted((ROOT / "conf" / "experiment").glob("*.yaml")):
+            config = to_config(compose("config", overrides=[f"+experiment={file.stem}"]))
+            name, settings = config.game.name, dict(config.game.settings)
+            learns = bool(getattr(configured_game(name, settings), "learns_by_td", bool)())
+            seen.setdefault(repr((name, settings)), (name, settings, learns))
+    return list(seen.values())
+
+
+def main() -> None:
+    cache = use_keyed_cache()
+    from evolve.execution.games import warm_up
+
+    started = time.perf_counter()
+    for name, settings, learns in study_games():
+        began = time.perf_counter()
+        warm_up(name, settings, learns=learns)
+        print(f"warm_numba: {name} {settings.get('genome', {}).get('kind', 'features')}: "
+              f"{time.perf_counter() - began:.1f} s", flush=True)
+    print(f"warm_numba: {time.perf_counter() - started:.1f} s in all (cache: {cache})")
+
+
+if __name__ == "__main__":
+    main()
