@@ -35,11 +35,21 @@ def group_of(item) -> str | None:
         return f"session:{widest.argname}"
     if widest.scope == "package":
         return f"package:{widest.baseid}"
-    return item.nodeid.split("::")[0]
+    return module(item)
 
 
 def assign(items) -> None:
+    groups = {item.nodeid: group_of(item) for item in items}
+    # a module whose Ray tests share a module fixture with its other tests (a serial run to
+    # compare with): the whole module goes with the Ray tests, so the fixture is made once
+    with_ray = {module(item) for item in items if groups[item.nodeid] == "ray"}
     for item in items:
-        group = group_of(item)
+        group = groups[item.nodeid]
+        if group == module(item) and group in with_ray:
+            group = "ray"
         if group is not None and item.get_closest_marker("xdist_group") is None:
             item.add_marker(pytest.mark.xdist_group(group))
+
+
+def module(item) -> str:
+    return item.nodeid.split("::")[0]

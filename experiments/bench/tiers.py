@@ -2,13 +2,16 @@
 docs/testing.md.
 
     python -m experiments.bench.tiers --out experiments/results/test_suite.md
-    python -m experiments.bench.tiers --tiers default --before e82696f --out ...
+    python -m experiments.bench.tiers --before e82696f --busy-cores 2 --out ...
 
-Each revision (``HEAD``, and ``--before REV`` for a comparison in the same sitting) is cloned
-into a temporary folder and each tier runs there as CI runs it (``.ci/run``): the same pytest
-command, its 25 slowest tests listed. The numba cache is the test command's own, keyed by the
-sources (``tests/numba_cache.py``); ``--cold`` gives every tier an empty one instead. A
-revision's tiers run one after another, so compare times measured in one run of this script.
+Each revision (``HEAD``, and ``--before REV`` for a comparison in the same sitting: its default
+tier only) is cloned into a temporary folder and each tier runs there as CI runs it
+(``.ci/run``): the same pytest command, its 25 slowest tests listed. ``--busy-cores N`` runs the
+default tier once more while N other processes keep a core busy each: a test that depends on
+the machine's speed fails there. The numba cache is the test command's own, keyed by the
+sources (``tests/numba_cache.py``; warmed first, as ``.ci/run`` does); ``--cold`` gives every
+tier an empty one instead. Everything runs one after another, so compare times measured in one
+run of this script.
 """
 
 from __future__ import annotations
@@ -41,21 +44,32 @@ def clone(revision: str, into: Path) -> str:
                           check=True, capture_output=True, text=True).stdout.strip()
 
 
-def run_tier(checkout: Path, tier: str, cold: bool) -> dict:
+def run_tier(checkout: Path, tier: str, cold: bool, busy_cores: int = 0) -> dict:
     args, _ = TIERS[tier]
-    env = None
+    env = {**os.environ}
     if cold:
-        env = {**os.environ, "NUMBA_CACHE_DIR": tempfile.mkdtemp(prefix="be-numba-")}
+        env["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="be-numba-")
+    if (checkout / "tests" / "warm_numba.py").is_file():  # what .ci/run does first
+        subprocess.run([sys.executable, "-m", "tests.warm_numba"], cwd=checkout, env=env,
+                       check=True, capture_output=True)
+    busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"])
+            for _ in range(busy_cores)]
     started = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider",
-                           "--durations=25", *args], cwd=checkout, env=env,
-                          capture_output=True, text=True)
+    try:
+        proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider",
+                               "--durations=25", *args], cwd=checkout, env=env,
+                              capture_output=True, text=True)
+    finally:
+        for p in busy:
+            p.kill()
+            p.wait()
     seconds = time.perf_counter() - started
     lines = proc.stdout.splitlines()
     summary = next((m.group("text") for line in reversed(lines) if (m := SUMMARY.match(line))),
                    "no summary line")
-    return {"tier": tier, "exit_status": proc.returncode, "seconds": round(seconds, 1),
-            "summary": summary, "slowest": slowest(lines)}
+    return {"tier": tier, "busy_cores": busy_cores, "exit_status": proc.returncode,
+            "seconds": round(seconds, 1), "summary": summary, "slowest": slowest(lines),
+            "failures": [line for line in lines if line.startswith(("FAILED ", "ERROR "))]}
 
 
 def slowest(lines: list[str]) -> list[str]:
@@ -77,18 +91,23 @@ def main() -> int:
     parser.add_argument("--revision", default="HEAD")
     parser.add_argument("--before", metavar="REV", help="also time this revision, first")
     parser.add_argument("--cold", action="store_true", help="an empty numba cache per tier")
+    parser.add_argument("--busy-cores", type=int, default=0, metavar="N",
+                        help="also run the default tier with N cores kept busy")
     args = parser.parse_args()
     stamp = Stamp.begin()
+    plan = [("before", args.before, ["default"], 0)] if args.before else []
+    plan.append(("after" if args.before else "this", args.revision, args.tiers, 0))
+    if args.busy_cores:
+        plan.append((plan[-1][0], args.revision, ["default"], args.busy_cores))
     results = []
-    for label, revision in ([("before", args.before)] if args.before else []) + \
-            [("after" if args.before else "this", args.revision)]:
+    for label, revision, tiers, busy in plan:
         with tempfile.TemporaryDirectory(prefix="be-suite-") as folder:
             commit = clone(revision, Path(folder) / "checkout")
-            for tier in args.tiers:
+            for tier in tiers:
                 row = {"revision": label, "commit": commit, **run_tier(
-                    Path(folder) / "checkout", tier, args.cold)}
-                print(f"{label} {commit} {tier}: {row['summary']}, {row['seconds']:.0f} s, "
-                      f"exit status {row['exit_status']}", flush=True)
+                    Path(folder) / "checkout", tier, args.cold, busy)}
+                print(f"{label} {commit} {tier} ({busy} cores busy): {row['summary']}, "
+                      f"{row['seconds']:.0f} s, exit status {row['exit_status']}", flush=True)
                 results.append(row)
     write_result(args.out, "# The test tiers on a clean clone", table(results, args), stamp,
                  {"tiers": results, "cold_numba_cache": args.cold})
@@ -98,18 +117,22 @@ def main() -> int:
 def table(results: list[dict], args) -> list[str]:
     cache = "an empty numba cache per tier" if args.cold else "the test command's numba cache"
     lines = [f"Each tier as `.ci/run` runs it, on a clean clone, with {cache}.", "",
-             "| revision | commit | tier | command | result | wall time |",
-             "|---|---|---|---|---|---:|"]
+             "| revision | commit | tier | command | cores kept busy | result | wall time |",
+             "|---|---|---|---|---:|---|---:|"]
     for r in results:
         command = " ".join(["python -m pytest", *(f'"{a}"' if " " in a else a
                                                    for a in TIERS[r["tier"]][0])])
         lines.append(f"| {r['revision']} | `{r['commit']}` | {r['tier']} | `{command}` | "
-                     f"{r['summary']} (exit {r['exit_status']}) | {r['seconds'] / 60:.1f} min |")
+                     f"{r['busy_cores']} | {r['summary']} (exit {r['exit_status']}) | "
+                     f"{r['seconds'] / 60:.1f} min |")
     lines += ["", "What each tier holds:", ""]
     lines += [f"- **{name}**: {what}" for name, (_, what) in TIERS.items()]
     for r in results:
-        lines += ["", f"The 25 slowest of {r['revision']} `{r['commit']}`, {r['tier']}:", "",
-                  "```", *r["slowest"], "```"]
+        busy = f", {r['busy_cores']} cores busy" if r["busy_cores"] else ""
+        lines += ["", f"The 25 slowest of {r['revision']} `{r['commit']}`, {r['tier']}{busy}:",
+                  "", "```", *r["slowest"], "```"]
+        if r["failures"]:
+            lines += ["", "Failed:", "", "```", *r["failures"], "```"]
     return lines
 
 
