@@ -32,10 +32,11 @@ class PlayerChoice:
     config: Path | None = None  # a champion's run config (its study's recorded search)
     search: SearchSettings | None = None  # how it searches (None: a person, or no search)
     search_info: dict | None = None  # that search, where it comes from, in words
+    fixed: str | None = None  # what an agent the settings do not change searches (in words)
 
     def to_json(self) -> dict:
         return {"type": self.type, "label": self.label, "searches": self.searches,
-                "search": self.search_info}
+                "search": self.search_info, "fixed": self.fixed}
 
 
 def check_web_spec(game, spec, limits: Limits, search: SearchSettings) -> str:
@@ -128,6 +129,8 @@ def assign_searches(game, choices: tuple[PlayerChoice, ...], search: SearchSetti
             check_web_spec(game, choice.source, limits, base)  # its @d+K over this depth
             out[index] = _searching(choice, base, source,
                                     f"{search_text(base)} ({source})")
+        elif choice.type == "agent":  # the words evolve.evaluate and engine.play use too
+            out[index] = replace(choice, fixed=game.fixed_search(choice.source))
     return tuple(out)
 
 

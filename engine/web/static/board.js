@@ -36,7 +36,8 @@ function statusText(session) {
 function searchesText(session) {
   if (session.mode === "replay") return "";
   return session.players.filter(p => p.type !== "human").map(p =>
-    `${p.name} (${p.label}): ${p.search ? p.search.text : "its own rule, no search settings"}`)
+    `${p.name} (${p.label}): ${p.search ? p.search.text
+                                         : p.fixed || "its own rule, no search settings"}`)
     .join(" · ");
 }
 

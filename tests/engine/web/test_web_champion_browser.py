@@ -66,7 +66,9 @@ def test_the_champion_is_watched_at_the_search_its_file_records(site):
         2, 20, "champion file")
     assert "blue (runs/hexifence (final)): depth 2, exact endgame from 20 (champion file)" in \
         page.inner_text("#player-searches")
-    assert "red (chain): its own rule" in page.inner_text("#player-searches")
+    # a fixed agent's search in the words of a search's settings (Game.fixed_search)
+    assert "red (chain): no tree search, chain rules: captures and double-deals" in \
+        page.inner_text("#player-searches")
 
     page.fill("#depth", "1")  # by hand: for every player, and said so
     assert "apply to every player" in page.inner_text("#search-source")
