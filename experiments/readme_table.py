@@ -238,27 +238,28 @@ ROWS = [
     Row("strength_othello", "1-ply Othello champion (`+experiment=othello_league`), Othello "
         "League protocol, 200 games", "beat the literature WPC", league,
         source="strength_othello_league.json"),
-    Row("strength_othello_ntuple", "Othello n-tuple champion (TD, `othello_ntuple.json`) vs "
-        "the League's WPC (`wpc1`), League protocol, 400 games", ">= 90%", goal),
+    Row("strength_othello_ntuple", "Othello n-tuple champion (`othello_ntuple.json`: the mean "
+        "of two 4-phase TD networks, `python -m evolve.blend`) vs the League's WPC (`wpc1`), "
+        "League protocol, 400 games", ">= 90%", goal),
     Row("strength_othello_ntuple_vs_league", "... head to head vs our best WPC champion "
         "(`othello_league.json`)", ">= +200 Elo", goal),
+    Row("strength_othello_ntuple_vs_square2_fresh", "... head to head vs the champion before it "
+        "(2x2 squares, 4 million games of TD), seeds no choice was made on, 2,000 games",
+        ">= 65%", goal),
+    Row("strength_othello_ntuple_vs_square2_fresh", "... the same champion vs `wpc1` / the "
+        "course matrix / the CMA-ES League champion (2,000 games each)", "no lower than the "
+        "one before", othello_anchors),
+    Row("strength_othello_ntuple_square2_anchors_fresh", "... the champion before it vs the "
+        "same, on the same openings", "the bar", othello_anchors),
     Row("strength_othello_ntuple_4x2x2", "Othello candidate 4+2x2 (20 million games of "
-        "distributed TD) head to head vs today's network, League protocol, 1,000 games",
+        "distributed TD) head to head vs the 2x2-square network, League protocol, 1,000 games",
         ">= 65%", goal),
-    Row("strength_othello_ntuple_4x2x2_phases4", "Othello candidate 4+2x2 in 4 phases (20 "
-        "million games of distributed TD) head to head vs today's network, League protocol, "
-        "1,000 games", ">= 65%", goal),
-    Row("strength_othello_ntuple_square2_phases4", "Othello candidate 2x2 squares in 4 phases "
-        "(20 million games of distributed TD) head to head vs today's network, 1,000 games",
-        ">= 65%", goal),
-    Row("strength_othello_ntuple_blend_fresh", "Othello candidate: the mean of the two "
-        "4-phase networks (`python -m evolve.blend`) head to head vs today's network, fresh "
-        "seeds, 2,000 games", ">= 65%", goal),
-    Row("strength_othello_ntuple_blend_fresh", "... the same blend vs `wpc1` / the course "
-        "matrix / the CMA-ES League champion (2,000 games each)", "no lower than today's",
-        othello_anchors),
-    Row("strength_othello_ntuple_anchors_fresh", "... today's network vs the same, on the "
-        "same openings", "the bar", othello_anchors),
+    Row("strength_othello_ntuple_4x2x2_phases4", "Othello 4+2x2 in 4 phases (20 million games "
+        "of distributed TD; a half of the champion) head to head vs the 2x2-square network, "
+        "League protocol, 1,000 games", ">= 65%", goal),
+    Row("strength_othello_ntuple_square2_phases4", "Othello 2x2 squares in 4 phases (20 million "
+        "games of distributed TD; the other half) head to head vs the 2x2-square network, 1,000 "
+        "games", ">= 65%", goal),
     Row("strength_reversed_reversi_ntuple", "Reversed Reversi n-tuple champion (4+2x2 in 4 "
         "phases, 10 million games of distributed TD) vs the committed 1-ply WPC champion, 1 ply "
         "+ exact last 3, 400 games", ">= +150 Elo", goal),
