@@ -25,6 +25,7 @@ from engine.core.registry import get_game, usable_game_names
 from engine.core.version import add_version_flag
 
 BINARY_SUFFIXES = (".npz",)  # loaders tell these from JSON by the suffix alone
+FOLDER = "/"  # the ``suffix`` of a format that writes a folder (a Java package: several files)
 
 
 def all_formats() -> dict[str, list[ExportFormat]]:
@@ -41,6 +42,8 @@ def output_path(fmt: ExportFormat, out: str | Path) -> Path:
     JSON by the suffix, so such a file must end in its suffix (appended when there is none, as
     ``numpy.savez`` itself would) and no other format may take that suffix."""
     out = Path(out)
+    if fmt.suffix == FOLDER:
+        return out
     suffix = out.suffix.lower()
     if fmt.suffix in BINARY_SUFFIXES and suffix != fmt.suffix:
         if suffix:
@@ -82,7 +85,11 @@ def export(source: str | Path, fmt: str, out: str | Path, game: str | None = Non
             raise ValueError(f"{flag} is not an option of --format {fmt} for {name} (its "
                              f"options: {', '.join(sorted(allowed)) or 'none'})")
     out = output_path(declared[fmt], out)
-    if out.is_dir():
+    if declared[fmt].suffix == FOLDER:  # the format writes several files into --out
+        if out.exists() and not out.is_dir():
+            raise ValueError(f"--format {fmt} writes a folder of files: --out {out} is a file")
+        out.mkdir(parents=True, exist_ok=True)
+    elif out.is_dir():
         raise ValueError(f"--out {out} is a directory, not a file")
     out.parent.mkdir(parents=True, exist_ok=True)
     the_game.export(path, fmt, out, **options)

@@ -136,7 +136,7 @@ class ExportFormat:
     """A file format ``python -m evolve.export --format NAME`` writes for a game."""
 
     name: str
-    suffix: str  # the suffix of the file written (".json", ".npz", ".py")
+    suffix: str  # of the file written (".json", ".npz", ".py"); "/": a folder of files
     description: str
     options: tuple[Option, ...] = ()
 
