@@ -1,4 +1,4 @@
-"""The test command's numba cache, keyed by the sources it compiles (issue 32).
+"""The test command's numba cache, keyed by the sources it compiles.
 
 numba's on-disk cache (``cache=True``) checks only the file of the function it loads: a function
 inlined from ``engine/kernels/rng.py`` into a kernel of another file (or any jitted callee, or a

@@ -45,8 +45,6 @@ def game_commands() -> list[str]:
             for command in sorted(get_game(name).cli_commands)]
 
 
-# to be fixed by the change of evolve/export.py under way (issue 32, part 1): its description
-# is still its docstring's first paragraph with the markup (``Game.export_formats``)
 COMMANDS = main_modules() + [f"engine.{c}" for c in game_commands()]
 
 

@@ -1,6 +1,6 @@
 """The test command's numba cache is keyed by the sources (``tests/numba_cache.py``): set before
 numba is imported, inherited by subprocesses, and a new directory as soon as a compiled source
-changes (issue 32: a kernel edited and restored left a warm cache that tested the edit)."""
+changes (a kernel edited and restored once left a warm cache that tested the edit)."""
 
 from __future__ import annotations
 

@@ -113,7 +113,7 @@ def stop_session(leader: int) -> None:
     psutil.wait_procs(alive, timeout=5)
 
 
-# a head of its own: ~50 s on a loaded 2-CPU machine; in the default set, as issue 13 asks
+# a head of its own: ~50 s on a loaded 2-CPU machine; the documented path, so in the default set
 def test_the_documented_path_ray_start_head_then_a_study_with_address_auto(serial_run,
                                                                           tmp_path):
     """``ray start --head --port ...`` as a user would (in its own session, so the test can stop
@@ -259,7 +259,7 @@ def evolve_process(tmp_path: Path, *args: str, drop_env=(), **kwargs):
                             **kwargs)
 
 
-# two drivers start in subprocesses: ~25 s here; in the default set, as issue 13 asks. Three
+# two drivers start in subprocesses: ~25 s here; kill -9 on a cluster, so in the default set. Three
 # generations, so that generations are still to play after the first checkpoint (the kill must
 # come mid-run)
 def test_the_driver_killed_then_resumed_on_the_same_cluster_matches(cluster, tmp_path):

@@ -1,8 +1,8 @@
-"""The scenario of issue 13, as a user runs it: a 2-node cluster (head with 1 CPU, one worker
+"""Losing a node mid-study, as a user runs it: a 2-node cluster (head with 1 CPU, one worker
 node with 1 CPU), ``python -m evolve ... ray.address=<cluster>`` at depth 5 with 16
 individuals for 12 generations, and the worker node removed once the first generation is in.
-Before the fix the study waited forever for a CPU that no longer existed; now it must finish on
-the head alone with exactly the serial run's tables and champion. Minutes: ``-m slow``."""
+The study must not wait for a CPU that no longer exists: it finishes on the head alone with
+exactly the serial run's tables and champion. Minutes: ``-m slow``."""
 
 from __future__ import annotations
 
