@@ -26,6 +26,7 @@ from engine.core.records import (
     GenomeSpec,
     SearchSettings,
 )
+from engine.reversi.comp90054 import COMP90054_EXPORT
 from engine.reversi.cs303 import CS303_EXPORT, NPZ_EXPORT
 from engine.reversi.game_states import ReversiStates
 from engine.reversi.game_td import ReversiTD
@@ -46,7 +47,7 @@ class ReversiGame(ReversiStates, ReversiTD, GameBase):
     players = ("black", "white")
     margin_unit = "discs"
     result_columns = ("black_discs", "white_discs", "black_score")
-    export_formats = (JSON_EXPORT, NPZ_EXPORT, CS303_EXPORT)
+    export_formats = (JSON_EXPORT, NPZ_EXPORT, CS303_EXPORT, COMP90054_EXPORT)
     cli_commands = {"perft": "engine.reversi.perft", "solve": "engine.reversi.solve",
                     "play": "engine.reversi.play"}
 
@@ -283,9 +284,15 @@ class ReversiGame(ReversiStates, ReversiTD, GameBase):
         return Champion(self.name, w.to_genome(), file_settings(w), w.name, dict(w.metadata))
 
     def export(self, source, fmt: str, out, **options) -> None:
-        """``options``: ``depth`` / ``endgame_empties`` of a fixed-depth CS303 agent."""
+        """``options``: ``depth`` / ``endgame_empties`` of a fixed-depth CS303 agent; those and
+        the time and team options of the COMP90054 agent (``engine.reversi.comp90054``)."""
         from engine.reversi.exports import export_weights
 
+        if fmt == COMP90054_EXPORT.name:
+            from engine.reversi.comp90054 import export_comp90054
+
+            export_comp90054(source, out, **options)
+            return
         if options and fmt != CS303_EXPORT.name:
             raise ValueError(f"--format {fmt} takes no options (got {', '.join(options)})")
         export_weights(source, fmt, out, **options)
