@@ -20,11 +20,20 @@ from engine.core.agent import Seed
 from engine.core.base import GameBase
 from engine.core.file_cache import parsed_once
 from engine.core.files import read_json_object
-from engine.core.game import DRAW, Champion, GameSettingsError, GenomeSpec, Outcome, SearchSettings
+from engine.core.game import (
+    DRAW,
+    JSON_EXPORT,
+    Champion,
+    GameSettingsError,
+    GenomeSpec,
+    Outcome,
+    SearchSettings,
+)
 from engine.core.settings import int_in
 from engine.hexifence import network as nw
 from engine.hexifence import weights as W
 from engine.hexifence.board import MAX_SIZE, board
+from engine.hexifence.comp30024 import COMP30024_EXPORT
 from engine.hexifence.state import PLAYER_NAMES, State, edge_of_move, from_text, initial_state
 from engine.kernels.ntuple_game import NetworkGenomeFigures
 from engine.kernels.ntuple_settings import merged_genome
@@ -43,6 +52,7 @@ class HexifenceGame(NetworkGenomeFigures, GameBase):
     seed_references = ("reference",)
     default_panel = ("random", "greedy", "safe", "chain")
     cli_commands = {"solve": "engine.hexifence.solve", "play": "engine.hexifence.play"}
+    export_formats = (JSON_EXPORT, COMP30024_EXPORT)
 
     def __init__(self, size: int = 3, phases: int = 3, genome: Mapping | None = None):
         self.size = size
@@ -259,6 +269,14 @@ class HexifenceGame(NetworkGenomeFigures, GameBase):
         parsed once per process while its bytes are the same."""
         return parsed_once(path, _read_champion)
 
+    def export(self, source: Path, fmt: str, out: Path, **options) -> None:
+        """``comp30024``: the course's Java player (``engine.hexifence.comp30024``); its
+        options are that format's."""
+        if fmt != COMP30024_EXPORT.name:
+            return super().export(source, fmt, out, **options)
+        from engine.hexifence import comp30024
+
+        comp30024.export(source, out, **options)
 
     def genome_figure(self, genome: np.ndarray, title: str = ""):
         if self.network is not None:
