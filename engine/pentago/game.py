@@ -16,7 +16,15 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.core import DRAW, Champion, GameSettingsError, GenomeSpec, Outcome, SearchSettings
+from engine.core import (
+    DRAW,
+    JSON_EXPORT,
+    Champion,
+    GameSettingsError,
+    GenomeSpec,
+    Outcome,
+    SearchSettings,
+)
 from engine.core.agent import Agent, Seed
 from engine.core.base import GameBase
 from engine.core.file_cache import parsed_once
@@ -27,6 +35,7 @@ from engine.pentago import genome as genes
 from engine.pentago import network as nw
 from engine.pentago import specs
 from engine.pentago import state as st
+from engine.pentago.comp424 import COMP424_EXPORT
 from engine.pentago.evaluation import phase_table
 
 
@@ -44,6 +53,7 @@ class PentagoTwistGame(NetworkGenomeFigures, GameBase):
     default_panel = ("mcts", "greedy", "random")
     cli_commands = {"perft": "engine.pentago.perft", "play": "engine.pentago.play"}
     max_abs_weight = genes.MAX_WEIGHT
+    export_formats = (JSON_EXPORT, COMP424_EXPORT)
 
     def __init__(self, genome: Mapping | None = None):
         self.genome, self.network = nw.validated_genome(dict(genome or {}))
@@ -215,6 +225,15 @@ class PentagoTwistGame(NetworkGenomeFigures, GameBase):
         parsed once per process while the file is unchanged: an evaluation builds an agent per
         game, and a network's file holds tens of thousands of weights."""
         return parsed_once(path, _read_champion)
+
+    def export(self, source: Path, fmt: str, out: Path, **options) -> None:
+        """``json`` (the base), or ``comp424``: the course's ``student_player`` package written
+        into the folder ``out`` (``engine.pentago.comp424``)."""
+        if fmt != COMP424_EXPORT.name:
+            return super().export(source, fmt, out, **options)
+        from engine.pentago.comp424 import export_comp424
+
+        export_comp424(self, source, out, **options)
 
     def genome_figure(self, genome: np.ndarray, title: str = ""):
         if self.network is not None:
