@@ -204,10 +204,14 @@ JOBS = [
              "nodes/s and TD games/s by genome") for game in CONTRACT_GAMES),
     script("bench_pentago", "bench.pentago", "", 60, "timing", "Pentago Twist's kernels: random "
            "games/s, MCTS play-outs/s, successor evaluations/s (features, networks)"),
+    script("bench_comp424", "bench.comp424", "", 240, "timing", "the exported COMP 424 Pentago "
+           "Twist Java player: nodes/s against the numba search, share of the move budget"),
     script("bench_features", "bench.features", "", 60, "timing",
            "cost of Reversi's optional feature groups"),
     script("bench_cs303", "bench.cs303", "", 120, "timing",
            "the exported CS303 agent (pure Python): nodes/s, depth reached in the time limit"),
+    script("bench_comp30024", "bench.comp30024", "", 120, "timing", "the exported COMP30024 "
+           "Hexifence Java player: nodes/s against the numba search, share of the move budget"),
     script("bench_ga", "bench.ga", "--generations 5 --studies depth5 defaults", 2100, "timing",
            "one generation serial vs Ray 1/2 workers; whole studies end to end"),
     script("bench_scale", "bench.scale", "--depths 2 3", 900, "timing",

@@ -42,7 +42,9 @@ public class EvolvedPlayer implements Player, Piece {
     static final int BOUND_EXACT = 0, BOUND_LOWER = 1, BOUND_UPPER = 2;
     static final int PERMANENT_GEN = 1;
     static final int TT_BITS = 20;
-    static final int CLOCK_EVERY = 1023;  // nodes between two readings of the clock
+    static final int CLOCK_EVERY = 255;  // nodes between two readings of the clock
+    static final double STOP_AT = 0.85;  // share of the budget after which no search goes on
+    static final double SOLVE_FOR = 0.6;  // share the exact endgame may take before deepening
 
     // the board: cells and edges in row-major order, as the engine numbers them
     int n, width, nCells, nEdges;
@@ -413,10 +415,10 @@ public class EvolvedPlayer implements Player, Piece {
         }
         long start = System.nanoTime();
         timed = moveMs > 0;
-        deadline = start + moveMs * 1000000L;
+        deadline = start + (long) (moveMs * 1e6 * STOP_AT);
         int move = NO_MOVE;
         if (left <= endgameEmpties) {
-            long solveBy = depth > 0 ? deadline : start + moveMs * 700000L;
+            long solveBy = depth > 0 ? deadline : start + (long) (moveMs * 1e6 * SOLVE_FOR);
             move = solve(left, solveBy);
             if (move != NO_MOVE) {
                 return move;
