@@ -124,12 +124,11 @@ def recorded_endgame(source: Path) -> int:
     return int(found.search.endgame_empties)
 
 
-def export(source: Path, out: Path, depth: int | None = None,
+def export(hexifence, source: Path, out: Path, depth: int | None = None,
            endgame_empties: int | None = None, move_ms: int | None = None,
            class_name: str | None = None) -> Path:
-    """Write ``out/aiproj/hexifence/<class_name>.java``; returns that path."""
-    from engine.hexifence.game import GAME
-
+    """Write ``out/aiproj/hexifence/<class_name>.java`` (``hexifence``: the game, a
+    ``HexifenceGame``); returns that path."""
     class_name = class_name or DEFAULT_CLASS
     if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", class_name):
         raise ValueError(f"--class-name {class_name!r} must be a Java identifier")
@@ -139,9 +138,9 @@ def export(source: Path, out: Path, depth: int | None = None,
         raise ValueError(f"--move-ms {move_ms} must be >= 0")
     if move_ms == 0 and depth is None:
         raise ValueError("--move-ms 0 (no clock) needs a fixed --depth")
-    champion = GAME.load_champion(source)
-    game = GAME.with_settings(champion.settings) if \
-        champion.settings["genome"].get("kind") == "ntuple" else GAME.features_game()
+    champion = hexifence.load_champion(source)
+    game = hexifence.with_settings(champion.settings) if \
+        champion.settings["genome"].get("kind") == "ntuple" else hexifence.features_game()
     if game.network is not None and game.size not in COURSE_SIZES:
         raise ValueError(f"{source}: its network was laid out on the N={game.size} board; the "
                          f"course plays N=2 and N=3")

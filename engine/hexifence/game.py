@@ -276,7 +276,7 @@ class HexifenceGame(NetworkGenomeFigures, GameBase):
             return super().export(source, fmt, out, **options)
         from engine.hexifence import comp30024
 
-        comp30024.export(source, out, **options)
+        comp30024.export(self, source, out, **options)
 
     def genome_figure(self, genome: np.ndarray, title: str = ""):
         if self.network is not None:
