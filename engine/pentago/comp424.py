@@ -30,10 +30,10 @@ COMP424_EXPORT = ExportFormat(
     (Option("depth", int, "fixed search depth: plays exactly like the engine's agent (default: "
             "iterative deepening within the course's time limit)"),
      Option("endgame_empties", int, "exact search from this many empties (default: the file's)"),
-     Option("move_ms", int, f"comp424: time limit per move in ms (default {COURSE_MOVE_MS})"),
-     Option("first_move_ms", int, "comp424: time limit of the first move in ms (default "
+     Option("move_ms", int, f"time limit per move in ms (default {COURSE_MOVE_MS})"),
+     Option("first_move_ms", int, "time limit of the first move in ms (default "
             f"{COURSE_FIRST_MOVE_MS})"),
-     Option("student_id", str, f"comp424: the name passed to super() (default "
+     Option("student_id", str, f"the name passed to super() (default "
             f"{DEFAULT_STUDENT_ID}: put your student number)")))
 
 
