@@ -26,9 +26,9 @@ COMP90054_EXPORT = ExportFormat(
     (Option("depth", int, "fixed search depth: plays exactly like the engine's agent (default: "
             "iterative deepening within the course's time limit)"),
      Option("endgame_empties", int, "exact search from this many empties (default: the file's)"),
-     Option("move_seconds", float, "comp90054: seconds per move (default 1, the course's)"),
-     Option("first_move_seconds", float, "comp90054: seconds for the agent's first move "
-            "(default 15, the course's)"),
+     Option("move_ms", int, "comp90054: milliseconds per move (default 1000, the course's)"),
+     Option("first_move_ms", int, "comp90054: milliseconds for the agent's first move "
+            "(default 15000, the course's)"),
      Option("team", str, "comp90054: the team folder under agents/ (default t_000)")))
 PART = Path(__file__).with_name("comp90054_template.py")
 AGENT_MARK = "# --- BEGIN AGENT ---"
@@ -83,10 +83,9 @@ def render_comp90054(weights, endgame_empties: int, depth: int | None = None,
         raise ValueError(f"--depth {depth} must be >= 1")
     if not 0 <= endgame_empties <= 20:
         raise ValueError(f"--endgame-empties {endgame_empties} must satisfy 0 <= empties <= 20")
-    for flag, seconds in (("--move-seconds", move_seconds),
-                          ("--first-move-seconds", first_move_seconds)):
+    for flag, seconds in (("--move-ms", move_seconds), ("--first-move-ms", first_move_seconds)):
         if not seconds > 0:
-            raise ValueError(f"{flag} {seconds} must be > 0")
+            raise ValueError(f"{flag} {round(1000 * seconds)} must be > 0")
     variant = weights.metadata.get("variant") or "othello"
     if variant != "othello":
         raise ValueError(f"the COMP90054 framework plays Othello, but these weights are for "
@@ -112,7 +111,7 @@ def render_comp90054(weights, endgame_empties: int, depth: int | None = None,
 
 
 def write_comp90054(weights, out, endgame_empties: int, depth: int | None = None,
-                    move_seconds: float | None = None, first_move_seconds: float | None = None,
+                    move_ms: int | None = None, first_move_ms: int | None = None,
                     team: str | None = None) -> Path:
     """Write ``out/agents/<team>/myTeam.py`` (``out``: the framework's checkout); returns it."""
     team = DEFAULT_TEAM if team is None else team
@@ -120,8 +119,8 @@ def write_comp90054(weights, out, endgame_empties: int, depth: int | None = None
         raise ValueError(f"--team {team!r} must be a Python identifier (the framework imports "
                          f"agents.<team>.myTeam)")
     source = render_comp90054(weights, endgame_empties, depth,
-                              1.0 if move_seconds is None else move_seconds,
-                              15.0 if first_move_seconds is None else first_move_seconds)
+                              1.0 if move_ms is None else move_ms / 1000,
+                              15.0 if first_move_ms is None else first_move_ms / 1000)
     path = Path(out) / "agents" / team / "myTeam.py"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(source)
