@@ -210,6 +210,8 @@ JOBS = [
            "cost of Reversi's optional feature groups"),
     script("bench_cs303", "bench.cs303", "", 120, "timing",
            "the exported CS303 agent (pure Python): nodes/s, depth reached in the time limit"),
+    script("bench_comp90054", "bench.comp90054", "", 120, "timing",
+           "the COMP90054 Othello exports (pure Python): nodes/s vs the engine, budget used"),
     script("bench_comp30024", "bench.comp30024", "", 120, "timing", "the exported COMP30024 "
            "Hexifence Java player: nodes/s against the numba search, share of the move budget"),
     script("bench_ga", "bench.ga", "--generations 5 --studies depth5 defaults", 2100, "timing",
