@@ -38,7 +38,7 @@ from experiments.stamp import ROOT, Stamp, write_result
 CHAMPIONS = ROOT / "experiments" / "results" / "champions"
 EXPORTS = {"square tables": CHAMPIONS / "othello.json",
            "n-tuple network": CHAMPIONS / "othello_ntuple.json"}
-STANDINS = ROOT / "tests" / "engine" / "reversi" / "comp90054_standins"  # ``template.Agent``
+STANDIN_TEMPLATE = ROOT / "tests" / "engine" / "reversi" / "comp90054_standins" / "template.py"
 
 
 def positions(n: int, seed: int) -> list[Position]:
@@ -119,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--move-ms", type=int, default=1000, help="the course's limit per move")
     args = p.parse_args(argv)
     stamp = Stamp.begin(None if argv is None else [__file__, *argv])
-    sys.path.insert(0, str(STANDINS))
+    sys.modules["template"] = load(STANDIN_TEMPLATE, "template")  # the file's ``Agent``
     boards = positions(args.positions, args.seed)
     with tempfile.TemporaryDirectory() as tmp:
         rows = {name: measure(path, boards, args.depth, args.move_ms, Path(tmp))
