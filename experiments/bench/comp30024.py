@@ -21,7 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from engine.hexifence import comp30024_check as check
+from tests.engine.hexifence import comp30024_check as check
 from engine.hexifence.comp30024 import recorded_endgame
 from engine.hexifence.game import GAME
 from engine.hexifence.searcher import Searcher

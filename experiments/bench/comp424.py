@@ -21,7 +21,7 @@ import tempfile
 from pathlib import Path
 
 from engine.core import SearchSettings
-from engine.pentago import comp424_check as cc
+from tests.engine.pentago import comp424_check as cc
 from engine.pentago.comp424 import COURSE_FIRST_MOVE_MS, COURSE_MOVE_MS
 from engine.pentago.game import GAME
 from experiments.common import arguments

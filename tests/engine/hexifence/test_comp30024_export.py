@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine.hexifence import comp30024_check as check
+from tests.engine.hexifence import comp30024_check as check
 from engine.hexifence.game import GAME
 from evolve.export import export, main
 

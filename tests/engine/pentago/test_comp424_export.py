@@ -3,7 +3,7 @@ whole legal games through them and, at a fixed depth, plays the engine agent's m
 
 Each check exports a champion file with ``python -m evolve.export``'s function, compiles the
 ``student_player`` package with the stand-ins (``javac --release 8``) and asks one JVM about a
-list of positions (``engine.pentago.comp424_check``). No timing is asserted: the speed and the
+list of positions (``tests.engine.pentago.comp424_check``). No timing is asserted: the speed and the
 share of the time budget used are ``experiments/bench/comp424.py``'s.
 """
 
@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from engine.core import SearchSettings
-from engine.pentago import comp424_check as cc
+from tests.engine.pentago import comp424_check as cc
 from engine.pentago import state as st
 from engine.pentago.game import GAME
 from evolve.export import export

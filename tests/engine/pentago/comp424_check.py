@@ -17,8 +17,7 @@ import numpy as np
 
 from engine.pentago import state as st
 
-STANDINS = Path(__file__).resolve().parents[2] / "tests" / "engine" / "pentago" / \
-    "comp424_standins"
+STANDINS = Path(__file__).resolve().parent / "comp424_standins"
 HARNESS = "student_player.Comp424Harness"
 
 
