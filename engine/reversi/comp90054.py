@@ -26,10 +26,10 @@ COMP90054_EXPORT = ExportFormat(
     (Option("depth", int, "fixed search depth: plays exactly like the engine's agent (default: "
             "iterative deepening within the course's time limit)"),
      Option("endgame_empties", int, "exact search from this many empties (default: the file's)"),
-     Option("move_ms", int, "comp90054: milliseconds per move (default 1000, the course's)"),
-     Option("first_move_ms", int, "comp90054: milliseconds for the agent's first move "
+     Option("move_ms", int, "milliseconds per move (default 1000, the course's)"),
+     Option("first_move_ms", int, "milliseconds for the agent's first move "
             "(default 15000, the course's)"),
-     Option("team", str, "comp90054: the team folder under agents/ (default t_000)")))
+     Option("team", str, "the team folder under agents/ (default t_000)")))
 PART = Path(__file__).with_name("comp90054_template.py")
 AGENT_MARK = "# --- BEGIN AGENT ---"
 SETTINGS = ("# --- BEGIN SETTINGS (generated) ---", "# --- END SETTINGS ---")
