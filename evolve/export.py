@@ -147,14 +147,17 @@ def main(argv: list[str] | None = None) -> int:
                              "metadata.play, e.g. '{\"depth\": 3, \"endgame_empties\": 24}' (the "
                              "search its strength was measured at; default: they play "
                              "metadata.search, the search it was evolved with)")
-    options = {}  # every option some game's format declares, once
+    options, helps = {}, {}  # every option some game's format declares, once; its helps
     for name, declarations in formats.items():
         for fmt in declarations:
             for option in fmt.options:
-                if option.name not in options:
-                    options[option.name] = option
-                    parser.add_argument(option.flag, type=option.type, default=None,
-                                        help=f"{name}: {option.help}")
+                options.setdefault(option.name, option)
+                said = helps.setdefault(option.name, [])
+                if f"{name}: {option.help}" not in said:
+                    said.append(f"{name}: {option.help}")
+    for option in options.values():  # a flag several formats take says what it is in each
+        parser.add_argument(option.flag, type=option.type, default=None,
+                            help="; ".join(helps[option.name]))
     args = parser.parse_args(argv)
     try:
         out = export(args.source, args.format, args.out, args.game, args.play,
