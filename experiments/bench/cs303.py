@@ -1,26 +1,33 @@
 """Speed of the exported CS303 agent (one pure-Python file, no numba): nodes per second of its
-alpha-beta and how deep its iterative deepening gets within the platform's time limit.
+alpha-beta, how deep its iterative deepening gets and how much of the time limit it uses.
 
     python -m experiments.bench.cs303 --out experiments/results/bench_cs303.md
+    python -m experiments.bench.cs303 --before HEAD~3 --out ...   # also the file as it was then
 
 The agent is ``experiments/results/champions/reversed_reversi_cs303.py`` (``--agent``), loaded
-as a module the way the platform loads it. Positions: ``--positions`` midgame positions from
-seeded random games (20-40 plies; black to move or passed to). Per position: the agent's own
-``Searcher.negamax`` to a fixed ``--depth`` (nodes / seconds), then ``AI.go`` with
-``--time-out`` seconds (the depths it completed: the moves it appended after the legal list).
+as a module the way the platform loads it; ``--before REV`` also measures the committed agent
+file as it was at git revision ``REV``, on the same positions. Positions: ``--positions``
+midgame positions from seeded random games (20-40 plies; black to move or passed to). Per
+agent and position: the agent's own ``Searcher.negamax`` to a fixed ``--depth`` (nodes /
+seconds), then ``AI.go`` with each of ``--time-outs`` seconds: the depth it completed
+(``AI.last_search`` when the file keeps it, else the moves it appended after the legal list,
+one per finished depth), its nodes per second (when kept) and the wall time of ``go`` as a
+share of the time limit (a share over 100% would lose the game on the platform).
 """
 
 from __future__ import annotations
 
 import importlib.util
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
 
-from experiments.common import arguments
+from experiments.common import arguments, rel
 from experiments.stamp import ROOT, Stamp, write_result
 
 AGENT = ROOT / "experiments" / "results" / "champions" / "reversed_reversi_cs303.py"
@@ -28,11 +35,20 @@ BLACK, WHITE = -1, 1
 START = {27: WHITE, 36: WHITE, 28: BLACK, 35: BLACK}  # d4/e5 white, e4/d5 black (row-major)
 
 
-def load(path: Path):
-    spec = importlib.util.spec_from_file_location("cs303_agent", path)
+def load(path: Path, name: str = "cs303_agent"):
+    spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def file_at(revision: str, path: Path, folder: Path) -> Path:
+    """``path`` as it was at git ``revision``, written into ``folder``."""
+    source = subprocess.run(["git", "show", f"{revision}:{rel(path)}"], cwd=ROOT, check=True,
+                            capture_output=True, text=True).stdout
+    out = folder / f"before_{path.name}"
+    out.write_text(source)
+    return out
 
 
 def midgame(ai, n: int, seed: int) -> list[np.ndarray]:
@@ -68,48 +84,98 @@ def fixed_depth(ai, board, depth: int) -> tuple[int, float]:
     return searcher.nodes, time.perf_counter() - start
 
 
-def depth_in_time(ai, board, time_out: float) -> tuple[int, float]:
+def timed_go(ai, board, time_out: float) -> dict:
+    """One ``AI.go``: depth completed, nodes (None when the file does not say), seconds."""
     agent = ai.AI(8, BLACK, time_out)
     P, O = ai.boards_from_chessboard(board, BLACK)
     legal = bin(ai.legal_moves(P, O)).count("1")
     start = time.perf_counter()
     candidates = agent.go(board)
-    return len(candidates) - legal, time.perf_counter() - start
+    seconds = time.perf_counter() - start
+    kept = getattr(agent, "last_search", None)
+    if kept:
+        return {"depth": kept["depth"], "nodes": kept["nodes"], "seconds": seconds}
+    return {"depth": len(candidates) - legal, "nodes": None, "seconds": seconds}
+
+
+def measure(modules: dict, boards, depth: int, time_outs: list[float]) -> dict:
+    """Every agent on every position, the agents in turn position by position (a change of
+    the machine's load then falls on all of them alike)."""
+    searched = {label: [] for label in modules}
+    calls = {label: {t: [] for t in time_outs} for label in modules}
+    for board in boards:
+        for label, ai in modules.items():
+            searched[label].append(fixed_depth(ai, board, depth))
+        for t in time_outs:
+            for label, ai in modules.items():
+                calls[label][t].append(timed_go(ai, board, t))
+    return {label: summary(searched[label], calls[label], depth) for label in modules}
+
+
+def summary(searched, calls: dict, depth: int) -> dict:
+    nodes, seconds = sum(n for n, _ in searched), sum(s for _, s in searched)
+    row = {"depth": depth, "nodes": nodes, "seconds": seconds, "nodes_per_second": nodes / seconds,
+           "timed": {}}
+    for t, timed in calls.items():
+        shares = [c["seconds"] / t for c in timed]
+        counted = [c for c in timed if c["nodes"] is not None]
+        rate = (sum(c["nodes"] for c in counted) / sum(c["seconds"] for c in counted)
+                if counted else None)
+        row["timed"][str(t)] = {
+            "depths_completed": [c["depth"] for c in timed],
+            "go_seconds": [c["seconds"] for c in timed], "nodes_per_second": rate,
+            "share_mean": statistics.mean(shares), "share_min": min(shares),
+            "share_max": max(shares)}
+    return row
+
+
+def lines_for(label: str, row: dict) -> list[str]:
+    out = [f"| {label} | fixed depth {row['depth']} | {row['nodes']:,} nodes in "
+           f"{row['seconds']:.2f} s | **{row['nodes_per_second']:,.0f}** | | |"]
+    for t, r in row["timed"].items():
+        d = r["depths_completed"]
+        rate = "-" if r["nodes_per_second"] is None else f"{r['nodes_per_second']:,.0f}"
+        out.append(f"| {label} | `go`, time_out {float(t):g} s | depth median "
+                   f"**{statistics.median(d):g}**, range {min(d)}-{max(d)} | {rate} | "
+                   f"**{100 * r['share_mean']:.1f}%** (min {100 * r['share_min']:.1f}%) | "
+                   f"{100 * r['share_max']:.1f}% |")
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
     p = arguments(__doc__)
     p.add_argument("--agent", type=Path, default=AGENT)
+    p.add_argument("--before", metavar="REV",
+                   help="also measure the committed agent file as it was at this git revision")
     p.add_argument("--positions", type=int, default=20)
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--depth", type=int, default=4)
-    p.add_argument("--time-out", type=float, default=5.0, help="the platform's seconds per move")
+    p.add_argument("--time-outs", type=float, nargs="+", default=[2.0, 5.0],
+                   help="the platform's seconds per move (the course's default is 5)")
     args = p.parse_args(argv)
     stamp = Stamp.begin(None if argv is None else [__file__, *argv])
-    ai = load(args.agent)
-    boards = midgame(ai, args.positions, args.seed)
-    searched = [fixed_depth(ai, b, args.depth) for b in boards]
-    nodes, seconds = sum(n for n, _ in searched), sum(s for _, s in searched)
-    timed = [depth_in_time(ai, b, args.time_out) for b in boards]
-    depths = [d for d, _ in timed]
-    shares = [s / args.time_out for _, s in timed]
-    data = {"agent": str(args.agent.resolve().relative_to(ROOT)
-                         if args.agent.resolve().is_relative_to(ROOT) else args.agent),
-            "positions": len(boards), "depth": args.depth, "nodes": nodes, "seconds": seconds,
-            "nodes_per_second": nodes / seconds, "time_out": args.time_out,
-            "depths_completed": depths, "go_seconds": [s for _, s in timed],
-            "share_mean": statistics.mean(shares), "share_max": max(shares)}
-    lines = [f"Agent `{data['agent']}`, {len(boards)} midgame positions (seed {args.seed}, 20-40 "
-             "random plies), one thread.", "",
-             f"- fixed depth {args.depth} (`Searcher.negamax`): {nodes:,} nodes in {seconds:.2f} s "
-             f"= **{nodes / seconds:,.0f} nodes/s**",
-             f"- `AI.go` with time_out = {args.time_out:g} s (it stops at 80% of it): depths "
-             f"completed median {statistics.median(depths):.0f}, range {min(depths)}-"
-             f"{max(depths)}; longest call {max(data['go_seconds']):.2f} s",
-             f"- time used per call as a share of time_out (issue 29: none over 100%, mean above "
-             f"60%): mean **{100 * statistics.mean(shares):.1f}%**, min {100 * min(shares):.1f}%, "
-             f"max **{100 * max(shares):.1f}%**"]
-    write_result(args.out, "# The exported CS303 agent: speed", lines, stamp, data)
+    with tempfile.TemporaryDirectory() as tmp:
+        agents = {"after": args.agent}
+        if args.before:
+            agents = {f"before ({args.before})": file_at(args.before, AGENT, Path(tmp)),
+                      "after": args.agent}
+        modules = {label: load(path, f"cs303_{i}") for i, (label, path) in
+                   enumerate(agents.items())}
+        boards = midgame(next(iter(modules.values())), args.positions, args.seed)
+        rows = measure(modules, boards, args.depth, args.time_outs)
+    data = {"agent": rel(args.agent), "before": args.before, "positions": len(boards),
+            "seed": args.seed, "agents": rows}
+    lines = [f"Agent `{data['agent']}`"
+             + (f" after, and before: `{rel(AGENT)}` at `{args.before}`" if args.before else "")
+             + f", {len(boards)} midgame positions (seed {args.seed}, 20-40 random plies), one "
+             "thread. Nodes/s of `go` counts the nodes of its whole search; the share is the wall "
+             "time of `go` over time_out (over 100% would lose the game).", "",
+             "| agent | search | result | nodes/s | time used (mean) | time used (max) |",
+             "|---|---|---|---:|---:|---:|"]
+    for label, row in rows.items():
+        lines += lines_for(label, row)
+    write_result(args.out, "# The exported CS303 agent: speed and use of the time limit", lines,
+                 stamp, data)
     return 0
 
 

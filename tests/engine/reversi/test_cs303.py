@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import importlib.util
+import time
 
 import numpy as np
 import pytest
@@ -219,11 +220,43 @@ def test_alpha_beta_value_equals_plain_minimax(ai_module, positions):
             assert value == pytest.approx(minimax(ai_module, pos.player, pos.opponent, depth))
 
 
-def test_deepening_jumps_to_the_exact_search_near_the_end(ai_module):
+def test_deepening_searches_every_depth_up_to_the_last_empty_square(ai_module):
     assert ai_module.deepening_schedule(30)[:3] == [1, 2, 3]
+    assert ai_module.deepening_schedule(30)[-1] == 30
     k = ai_module.ENDGAME_EMPTIES
-    assert ai_module.deepening_schedule(k) == [1, 2, k]
+    assert ai_module.deepening_schedule(k) == list(range(1, k + 1))
     assert ai_module.deepening_schedule(1) == [1]
+    assert ai_module.deepening_schedule(30, max_depth=5) == [1, 2, 3, 4, 5]
+
+
+def test_the_root_reports_each_move_proven_better_and_ends_on_the_best(ai_module, positions):
+    for pos in positions[1::9]:
+        if pos.legal_moves_mask() == 0:
+            continue
+        P, O = pos.player, pos.opponent
+        values = {}
+        for sq in pos.legal_moves():
+            f = ai_module.flips(P, O, sq)
+            values[sq] = -minimax(ai_module, O ^ f, P ^ f ^ (1 << sq), 1)
+        heard = []
+        best = ai_module.Searcher(float("inf")).root(P, O, 2, None, heard.append)
+        assert heard[-1] == best and values[best] == max(values.values())
+        assert [values[sq] for sq in heard] == sorted(values[sq] for sq in heard)
+        assert len(set(values[sq] for sq in heard)) == len(heard)  # each strictly better
+
+
+def test_the_search_uses_the_time_out_less_a_margin_and_never_more(ai_module):
+    ai = ai_module.AI(8, -1, 1.0)
+    assert 0.8 <= ai.search_seconds() < 0.9
+    assert ai_module.AI(8, -1, 5.0).search_seconds() == pytest.approx(4.65)
+    pos = random_reachable(3, 24)
+    ai = ai_module.AI(8, -1 if pos.black_to_move else 1, 1.0)
+    start = time.perf_counter()
+    ai.go(chessboard_of(pos))
+    seconds = time.perf_counter() - start
+    assert ai.search_seconds() <= seconds < 1.0  # 36 empties: the search cannot finish early
+    assert ai.last_search["depth"] >= 3 and ai.last_search["nodes"] > 1000
+    assert ai.candidate_list[-1] in {divmod(m, 8) for m in pos.legal_moves()}
 
 
 # --- optional feature groups (game.genome.features) ---------------------------------------------
