@@ -4,8 +4,9 @@ an n-tuple network evaluation.
 One self-contained file: only numpy is imported (the platform gives us a numpy board), no
 numba, one CPU thread, Python integer bitboards. Platform interface: ``AI(chessboard_size,
 color, time_out)``; ``go(chessboard)`` fills ``self.candidate_list`` with legal ``(row, col)``
-tuples, the best one LAST (the platform plays the last element); the best move of every
-completed search depth is appended, so a timeout still leaves a good move. Exported with
+tuples, the best one LAST (the platform plays the last element); every move that becomes
+the best before the deadline (time_out less a margin) is appended, so the last one is the
+best known when time runs out. Exported with
 ``--depth D`` (``FIXED_DEPTH``), it searches exactly D plies (exactly to the end within
 ``ENDGAME_EMPTIES``) and plays the move the engine's alpha-beta agent plays at that depth. The
 rules and the search are those of the square-table agent; only the evaluation differs.

@@ -7,13 +7,15 @@ masks exact without uint64 casts.
 
 Platform interface: ``AI(chessboard_size, color, time_out)``; ``go(chessboard)`` fills
 ``self.candidate_list`` with legal ``(row, col)`` tuples, the best one LAST (the platform
-plays the last element). It appends the best move of every completed search depth, so a
-timeout still leaves a good move; it never appends an illegal move, and leaves the list
-empty when there is no legal move. Exported with ``--depth D`` (``FIXED_DEPTH``), it instead
-searches exactly D plies (exactly to the end within ``ENDGAME_EMPTIES``) and plays the move the
-engine's alpha-beta agent plays at that depth, whatever the time limit (in the exact endgame:
-the move of the engine's ``negamax`` solver; the default ``pvs`` solver may pick another move of
-the same exact value).
+plays the last element). It searches depth after depth until a hard deadline (``time_out`` less
+a small margin) and appends every move that becomes the best: the best of each completed depth,
+and within an interrupted depth each move proven better than the last depth's best (searched
+first), so running out of time still leaves the best move known. It never appends an illegal
+move, and leaves the list empty when there is no legal move. Exported with ``--depth D``
+(``FIXED_DEPTH``), it instead searches exactly D plies (exactly to the end within
+``ENDGAME_EMPTIES``) and plays the move the engine's alpha-beta agent plays at that depth,
+whatever the time limit (in the exact endgame: the move of the engine's ``negamax`` solver; the
+default ``pvs`` solver may pick another move of the same exact value).
 
 Squares: ``chessboard[row][col]`` is bit ``8 * row + col`` (row 0 = rank 1, col 0 = file
 a), so the platform's start position (white on (3,3) and (4,4), black on (3,4) and (4,3)) is

@@ -12,12 +12,15 @@ agent and position: the agent's own ``Searcher.negamax`` to a fixed ``--depth`` 
 seconds), then ``AI.go`` with each of ``--time-outs`` seconds: the depth it completed
 (``AI.last_search`` when the file keeps it, else the moves it appended after the legal list,
 one per finished depth), its nodes per second (when kept) and the wall time of ``go`` as a
-share of the time limit (a share over 100% would lose the game on the platform).
+share of the time limit (a share over 100% would lose the game on the platform). Last, what a
+numba path would cost first: the engine's own numba alpha-beta, imported and compiled in a
+fresh process with an empty numba cache, until its first search returns.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import os
 import statistics
 import subprocess
 import sys
@@ -129,6 +132,27 @@ def summary(searched, calls: dict, depth: int) -> dict:
     return row
 
 
+COMPILE = """
+import time
+start = time.perf_counter()
+from engine.reversi.position import Position
+from engine.reversi.search import Searcher
+from engine.reversi.weights_io import reference_weights
+imported = time.perf_counter()
+Searcher(reference_weights("wpc"), "reversed", endgame_empties=0).search(Position.start(), depth=1)
+print(imported - start, time.perf_counter() - imported)
+"""
+
+
+def numba_first_search(folder: Path) -> dict:
+    """Seconds to import the engine's numba search and to compile it (its first search), in a
+    new process whose numba cache is empty."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(folder / "numba_cache")}
+    out = subprocess.run([sys.executable, "-c", COMPILE], cwd=ROOT, env=env, check=True,
+                         capture_output=True, text=True).stdout.split()
+    return {"import_seconds": float(out[-2]), "compile_seconds": float(out[-1])}
+
+
 def lines_for(label: str, row: dict) -> list[str]:
     out = [f"| {label} | fixed depth {row['depth']} | {row['nodes']:,} nodes in "
            f"{row['seconds']:.2f} s | **{row['nodes_per_second']:,.0f}** | | |"]
@@ -163,8 +187,9 @@ def main(argv: list[str] | None = None) -> int:
                    enumerate(agents.items())}
         boards = midgame(next(iter(modules.values())), args.positions, args.seed)
         rows = measure(modules, boards, args.depth, args.time_outs)
+        numba = numba_first_search(Path(tmp))
     data = {"agent": rel(args.agent), "before": args.before, "positions": len(boards),
-            "seed": args.seed, "agents": rows}
+            "seed": args.seed, "agents": rows, "numba_first_search": numba}
     lines = [f"Agent `{data['agent']}`"
              + (f" after, and before: `{rel(AGENT)}` at `{args.before}`" if args.before else "")
              + f", {len(boards)} midgame positions (seed {args.seed}, 20-40 random plies), one "
@@ -174,6 +199,10 @@ def main(argv: list[str] | None = None) -> int:
              "|---|---|---|---:|---:|---:|"]
     for label, row in rows.items():
         lines += lines_for(label, row)
+    lines += ["", f"A numba path would first pay for compiling: the engine's numba alpha-beta "
+              f"(`engine.reversi.search`) in a new process with an empty numba cache took "
+              f"{numba['import_seconds']:.1f} s to import and **{numba['compile_seconds']:.1f} s** "
+              "to compile (its first search, depth 1)."]
     write_result(args.out, "# The exported CS303 agent: speed and use of the time limit", lines,
                  stamp, data)
     return 0

@@ -59,6 +59,11 @@ def test_generated_file_imports_only_numpy_and_the_standard_library(tmp_path):
     assert imported <= {"numpy", "time"}, imported
 
 
+def test_generated_file_is_python_3_7_syntax(tmp_path):
+    _, path = load_generated(random_champion(2, seed=1), tmp_path)
+    ast.parse(path.read_text(), feature_version=(3, 7))  # the course's Python
+
+
 def test_edge_stability_table_equals_the_engines(ai_module):
     assert np.array_equal(np.array(ai_module.EDGE_STABLE), evaluation.EDGE_STABLE.astype(np.int64))
 
