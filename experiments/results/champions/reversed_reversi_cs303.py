@@ -7,13 +7,15 @@ masks exact without uint64 casts.
 
 Platform interface: ``AI(chessboard_size, color, time_out)``; ``go(chessboard)`` fills
 ``self.candidate_list`` with legal ``(row, col)`` tuples, the best one LAST (the platform
-plays the last element). It appends the best move of every completed search depth, so a
-timeout still leaves a good move; it never appends an illegal move, and leaves the list
-empty when there is no legal move. Exported with ``--depth D`` (``FIXED_DEPTH``), it instead
-searches exactly D plies (exactly to the end within ``ENDGAME_EMPTIES``) and plays the move the
-engine's alpha-beta agent plays at that depth, whatever the time limit (in the exact endgame:
-the move of the engine's ``negamax`` solver; the default ``pvs`` solver may pick another move of
-the same exact value).
+plays the last element). It searches depth after depth until a hard deadline (``time_out`` less
+a small margin) and appends every move that becomes the best: the best of each completed depth,
+and within an interrupted depth each move proven better than the last depth's best (searched
+first), so running out of time still leaves the best move known. It never appends an illegal
+move, and leaves the list empty when there is no legal move. Exported with ``--depth D``
+(``FIXED_DEPTH``), it instead searches exactly D plies (exactly to the end within
+``ENDGAME_EMPTIES``) and plays the move the engine's alpha-beta agent plays at that depth,
+whatever the time limit (in the exact endgame: the move of the engine's ``negamax`` solver; the
+default ``pvs`` solver may pick another move of the same exact value).
 
 Squares: ``chessboard[row][col]`` is bit ``8 * row + col`` (row 0 = rank 1, col 0 = file
 a), so the platform's start position (white on (3,3) and (4,4), black on (3,4) and (4,3)) is
@@ -144,7 +146,6 @@ NOT_FILE_A = 0xFEFEFEFEFEFEFEFE
 NOT_FILE_H = 0x7F7F7F7F7F7F7F7F
 INNER_FILES = 0x7E7E7E7E7E7E7E7E
 WIN = 1.0e6  # a decided game outweighs any heuristic value (the engine's WIN_SCORE)
-SAFETY = 0.8  # fraction of time_out the search may use (the rest covers Python overheads)
 
 try:
     _popcount = int.bit_count
@@ -158,40 +159,104 @@ except AttributeError:  # Python < 3.10
 
 # (shift, mask applied to the opponent discs so that a run cannot wrap around a board edge)
 _AXES = ((1, INNER_FILES), (8, FULL), (7, INNER_FILES), (9, INNER_FILES))
-# (shift, edge mask for the square reached) for the 8 directions; positive shift = left shift
-_DIRECTIONS = (
-    (1, NOT_FILE_A), (-1, NOT_FILE_H), (8, FULL), (-8, FULL),
-    (9, NOT_FILE_A), (7, NOT_FILE_H), (-7, NOT_FILE_A), (-9, NOT_FILE_H),
-)
 
 
 def legal_moves(P, O):
-    """Bitboard of the legal moves of the side to move (P) against O."""
-    moves = 0
-    for shift, edge in _AXES:
-        m = O & edge
-        up = m & (P << shift)
-        down = m & (P >> shift)
-        for _ in range(5):
-            up |= m & (up << shift)
-            down |= m & (down >> shift)
-        moves |= (up << shift) | (down >> shift)
+    """Bitboard of the legal moves of the side to move (P) against O. Runs of opponent discs
+    grow by doubling (Kogge-Stone, as Edax's ``get_moves``): 1, 2, 4 then 6 discs; written
+    out for the 8 directions (shifts 1, 8, 7, 9 up and down), as loops cost Python time."""
+    m = O & INNER_FILES  # a run along a row or a diagonal cannot cross files a or h
+    x = m & (P << 1)
+    x |= m & (x << 1)
+    pair = m & (m << 1)
+    x |= pair & (x << 2)
+    x |= pair & (x << 2)
+    moves = x << 1
+    x = m & (P >> 1)
+    x |= m & (x >> 1)
+    pair = m & (m >> 1)
+    x |= pair & (x >> 2)
+    x |= pair & (x >> 2)
+    moves |= x >> 1
+    x = O & (P << 8)
+    x |= O & (x << 8)
+    pair = O & (O << 8)
+    x |= pair & (x << 16)
+    x |= pair & (x << 16)
+    moves |= x << 8
+    x = O & (P >> 8)
+    x |= O & (x >> 8)
+    pair = O & (O >> 8)
+    x |= pair & (x >> 16)
+    x |= pair & (x >> 16)
+    moves |= x >> 8
+    x = m & (P << 7)
+    x |= m & (x << 7)
+    pair = m & (m << 7)
+    x |= pair & (x << 14)
+    x |= pair & (x << 14)
+    moves |= x << 7
+    x = m & (P >> 7)
+    x |= m & (x >> 7)
+    pair = m & (m >> 7)
+    x |= pair & (x >> 14)
+    x |= pair & (x >> 14)
+    moves |= x >> 7
+    x = m & (P << 9)
+    x |= m & (x << 9)
+    pair = m & (m << 9)
+    x |= pair & (x << 18)
+    x |= pair & (x << 18)
+    moves |= x << 9
+    x = m & (P >> 9)
+    x |= m & (x >> 9)
+    pair = m & (m >> 9)
+    x |= pair & (x >> 18)
+    x |= pair & (x >> 18)
+    moves |= x >> 9
     return moves & ~(P | O) & FULL
 
 
+def _rays():
+    """Per square, per direction with room for a flip: (adjacent square, the squares beyond
+    it up to the edge); ``up``: directions towards higher squares, ``down``: towards lower."""
+    up, down = [], []
+    for sq in range(64):
+        row, col = divmod(sq, 8)
+        u, d = [], []
+        for dr, dc in ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1)):
+            ray, r, c = 0, row + dr, col + dc
+            while 0 <= r < 8 and 0 <= c < 8:
+                ray |= 1 << (8 * r + c)
+                r, c = r + dr, c + dc
+            if _popcount(ray) >= 2:
+                (u if 8 * dr + dc > 0 else d).append((1 << (8 * (row + dr) + col + dc), ray))
+        up.append(tuple(u))
+        down.append(tuple(d))
+    return tuple(up), tuple(down)
+
+
 def flips(P, O, sq):
-    """Opponent discs flipped by playing ``sq`` (0 when the move flips nothing)."""
+    """Opponent discs flipped by playing ``sq`` (0 when the move flips nothing): along each
+    ray that starts with an opponent disc, the first square that is not one must be P's."""
     flipped = 0
-    m = 1 << sq
-    for shift, edge in _DIRECTIONS:
-        run = 0
-        x = ((m << shift) if shift > 0 else (m >> -shift)) & edge & FULL
-        while x & O:
-            run |= x
-            x = ((x << shift) if shift > 0 else (x >> -shift)) & edge & FULL
-        if x & P:
-            flipped |= run
+    for adjacent, ray in _RAYS_UP[sq]:
+        if adjacent & O:
+            stop = ray & ~O
+            stop &= -stop
+            if stop & P:
+                flipped |= ray & (stop - 1)
+    for adjacent, ray in _RAYS_DOWN[sq]:
+        if adjacent & O:
+            stop = ray & ~O
+            if stop:
+                stop = 1 << (stop.bit_length() - 1)
+                if stop & P:
+                    flipped |= ray & ~(stop + stop - 1)
     return flipped
+
+
+_RAYS_UP, _RAYS_DOWN = _rays()
 
 
 def neighbours(x):
@@ -261,31 +326,43 @@ UNPACK_FILE_A = [sum(1 << (8 * i) for i in range(8) if b >> i & 1) for b in rang
 INNER = 0x007E7E7E7E7E7E00
 
 
-def _spread(x, s, mask_up, mask_down):
-    for _ in range(7):
-        x |= ((x << s) & mask_up) | ((x >> s) & mask_down)
-    return x
+NOT_FILES_AB, NOT_FILES_GH = 0xFCFCFCFCFCFCFCFC, 0x3F3F3F3F3F3F3F3F
+NOT_FILES_A_D, NOT_FILES_E_H = 0xF0F0F0F0F0F0F0F0, 0x0F0F0F0F0F0F0F0F
 
 
 def full_lines(occupied):
-    """(horizontal, vertical, a1-h8 diagonal, h1-a8 diagonal): squares whose line is full."""
+    """(horizontal, vertical, a1-h8 diagonal, h1-a8 diagonal): squares whose line is full.
+    Rows and files are and-reduced by halves; the empty squares spread along the diagonals by
+    doubling (1, 2, then 4 steps), each shift masked so that it cannot wrap around an edge."""
+    h = occupied & (occupied >> 1)
+    h &= h >> 2
+    h &= h >> 4  # bit 8 * row: the whole row is occupied
+    h = (h & FILE_A) * 0xFF
+    v = occupied & (occupied >> 8)
+    v &= v >> 16
+    v &= v >> 32  # bit col: the whole file is occupied
+    v = (v & 0xFF) * FILE_A
     empty = ~occupied & FULL
-    h = ~_spread(empty, 1, NOT_FILE_A, NOT_FILE_H) & FULL
-    v = ~_spread(empty, 8, FULL, FULL) & FULL
-    d9 = ~_spread(empty, 9, NOT_FILE_A, NOT_FILE_H) & FULL
-    d7 = ~_spread(empty, 7, NOT_FILE_H, NOT_FILE_A) & FULL
+    x = empty | ((empty << 9) & NOT_FILE_A) | ((empty >> 9) & NOT_FILE_H)
+    x |= ((x << 18) & NOT_FILES_AB) | ((x >> 18) & NOT_FILES_GH)
+    x |= ((x << 36) & NOT_FILES_A_D) | ((x >> 36) & NOT_FILES_E_H)
+    d9 = ~x & FULL
+    x = empty | ((empty << 7) & NOT_FILE_H) | ((empty >> 7) & NOT_FILE_A)
+    x |= ((x << 14) & NOT_FILES_GH) | ((x >> 14) & NOT_FILES_AB)
+    x |= ((x << 28) & NOT_FILES_E_H) | ((x >> 28) & NOT_FILES_A_D)
+    d7 = ~x & FULL
     return h, v, d9, d7
 
 
-def _file_byte(x):
-    return (((x & FILE_A) * PACK_FILE) & FULL) >> 56
-
-
 def edge_stable(P, O):
-    stable = EDGE_STABLE[(P & 0xFF) * 256 + (O & 0xFF)]
-    stable |= EDGE_STABLE[(P >> 56) * 256 + (O >> 56)] << 56
-    stable |= UNPACK_FILE_A[EDGE_STABLE[_file_byte(P) * 256 + _file_byte(O)]]
-    stable |= UNPACK_FILE_A[EDGE_STABLE[_file_byte(P >> 7) * 256 + _file_byte(O >> 7)]] << 7
+    stable = EDGE_STABLE[((P & 0xFF) << 8) | (O & 0xFF)]
+    stable |= EDGE_STABLE[((P >> 56) << 8) | (O >> 56)] << 56
+    # file a (and, shifted by 7, file h) packed into a byte: bit i = rank i + 1
+    p, o = (((P & FILE_A) * PACK_FILE) >> 56) & 0xFF, (((O & FILE_A) * PACK_FILE) >> 56) & 0xFF
+    stable |= UNPACK_FILE_A[EDGE_STABLE[(p << 8) | o]]
+    p = ((((P >> 7) & FILE_A) * PACK_FILE) >> 56) & 0xFF
+    o = ((((O >> 7) & FILE_A) * PACK_FILE) >> 56) & 0xFF
+    stable |= UNPACK_FILE_A[EDGE_STABLE[(p << 8) | o]] << 7
     return stable
 
 
@@ -427,31 +504,48 @@ class _Timeout(Exception):
 
 
 class Searcher:
-    """Negamax alpha-beta with iterative deepening, a best-move table and a deadline."""
+    """Fail-soft negamax alpha-beta under a deadline, for iterative deepening: a table keeps,
+    per position, the bounds of its last search and its best move, which is searched first at
+    the next depth."""
+
+    INFINITE = float("inf")
+    SORT_DEPTH = 4  # from this depth on, moves are ordered by a 1-ply search
 
     def __init__(self, deadline):
         self.deadline = deadline
         self.nodes = 0
-        self.best = {}  # (P, O) -> best move found at the last depth (move ordering)
+        self.table = {}  # (P, O) -> (depth, lower bound, upper bound, best move)
 
-    def _order(self, P, O, moves):
-        """Squares of ``moves``: the remembered best first, then by positional weight."""
+    def _order(self, P, O, moves, hint=None):
+        """Squares of ``moves``: ``hint`` first, then by positional weight."""
         weights = POSITIONAL[PHASE_OF_DISCS[_popcount(P | O) + 1]]
         squares = []
         while moves:
             low = moves & -moves
             squares.append(low.bit_length() - 1)
             moves ^= low
-        squares.sort(key=lambda s: -weights[s])
-        hint = self.best.get((P, O))
+        squares.sort(key=weights.__getitem__, reverse=True)
         if hint is not None and hint in squares:
             squares.remove(hint)
             squares.insert(0, hint)
         return squares
 
+    def _sorted(self, P, O, moves, hint):
+        """Squares of ``moves``: ``hint`` first, then by the evaluation after the move (a
+        1-ply search orders deep nodes better than the positional weights)."""
+        keyed = []
+        while moves:
+            low = moves & -moves
+            moves ^= low
+            sq = low.bit_length() - 1
+            f = flips(P, O, sq)
+            keyed.append((evaluate(O ^ f, P ^ f ^ low) if sq != hint else -self.INFINITE, sq))
+        keyed.sort()
+        return [sq for _, sq in keyed]
+
     def negamax(self, P, O, depth, alpha, beta):
         self.nodes += 1
-        if self.nodes & 31 == 0 and time.perf_counter() > self.deadline:
+        if not self.nodes & 31 and time.perf_counter() > self.deadline:
             raise _Timeout
         moves = legal_moves(P, O)
         if not moves:
@@ -460,38 +554,74 @@ class Searcher:
             return -self.negamax(O, P, depth, -beta, -alpha)  # pass: same depth, sides swap
         if depth == 0:
             return evaluate(P, O, moves)
-        best, best_move = -2 * WIN, None
-        for sq in self._order(P, O, moves):
+        key = (P, O)
+        entry = self.table.get(key)
+        lower, upper, hint = -self.INFINITE, self.INFINITE, None
+        if entry is not None:
+            hint = entry[3]
+            if entry[0] == depth:
+                lower, upper = entry[1], entry[2]
+                if lower >= beta:
+                    return lower
+                if upper <= alpha or lower == upper:
+                    return upper
+        a = max(alpha, lower)
+        b = min(beta, upper)
+        best, best_move = -self.INFINITE, None
+        for sq in (self._sorted(P, O, moves, hint) if depth >= self.SORT_DEPTH
+                   else self._order(P, O, moves, hint)):
             f = flips(P, O, sq)
-            value = -self.negamax(O ^ f, P ^ f ^ (1 << sq), depth - 1, -beta, -alpha)
+            value = -self.negamax(O ^ f, P ^ f ^ (1 << sq), depth - 1, -b, -a)
             if value > best:
                 best, best_move = value, sq
-                if value > alpha:
-                    alpha = value
-                    if alpha >= beta:
+                if value > a:
+                    a = value
+                    if a >= b:
                         break
-        self.best[(P, O)] = best_move
+        # fail-soft: the value is exact inside the window searched, else a bound
+        if best <= max(alpha, lower):
+            upper = min(upper, best)
+        elif best >= b:
+            lower = max(lower, best)
+        else:
+            lower = upper = best
+        self.table[key] = (depth, lower, upper, best_move)
         return best
+
+    def root(self, P, O, depth, first, on_best):
+        """The best move at ``depth`` (``first``, the last depth's best, is searched first).
+        ``on_best(sq)`` hears the first move once its value is known, then every move proven
+        better than all before it, so an interrupted depth still improves on the last one."""
+        best, best_move = -self.INFINITE, None
+        for sq in self._order(P, O, legal_moves(P, O), first):
+            f = flips(P, O, sq)
+            value = -self.negamax(O ^ f, P ^ f ^ (1 << sq), depth - 1, -self.INFINITE, -best)
+            if value > best:
+                best, best_move = value, sq
+                on_best(sq)
+        self.table[(P, O)] = (depth, best, best, best_move)
+        return best_move
 
 
 def deepening_schedule(empties, max_depth=64):
-    """Depths to search: 1, 2, 3, ...; within ENDGAME_EMPTIES of the end, after two quick
-    depths (a safe move) straight to the exact search of all remaining empties."""
-    last = min(max_depth, empties)
-    if empties <= ENDGAME_EMPTIES:
-        return sorted({min(1, last), min(2, last), last})
-    return list(range(1, last + 1))
+    """Depths to search: 1, 2, 3, ... up to the last empty square (then the search is exact).
+    Every depth is searched, also near the end: an exact search that cannot finish in time
+    still leaves the deepest heuristic depth's move."""
+    return list(range(1, min(max_depth, empties) + 1))
 
 
 def search_root(P, O, deadline, on_best, max_depth=64):
-    """Iterative deepening; ``on_best(sq)`` is called with the best move of each finished depth."""
+    """Iterative deepening until ``deadline``; ``on_best(sq)`` hears every move that becomes
+    the best (see ``Searcher.root``). Returns (deepest depth completed, nodes searched)."""
     searcher = Searcher(deadline)
+    best, completed = None, 0
     for depth in deepening_schedule(64 - _popcount(P | O), max_depth):
         try:
-            searcher.negamax(P, O, depth, -2 * WIN, 2 * WIN)
+            best = searcher.root(P, O, depth, best, on_best)
         except _Timeout:
-            return
-        on_best(searcher.best[(P, O)])
+            break
+        completed = depth
+    return completed, searcher.nodes
 
 
 # --- fixed depth: exactly the engine's agent ---------------------------------------------------
@@ -584,6 +714,12 @@ def fixed_depth_move(P, O):
 
 # --- platform interface -----------------------------------------------------------------------
 
+# The search stops at a hard deadline: time_out less a margin for what the platform's clock
+# counts besides ``go`` (its call, the board copy) and for a search's last nodes after its
+# latest clock check; 2 s -> 1.8 s, 5 s -> 4.65 s.
+MARGIN_SECONDS = 0.1  # at most half of time_out, for very short limits
+MARGIN_SHARE = 0.05
+
 
 def boards_from_chessboard(chessboard, color):
     """(P, O) bitboards for the side ``color`` from the platform's 8x8 array."""
@@ -603,10 +739,17 @@ class AI:
         self.color = color
         self.time_out = time_out
         self.candidate_list = []
+        self.last_search = {}  # the latest go(): deepest depth completed, nodes, seconds
+
+    def search_seconds(self):
+        """Seconds the search may take: ``time_out`` less the margin."""
+        t = self.time_out
+        return t - min(MARGIN_SECONDS, 0.5 * t) - MARGIN_SHARE * t
 
     def go(self, chessboard):
         start = time.perf_counter()
         self.candidate_list.clear()
+        self.last_search = {"depth": 0, "nodes": 0, "seconds": 0.0}
         P, O = boards_from_chessboard(chessboard, self.color)
         moves = legal_moves(P, O)
         if not moves:
@@ -620,6 +763,13 @@ class AI:
         if FIXED_DEPTH is not None:
             self.candidate_list.append(divmod(fixed_depth_move(P, O), 8))
             return self.candidate_list
-        deadline = start + SAFETY * self.time_out
-        search_root(P, O, deadline, lambda s: self.candidate_list.append(divmod(s, 8)))
+
+        def on_best(sq):
+            move = divmod(sq, 8)
+            if self.candidate_list[-1] != move:
+                self.candidate_list.append(move)
+
+        depth, nodes = search_root(P, O, start + self.search_seconds(), on_best)
+        self.last_search = {"depth": depth, "nodes": nodes,
+                            "seconds": time.perf_counter() - start}
         return self.candidate_list
