@@ -44,7 +44,8 @@ def clone(revision: str, into: Path) -> str:
                           check=True, capture_output=True, text=True).stdout.strip()
 
 
-def run_tier(checkout: Path, tier: str, cold: bool, busy_cores: int = 0) -> dict:
+def run_tier(checkout: Path, tier: str, cold: bool, busy_cores: int = 0,
+             log: Path | None = None) -> dict:
     args, _ = TIERS[tier]
     env = {**os.environ}
     if cold:
@@ -64,6 +65,9 @@ def run_tier(checkout: Path, tier: str, cold: bool, busy_cores: int = 0) -> dict
             p.kill()
             p.wait()
     seconds = time.perf_counter() - started
+    if log is not None:  # the whole report, failures' tracebacks included
+        log.parent.mkdir(parents=True, exist_ok=True)
+        log.write_text(proc.stdout + proc.stderr, encoding="utf-8")
     lines = proc.stdout.splitlines()
     summary = next((m.group("text") for line in reversed(lines) if (m := SUMMARY.match(line))),
                    "no summary line")
@@ -93,6 +97,8 @@ def main() -> int:
     parser.add_argument("--cold", action="store_true", help="an empty numba cache per tier")
     parser.add_argument("--busy-cores", type=int, default=0, metavar="N",
                         help="also run the default tier with N cores kept busy")
+    parser.add_argument("--logs", type=Path, default=None, metavar="DIR",
+                        help="write each tier's pytest output to DIR/<revision>-<tier>.log")
     args = parser.parse_args()
     stamp = Stamp.begin()
     plan = [("before", args.before, ["default"], 0)] if args.before else []
@@ -104,8 +110,10 @@ def main() -> int:
         with tempfile.TemporaryDirectory(prefix="be-suite-") as folder:
             commit = clone(revision, Path(folder) / "checkout")
             for tier in tiers:
+                log = args.logs / f"{label}-{tier}{f'-busy{busy}' if busy else ''}.log" \
+                    if args.logs else None
                 row = {"revision": label, "commit": commit, **run_tier(
-                    Path(folder) / "checkout", tier, args.cold, busy)}
+                    Path(folder) / "checkout", tier, args.cold, busy, log)}
                 print(f"{label} {commit} {tier} ({busy} cores busy): {row['summary']}, "
                       f"{row['seconds']:.0f} s, exit status {row['exit_status']}", flush=True)
                 results.append(row)
