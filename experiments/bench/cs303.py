@@ -159,8 +159,9 @@ def lines_for(label: str, row: dict) -> list[str]:
     for t, r in row["timed"].items():
         d = r["depths_completed"]
         rate = "-" if r["nodes_per_second"] is None else f"{r['nodes_per_second']:,.0f}"
-        out.append(f"| {label} | `go`, time_out {float(t):g} s | depth median "
-                   f"**{statistics.median(d):g}**, range {min(d)}-{max(d)} | {rate} | "
+        out.append(f"| {label} | `go`, time_out {float(t):g} s | depth mean "
+                   f"**{statistics.mean(d):.2f}**, median {statistics.median(d):g}, range "
+                   f"{min(d)}-{max(d)} | {rate} | "
                    f"**{100 * r['share_mean']:.1f}%** (min {100 * r['share_min']:.1f}%) | "
                    f"{100 * r['share_max']:.1f}% |")
     return out
