@@ -107,7 +107,7 @@ def test_a_tiny_run_writes_the_table_and_figure(tmp_path):
                     "8", "--games", "4", "--work", str(tmp_path / "w"), "--results",
                     str(tmp_path)]) == 0
     data = json.loads((tmp_path / "learning_efficiency.json").read_text())
-    rows = data["games"]["othello"]["rows"]
+    rows = data["games"]["othello @ 8 CPU-s"]["rows"]  # a budget not the plan's: its own section
     assert [r["fraction"] for r in rows] == [0.25, 0.5, 1.0]
     assert all(r["games"] == 12 for r in rows)
     assert (tmp_path / "learning_efficiency.png").stat().st_size > 0
