@@ -29,6 +29,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.sessions import stop_session
+
 ROOT = Path(__file__).resolve().parent.parent
 DOCKERFILE = ROOT / "docs" / "cluster" / "Dockerfile"
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
@@ -204,31 +206,6 @@ def dependencies_venv(folder: Path) -> Path:
     run([bin_dir / "python", "-m", "pip", "install", "-q",
          *PYPROJECT["project"]["dependencies"]], folder.parent, clean_env(bin_dir))
     return bin_dir
-
-
-def session_processes(leader: int) -> list:
-    import psutil
-
-    found = []
-    for p in psutil.process_iter():
-        with contextlib.suppress(ProcessLookupError, psutil.Error):
-            if os.getsid(p.pid) == leader:
-                found.append(p)
-    return found
-
-
-def stop_session(leader: int) -> None:
-    """Stop exactly the processes that ``ray start`` of this test started (its session)."""
-    import psutil
-
-    processes = session_processes(leader)
-    for p in processes:
-        with contextlib.suppress(psutil.NoSuchProcess):
-            p.terminate()
-    _, alive = psutil.wait_procs(processes, timeout=15)
-    for p in alive:
-        with contextlib.suppress(psutil.NoSuchProcess):
-            p.kill()
 
 
 def free_ports(n: int) -> list[int]:

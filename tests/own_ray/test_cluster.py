@@ -29,6 +29,7 @@ from evolve.ga.config import to_config
 from evolve.ga.loop import run
 from evolve.ga.tournament import warm_up
 from tests.evolve.ga.test_determinism import assert_same_run, kill_at_the_first_checkpoint
+from tests.sessions import session_processes, stop_session
 
 ray = pytest.importorskip("ray")
 cluster_utils = pytest.importorskip("ray.cluster_utils")
@@ -82,35 +83,6 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("", 0))
         return s.getsockname()[1]
-
-
-def session_processes(leader: int) -> list:
-    """Every live process of the session ``leader`` started (its daemons included)."""
-    import psutil
-
-    out = []
-    for p in psutil.process_iter():
-        try:
-            if os.getsid(p.pid) == leader:
-                out.append(p)
-        except (ProcessLookupError, psutil.Error):
-            pass
-    return out
-
-
-def stop_session(leader: int) -> None:
-    """Stop exactly the processes of one session: TERM, then KILL what is left after 15 s."""
-    import psutil
-
-    processes = session_processes(leader)
-    for p in processes:
-        with contextlib.suppress(psutil.NoSuchProcess):
-            p.terminate()
-    _, alive = psutil.wait_procs(processes, timeout=15)
-    for p in alive:
-        with contextlib.suppress(psutil.NoSuchProcess):
-            p.kill()
-    psutil.wait_procs(alive, timeout=5)
 
 
 # a head of its own: ~50 s on a loaded 2-CPU machine; the documented path, so in the default set
