@@ -143,7 +143,7 @@ def test_solver_equals_the_plain_negamax_solver_at_12_to_16_empties(variant):
     """Beyond brute force: the old explicit-stack negamax (no shortcuts but the table)."""
     from engine.kernels.tt import new_table as midgame_table
     from engine.reversi.negamax import EXACT_DEPTH, negamax
-    from engine.reversi.weights import reference_weights
+    from engine.reversi.weights_io import reference_weights
 
     arrays = reference_weights("wpc").search_arrays()
     rev = variant == "reversed"
