@@ -131,6 +131,13 @@ class Option:
         return "--" + self.name.replace("_", "-")
 
 
+# the two options every drop-in agent for a course framework takes (cs303, comp424, comp90054)
+DROP_IN_DEPTH = Option("depth", int, "fixed search depth: plays exactly like the engine's agent "
+                       "(default: iterative deepening within the course's time limit)")
+DROP_IN_ENDGAME = Option("endgame_empties", int,
+                         "exact search from this many empties (default: the file's)")
+
+
 @dataclass(frozen=True)
 class ExportFormat:
     """A file format ``python -m evolve.export --format NAME`` writes for a game."""

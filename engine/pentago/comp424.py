@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.core.records import ExportFormat, Option
+from engine.core.records import DROP_IN_DEPTH, DROP_IN_ENDGAME, ExportFormat, Option
 
 TEMPLATES = Path(__file__).with_name("comp424_template")
 FILES = ("StudentPlayer.java", "MyTools.java")
@@ -27,9 +27,8 @@ HEX_PER_CHUNK = 3000  # weights per Java string constant (48,000 characters < 65
 COMP424_EXPORT = ExportFormat(
     "comp424", "/", "McGill COMP 424 Pentago Twist agent: package student_player "
     "(StudentPlayer.java, MyTools.java), Java 8, standard library only",
-    (Option("depth", int, "fixed search depth: plays exactly like the engine's agent (default: "
-            "iterative deepening within the course's time limit)"),
-     Option("endgame_empties", int, "exact search from this many empties (default: the file's)"),
+    (DROP_IN_DEPTH,
+     DROP_IN_ENDGAME,
      Option("move_ms", int, f"time limit per move in ms (default {COURSE_MOVE_MS})"),
      Option("first_move_ms", int, "time limit of the first move in ms (default "
             f"{COURSE_FIRST_MOVE_MS})"),

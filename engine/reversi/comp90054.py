@@ -15,7 +15,7 @@ import json
 import textwrap
 from pathlib import Path
 
-from engine.core.records import ExportFormat, Option
+from engine.core.records import DROP_IN_DEPTH, DROP_IN_ENDGAME, ExportFormat, Option
 from engine.reversi.cs303 import BEGIN, END, TEMPLATE, weights_block
 from engine.reversi.cs303_ntuple import NETWORK_TEMPLATE, _with_network_evaluation, network_block
 from engine.reversi.network import NtupleWeights
@@ -23,9 +23,8 @@ from engine.reversi.network import NtupleWeights
 COMP90054_EXPORT = ExportFormat(
     "comp90054", "/", "the COMP90054 course framework's Othello agent: <out>/agents/<team>/"
     "myTeam.py (Python 3.8, standard library only)",
-    (Option("depth", int, "fixed search depth: plays exactly like the engine's agent (default: "
-            "iterative deepening within the course's time limit)"),
-     Option("endgame_empties", int, "exact search from this many empties (default: the file's)"),
+    (DROP_IN_DEPTH,
+     DROP_IN_ENDGAME,
      Option("move_ms", int, "milliseconds per move (default 1000, the course's)"),
      Option("first_move_ms", int, "milliseconds for the agent's first move "
             "(default 15000, the course's)"),

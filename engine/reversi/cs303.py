@@ -10,15 +10,14 @@ import json
 import textwrap
 from pathlib import Path
 
-from engine.core.records import ExportFormat, Option
+from engine.core.records import DROP_IN_DEPTH, DROP_IN_ENDGAME, ExportFormat
 from engine.reversi.weights import Weights
 
 NPZ_EXPORT = ExportFormat("npz", ".npz", "the same weights as numpy arrays (no pickle)")
 CS303_EXPORT = ExportFormat(
     "cs303", ".py", "a single-file CS303 course agent (numpy only)",
-    (Option("depth", int, "fixed search depth: plays exactly like the engine's agent (default: "
-            "iterative deepening within the course's time limit)"),
-     Option("endgame_empties", int, "exact search from this many empties (default: the file's)")))
+    (DROP_IN_DEPTH,
+     DROP_IN_ENDGAME))
 TEMPLATE = Path(__file__).with_name("cs303_template.py")
 BEGIN, END = "# --- BEGIN WEIGHTS (generated) ---", "# --- END WEIGHTS ---"
 DEFAULT_ENDGAME_EMPTIES = 8
