@@ -6,9 +6,15 @@ cheapest one, which must match the committed rows exactly (generation g never de
 many generations follow).
 
 Allowed differences: ``wall_seconds``, the champion's run directory and config hash, and for the
-legacy runs the columns the tables gained since they were made."""
+legacy runs the columns the tables gained since they were made.
+
+A table pruned from a committed run (``experiments/runs/README.md``) is compared through its
+digests in ``experiments/runs/pruned.csv`` (``table_digests``): the same cells, generation by
+generation, as the table itself would be."""
 
 import csv
+import hashlib
+import io
 import json
 from pathlib import Path
 
@@ -19,6 +25,8 @@ from evolve.ga.loop import run
 from experiments.provenance import RUNS, today_command
 
 ROOT = Path(__file__).resolve().parents[3]
+PRUNED = RUNS / "pruned.csv"  # path (under RUNS), part (file | header | generation), rows, sha256
+TABLES = ("individuals.csv", "generations.csv", "games.csv", "yardstick_games.csv")
 
 
 def rows(path: Path, generations: int | None = None) -> list[list[str]]:
@@ -48,7 +56,10 @@ def replay(committed: Path, run_dir: Path, *extra: str) -> None:
 
 def assert_same_tables(committed: Path, got: Path, generations: int | None = None) -> None:
     """Every committed column matches (a legacy run has fewer: the later ones are ignored)."""
-    for table in ("individuals.csv", "generations.csv", "games.csv", "yardstick_games.csv"):
+    for table in TABLES:
+        if not (committed / table).is_file():
+            assert_same_digests(committed / table, got / table, generations)
+            continue
         old = rows(committed / table, generations)
         new = rows(got / table)
         width = len(old[0])
@@ -61,6 +72,58 @@ def assert_same_tables(committed: Path, got: Path, generations: int | None = Non
 def without(row: list[str], skip: int, width: int) -> list[str]:
     """The first ``width`` cells but the one at ``skip`` (the wall time)."""
     return row[:skip] + row[skip + 1:width]
+
+
+def digest(table: list[list[str]]) -> str:
+    """SHA-256 of ``table`` written as CSV (``csv.writer``, one ``\\n`` per row)."""
+    text = io.StringIO()
+    csv.writer(text, lineterminator="\n").writerows(table)
+    return hashlib.sha256(text.getvalue().encode()).hexdigest()
+
+
+def table_digests(path: Path, width: int | None = None) -> dict[str, tuple[int, str]]:
+    """``part: (rows, sha256)`` of a table as ``assert_same_tables`` compares it: its header
+    (``rows`` is its width), then each generation's rows, cut to ``width`` cells (the committed
+    header's; all: None) without the wall time."""
+    header, *body = rows(path)
+    width = len(header) if width is None else width
+    skip = header.index("wall_seconds") if "wall_seconds" in header[:width] else width
+    by_generation: dict[str, list[list[str]]] = {}
+    for r in body:
+        by_generation.setdefault(r[0], []).append(without(r, skip, width))
+    return {"header": (width, digest([header[:width]])),
+            **{g: (len(t), digest(t)) for g, t in by_generation.items()}}
+
+
+def manifest_rows(path: Path) -> list[dict]:
+    """The rows of ``pruned.csv`` for the committed table ``path``, before it is pruned: its
+    whole file (``file``: data rows, SHA-256 of its bytes) and ``table_digests``."""
+    name = path.relative_to(RUNS).as_posix()
+    parts = {"file": (len(rows(path)) - 1, hashlib.sha256(path.read_bytes()).hexdigest()),
+             **table_digests(path)}
+    return [{"path": name, "part": p, "rows": n, "sha256": h} for p, (n, h) in parts.items()]
+
+
+def pruned_digests(path: Path) -> dict[str, tuple[int, str]]:
+    """The digests ``pruned.csv`` keeps of a pruned table (its whole file's too: ``file``)."""
+    name = path.relative_to(RUNS).as_posix()
+    with open(PRUNED, newline="") as f:
+        found = {r["part"]: (int(r["rows"]), r["sha256"]) for r in csv.DictReader(f)
+                 if r["path"] == name}
+    assert found, f"{name} is neither committed nor in {PRUNED.name}"
+    return found
+
+
+def assert_same_digests(committed: Path, got: Path, generations: int | None) -> None:
+    """``got`` has the cells of the pruned table ``committed``, generation by generation."""
+    kept = pruned_digests(committed)
+    kept.pop("file")
+    new = table_digests(got, width=kept["header"][0])
+    if generations is not None:
+        kept = {p: d for p, d in kept.items() if p == "header" or int(p) < generations}
+    differ = [p for p in dict.fromkeys([*kept, *new]) if kept.get(p) != new.get(p)]
+    assert list(new.items()) == list(kept.items()), \
+        f"{committed.name}: {', '.join(differ) or 'the order of the generations'} differ"
 
 
 @pytest.mark.slow
