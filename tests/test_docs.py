@@ -1,8 +1,10 @@
 """The front door and the user's guide: every relative link in the README, docs/ and the
 experiments' pages resolves (to a file, and to a heading when it names one); the README stays
-a front door (<= 8 kB) and docs/ a guide (<= 150 kB of Markdown); no page cites an issue
-number (history lives in git)."""
+a front door (<= 8 kB) and docs/ a guide (<= 150 kB of Markdown); every `python -m MODULE`
+they show names a module that exists (a module moved without its docs fails here); no page cites
+an issue number (history lives in git)."""
 
+import importlib.util
 import re
 from pathlib import Path
 
@@ -71,6 +73,15 @@ def test_the_readme_keeps_the_two_commands():
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "python -m evolve +experiment=reversed_reversi" in text
     assert 'pip install -e ".[dev]" -e ./tests/plugin_game && python -m pytest' in text  # CI's
+
+
+def test_every_module_a_page_runs_exists():
+    shown = {(m.rstrip("."), p.relative_to(ROOT)) for p in pages()
+             for m in re.findall(r"python -m ([A-Za-z_][\w.]*)", p.read_text(encoding="utf-8"))}
+    assert len(shown) > 50  # the pages show commands; a broken pattern would find none
+    missing = [f"{page}: python -m {module}" for module, page in sorted(shown)
+               if importlib.util.find_spec(module) is None]
+    assert not missing, "\n".join(missing)
 
 
 def test_no_page_cites_an_issue_number():
