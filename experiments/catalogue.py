@@ -32,7 +32,8 @@ NOT_JOBS = {  # modules of experiments/ that measure nothing themselves, and wha
     "stamp": "the stamp every result file is written with",
     "catalogue": "this file",
     "reproduce": "the tool that runs the jobs",
-    "readme_table": "the README's results table, read from the results",
+    "readme_table": "the rows of the results tables, each figure read from a result file",
+    "results_page": "writes experiments/RESULTS.md and the README's headline table",
     "provenance": "the tool that writes and checks the committed runs' PROVENANCE.md",
     "strength.goals": "the strength goals: each row a job of strength.run",
     "learning.efficiency_plans": "learning.efficiency's methods and anchors per game",
@@ -287,12 +288,12 @@ JOBS = [
         "a slower machine learns less in them)"),
     job("learning_efficiency_hour", f"{PY} -m experiments.learning.efficiency_hour --results "
         "{results}", "learning_efficiency_hour.md learning_efficiency_hour.json "
-        "learning_efficiency_hour.png", 13.5 * 3600, "timing", "issue 28's hour-long rows: TD "
+        "learning_efficiency_hour.png", 13.5 * 3600, "timing", "the hour-long rows: TD "
         "online, distributed TD on 2 Ray workers (learnt by the driver, or on the workers), "
         "Co-CMA-ES, 1 CPU-hour each; Reversed Reversi 1 seed, Othello 2; per CPU-hour and per "
         "wall-hour (resumable: rerun to continue)"),
     script("tuned_defaults_reversed_reversi", "learning.tuned_defaults", "--seeds 1000 1001 1002 "
-           "--games 100", 100 * 60, "games", "issue 31: an Optuna sweep over the default Reversed "
+           "--games 100", 100 * 60, "games", "an Optuna sweep over the default Reversed "
            "Reversi study's GA settings, then its best settings vs the defaults on fresh seeds "
            "(champion vs champion and vs the panel)",
            also="tuned_defaults_reversed_reversi_importance.png"),
@@ -306,7 +307,7 @@ JOBS = [
           ("othello", "othello_ntuple_square2", "the othello n-tuple champion until the blend "
            "(kept for the head-to-head goals)"),
           ("reversed_reversi", "reversed_reversi_ntuple_square2", "the reversed_reversi n-tuple "
-           "champion until issue 28 (kept for the head-to-head goals)"))),
+           "champion before the current one (kept for the head-to-head goals)"))),
     td_network("pentago_twist", NETWORK.format(layout="straight5", rest='"symmetry": "rot180", ',
                                                features="true"),
                "--start reference --stage 100000:0.1 --stage 50000:0.03", 150,
@@ -315,7 +316,7 @@ JOBS = [
                                                             features="true")[1:],
                "--start reference --stage 50000:0.1 --stage 25000:0.03", 100,
                "the Hexifence n-tuple champion (N=3): TD self-play from the seed weights"),
-    # issue 28: a candidate for the Othello champion, the published 4+2x2 layout (21 straight
+    # a candidate for the Othello champion, the published 4+2x2 layout (21 straight
     # 4-tuples + 10 2x2 squares) by distributed TD; CPU-hours: resumable across sessions from
     # its checkpoint (the same command continues it)
     distributed_td("candidate_othello_ntuple_4x2x2", "othello", 1, OTHELLO_20M,
@@ -365,7 +366,7 @@ KEPT = {
     "td_workers_sync.md": "the first --learner workers (one round late) against the synchronous "
     "one: the first version's run needs a commit before d80abb2, so no job of this one can "
     "remake it; the file holds both commands and the head-to-head ones",
-    "champions/pentago_twist_es.json": "champion of an ES study against the seed (issue 21; "
+    "champions/pentago_twist_es.json": "champion of an ES study against the seed ("
     "about 50 CPU-minutes on the loaded machine): python -m evolve +experiment=pentago_twist "
     "ga.algorithm=es ga.population=15 ga.es_sigma=0.02 ga.es_learning_rate=0.01 "
     "fitness.population=0 fitness.references=1.0 fitness.openings=10 fitness.hall_of_fame=0.5 "
@@ -373,7 +374,7 @@ KEPT = {
     "generations resumed to 50: the same run), then python -m evolve.export "
     "outputs/pentago_twist_es --format json --out experiments/results/champions/"
     "pentago_twist_es.json",
-    "champions/hexifence_es.json": "champion of an ES study against the seed (issue 21; about "
+    "champions/hexifence_es.json": "champion of an ES study against the seed (about "
     "10 CPU-minutes): python -m evolve +experiment=hexifence ga.algorithm=es ga.population=11 "
     "ga.es_sigma=0.02 ga.es_learning_rate=0.01 fitness.population=0 fitness.references=1.0 "
     "fitness.openings=8 fitness.hall_of_fame=0.5 ga.generations=20 yardstick.openings=3 "

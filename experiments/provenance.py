@@ -37,7 +37,7 @@ BEFORE = {"ga.elite_copies": 0, "ga.immigrants": 0, "ga.sharing_radius": 0.0,
           "game.endgame_solver": "negamax", "game.genome.features": ["mobility", "stability"],
           "yardstick.hall_of_fame_every": 0, "playoff.enabled": False}
 # compared on replay: a generation's fitness, yardstick scores, diversity and games (the in-run
-# Elo columns are left out: computed differently since issue 22)
+# Elo columns are left out: computed differently since the panel-only Elo)
 COMPARED = ("best_fitness", "mean_fitness", "min_fitness", "std_fitness", "yardstick_score",
             "diversity", "games")
 FILE = "PROVENANCE.md"

@@ -1,9 +1,7 @@
-"""The README's results table, made from the result files (their ``.json`` side): every figure
-in it is read from a file a job of ``experiments/catalogue.py`` wrote, never typed.
-
-``rewrite_readme(path, results)`` replaces what lies between ``BEGIN`` and ``END`` and leaves the
-rest of the file as it was. A result not made yet gets the command that makes it instead of a
-figure.
+"""The rows of the results tables (``experiments/RESULTS.md`` and the README's headline), each
+figure read from a result file's ``.json`` side that a job of ``experiments/catalogue.py``
+wrote, never typed. ``experiments/results_page.py`` writes the tables; a result not made yet
+gets the command that makes it instead of a figure.
 """
 
 from __future__ import annotations
@@ -13,9 +11,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-BEGIN, END = "<!-- results:begin -->", "<!-- results:end -->"
-
-
 @dataclass(frozen=True)
 class Row:
     job: str             # its result file <job>.md is shown; the figure is read from its .json
@@ -23,6 +18,7 @@ class Row:
     goal: str
     result: Callable[[dict], str]
     source: str | None = None  # ... or from this file
+    headline: str | None = None  # the row is in the README's headline table, with this text
 
     @property
     def file(self) -> str:
@@ -205,33 +201,39 @@ def efficiency_hour(d: dict) -> str:
 
 
 ROWS = [
-    Row("bench_perft", "Reversi perft from the start, one thread", ">= 100 M/s", perft),
+    Row("bench_perft", "Reversi perft from the start, one thread", ">= 100 M/s", perft,
+        headline="Reversi move generation (perft, one thread)"),
     Row("bench_search", "Reversi alpha-beta, full evaluation, depth 5, median per move",
         "< 20 ms", search),
     Row("bench_search", "exact solve of FFO #1-#19 (14-16 empties)", "reproduce", ffo_small),
-    Row("bench_solve", "exact solve of FFO #20-#39, one thread", "<= 75 s", solve),
+    Row("bench_solve", "exact solve of FFO #20-#39, one thread", "<= 75 s", solve,
+        headline="Reversi exact endgame solver, FFO #20-#39 (one thread)"),
     Row("bench_pentago", "Pentago Twist random games, one core", ">= 100,000", pentago_games),
     Row("strength_pentago_twist", "Pentago Twist champion vs the seed's MCTS, 0.5 s per move "
-        "each, 200 games", ">= 70%", pentago_strength),
+        "each, 200 games", ">= 70%", pentago_strength,
+        headline="Pentago Twist champion vs an MCTS agent (0.5 s per move each, 200 games)"),
     Row("bench_hexifence", "Hexifence: empty N=2 board solved exactly", "a few minutes",
         hexifence_solve),
     Row("strength_hexifence", "Hexifence champion vs the chain-aware agent, N=3, 200 games",
-        ">= 75%", hexifence_strength),
+        ">= 75%", hexifence_strength,
+        headline="Hexifence champion vs the chain-aware agent (N=3, 200 games)"),
     Row("bench_ga", "10 agents x 10 generations at depth 5 (Ray, 2 workers)", "< 2 min",
-        ga_study),
+        ga_study, headline="A GA study: 10 agents x 10 generations at depth 5 (Ray, 2 cores)"),
     Row("bench_ga", "Ray 2 workers vs 1 at depth 5, one generation", ">= 1.7x", ga_speedup),
     Row("bench_td", "distributed TD (`evolve.td --round-games`), Ray 2 workers vs one "
         "process, Othello `straight2` + mobility, stability", ">= 1.7x", td_workers),
     Row("bench_td", "... learnt on the workers (`--learner workers`: the network moves by the "
         "mean of the tasks' changes), Ray 2 workers vs one process", "more than the driver's",
         lambda d: td_workers(d, "workers")),
-    Row("bench_td", "TD self-play games per CPU-second vs the code before issue 28 (same "
+    Row("bench_td", "TD self-play games per CPU-second vs the baseline commit the file names (same "
         "network, same bits)", ">= 2x", td_speed),
     Row("strength_reversed_reversi", "default Reversed Reversi champion vs the course matrix "
-        "(depth 4, 200 games)", ">= 75%", strength_course),
+        "(depth 4, 200 games)", ">= 75%", strength_course,
+        headline="Default Reversed Reversi champion vs the course's matrix (depth 4, 200 games)"),
     Row("progress_reversed_reversi", "default Reversed Reversi study: champions of generations "
         "0 / 10 / 20 / 29 vs the anchors (depth 4, 160 games each)", "strength grows",
-        progress),
+        progress, headline="The default study's champions of generations 0 / 10 / 20 / 29 vs "
+        "fixed anchors"),
     Row("tuning_quality_reversed_reversi_1ply", "1-ply Reversed Reversi champion "
         "(`+experiment=reversed_reversi_1ply`) vs the round-robin 1-ply champion / "
         "`wpc_negated` (1 ply + exact last 3, 200 games each)", "+150 / +200", tuning),
@@ -242,7 +244,9 @@ ROWS = [
         "of two 4-phase TD networks, `python -m evolve.blend`) vs the League's WPC (`wpc1`), "
         "League protocol, 400 games", ">= 90%", goal),
     Row("strength_othello_ntuple_vs_league", "... head to head vs our best WPC champion "
-        "(`othello_league.json`)", ">= +200 Elo", goal),
+        "(`othello_league.json`)", ">= +200 Elo", goal,
+        headline="Othello n-tuple champion (TD) vs our best evolved weights (1 ply, League "
+        "protocol, 400 games)"),
     Row("strength_othello_ntuple_vs_square2_fresh", "... head to head vs the champion before it "
         "(2x2 squares, 4 million games of TD), seeds no choice was made on, 2,000 games",
         ">= 65%", goal),
@@ -294,29 +298,3 @@ def cell(row: Row, results: Path) -> str:
         return row.result(data)
     except (KeyError, StopIteration, IndexError):  # made with other options than the job's
         return f"not in `{path.name}` (made by `{data['stamp']['command']}`): {again}"
-
-
-def table(results: Path) -> list[str]:
-    lines = ["Every figure below is read from a result file that a committed script wrote; each "
-             "file records its command, the commit, the machine with its load, and the date. "
-             "`python -m experiments.reproduce` reruns them all and rewrites this table "
-             "(`--list` shows what it runs, `--quick` the minutes-long exact subset).", "",
-             "| what | result | goal | file |", "|---|---|---|---|"]
-    previous = None
-    for row in ROWS:
-        where = "same" if row.file == previous else f"`experiments/results/{row.file}`"
-        lines.append(f"| {row.what} | {cell(row, results)} | {row.goal} | {where} |")
-        previous = row.file
-    return lines
-
-
-def rewrite_readme(readme: Path, results: Path) -> None:
-    """Replace the lines between the markers with the table; exit with one line when the
-    README has no markers."""
-    text = Path(readme).read_text(encoding="utf-8")
-    if text.count(BEGIN) != 1 or text.count(END) != 1 or text.index(BEGIN) > text.index(END):
-        raise SystemExit(f"error: {readme}: needs one {BEGIN} line before one {END} line")
-    head, rest = text.split(BEGIN, 1)
-    _, tail = rest.split(END, 1)
-    body = "\n".join(table(results))
-    Path(readme).write_text(f"{head}{BEGIN}\n{body}\n{END}{tail}", encoding="utf-8")

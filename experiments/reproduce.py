@@ -1,9 +1,11 @@
-"""Rerun every benchmark and strength script, rewrite ``experiments/results/*`` and the README's
-results table (between ``<!-- results:begin -->`` and ``<!-- results:end -->``) from them.
+"""Rerun every benchmark and strength script, rewrite ``experiments/results/*``, then
+``experiments/RESULTS.md`` and the README's headline table (between ``<!-- results:begin -->``
+and ``<!-- results:end -->``) from them.
 
     python -m experiments.reproduce --list           # what would run, with time estimates
     python -m experiments.reproduce --quick          # the minutes-long subset (exact figures)
     python -m experiments.reproduce --only bench_perft 'strength_*'
+    python -m experiments.reproduce --tables         # only rewrite the two tables, measure nothing
     python -m experiments.reproduce                  # everything: hours; run it on a quiet machine
 
 Each job is one script of ``experiments/`` (``experiments/catalogue.py``); every file it writes
@@ -29,7 +31,7 @@ from tqdm import tqdm
 
 from engine.core.helptext import summary, unquote
 from experiments.catalogue import JOBS, Job
-from experiments.readme_table import rewrite_readme
+from experiments.results_page import RESULTS_PAGE, rewrite_readme, write_results_page
 from experiments.stamp import ROOT, Stamp, is_stamped, write_markdown
 
 RESULTS = ROOT / "experiments" / "results"
@@ -45,10 +47,17 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--only", nargs="+", metavar="NAME", help="these jobs (names or patterns)")
     p.add_argument("--list", action="store_true", help="show the jobs and exit")
     p.add_argument("--results", type=Path, default=RESULTS, help="where results go")
+    p.add_argument("--tables", action="store_true",
+                   help="run nothing: rewrite experiments/RESULTS.md and the README's headline "
+                        "from the result files as they are")
     p.add_argument("--readme", type=Path, default=None,
-                   help="the README whose table to rewrite (default: README.md when --results "
-                        "is experiments/results)")
-    p.add_argument("--no-readme", action="store_true", help="leave every README alone")
+                   help="the README whose headline table to rewrite (default: README.md when "
+                        "--results is experiments/results)")
+    p.add_argument("--page", type=Path, default=None,
+                   help="the results page to rewrite (default: experiments/RESULTS.md when "
+                        "--results is experiments/results)")
+    p.add_argument("--no-readme", action="store_true",
+                   help="leave the README and the results page alone")
     p.add_argument("--logs", type=Path, default=None, help="job logs (default: a temp folder)")
     return p.parse_args(argv)
 
@@ -171,6 +180,9 @@ def main(argv: list[str] | None = None, jobs: list[Job] | None = None) -> int:
     if args.list:
         show(chosen, args.results)
         return 0
+    if args.tables:
+        rewrite_tables(args, args.results.resolve())
+        return 0
     if not chosen:
         sys.exit("error: no job selected")
     results = args.results.resolve()
@@ -180,14 +192,27 @@ def main(argv: list[str] | None = None, jobs: list[Job] | None = None) -> int:
     print(f"reproduce: {len(chosen)} jobs (about {_duration(sum(j.seconds for j in chosen))} "
           f"on an idle 2-core machine) into {_rel(results)}; logs in {logs}", flush=True)
     failed = run_all(chosen, results, logs, argv)
-    readme = None if args.no_readme else args.readme or (README if results == RESULTS else None)
-    if readme is not None:
-        rewrite_readme(readme, results)
-        print(f"reproduce: rewrote the results table of {_rel(readme)} (between its markers)",
-              flush=True)
+    rewrite_tables(args, results)
     for name, why in failed:
         print(f"error: {name} failed: {why}", file=sys.stderr)
     return 1 if failed else 0
+
+
+def rewrite_tables(args, results: Path) -> None:
+    """The results page and the README's headline, from ``results`` (the committed folder's
+    pages by default; another folder's only when ``--page`` / ``--readme`` name them)."""
+    if args.no_readme:
+        return
+    ours = results == RESULTS.resolve()
+    page = args.page or (RESULTS_PAGE if ours else None)
+    if page is not None:
+        write_results_page(page, results)
+        print(f"reproduce: rewrote {_rel(page)}", flush=True)
+    readme = args.readme or (README if ours else None)
+    if readme is not None:
+        rewrite_readme(readme, results)
+        print(f"reproduce: rewrote the headline table of {_rel(readme)} (between its markers)",
+              flush=True)
 
 
 def _rel(path: Path) -> str:

@@ -1,4 +1,4 @@
-"""Play to the clock (issue 29 item 4): how much of its time a timed alpha-beta uses, how deep
+"""Play to the clock: how much of its time a timed alpha-beta uses, how deep
 it gets, and what the anytime driver is worth against the deepening before it at equal time.
 
     python -m experiments.bench.clock [--games othello ...] [--limits 0.1 0.5]
@@ -13,10 +13,10 @@ with the exact endgame it was evolved with (``metadata.search``), every move und
   move with a choice the wall time / limit, the depth of the search (its last
   completed iteration, or the one the clock stopped: ``partial``) and how it ended: ``clock``
   (the time ran out), ``proven`` (a forced result or the last depth ended it early), ``exact``
-  (the exact endgame solved it). The issue's goal (mean >= 85%, none over 110%) is over the
+  (the exact endgame solved it). The goal (mean >= 85%, none over 110%) is over the
   ``clock`` moves; every move with a choice is shown too.
 - **strength at equal time**: the anytime driver against ``deepening = "predictive"`` (the
-  driver before issue 29: a depth predicted not to fit is not started, an aborted one thrown
+  driver before the anytime one: a depth predicted not to fit is not started, an aborted one thrown
   away), the same champion on both sides, ``--match-games`` games from seeded openings, colours
   swapped, at ``--match-limit`` seconds per move; the score with its 95% Wilson interval.
   Finished games are kept in ``--work`` (one JSON per game and limit), so an interrupted run

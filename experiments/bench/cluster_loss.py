@@ -1,6 +1,6 @@
 """How fast does a study stop when its Ray cluster loses every node? The time from removing the
 last worker node to the one-line ``ClusterLostError``, next to its bound
-``ray.no_worker_timeout`` (issue 13). ``tests/own_ray/test_cluster.py`` checks that
+``ray.no_worker_timeout``. ``tests/own_ray/test_cluster.py`` checks that
 the run stops in one line and that ``resume=`` then finishes it; how long the stop takes is a
 figure of the machine, so it is measured here instead of asserted there.
 

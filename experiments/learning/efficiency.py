@@ -1,4 +1,4 @@
-"""Strength per CPU-second, for each game, genome kind and optimizer (issue 21 item 5).
+"""Strength per CPU-second, for each game, genome kind and optimizer.
 
 Every method of a game's plan (``experiments/learning/efficiency_plans.py``) runs with the same CPU
 budget from several seeds; its champion at a quarter, half and all of the budget plays the

@@ -2,7 +2,7 @@
 committed runs recorded (no game is played), three ways per generation:
 
 - ``in-run (old)``: the panel rated 0 and every hall-of-fame member at its own in-run Elo from
-  when it was champion (what ``generations.csv`` said before issue 22);
+  when it was champion (what ``generations.csv`` said before the panel-only Elo);
 - ``members rated vs panel``: each member rated once, against the panel alone, its uncertainty
   carried into the champion's CI (delta method, added in quadrature);
 - ``panel only``: the hall of fame left out (what a run reports now).
@@ -108,7 +108,7 @@ def main() -> None:
         cells = [f"{m:+.0f} / {last:+.0f}, {inside}/{r['generations']}"
                  for m, last, inside in (r["old"], r["anchored"])]
         lines.append(f"| `{name}` | {r['generations']} | {cells[0]} | {cells[1]} |")
-    write_result(args.out, "# Which anchors keep the champion Elo honest (issue 22)", lines,
+    write_result(args.out, "# Which anchors keep the champion Elo honest", lines,
                  stamp, {"runs": rows})
 
 

@@ -98,7 +98,7 @@ CURVES = [
         "online against rounds of 2,000 games (distributed TD's semantics) and rounds from "
         "random openings; every 250,000 games against the 2x2-square network, wpc1 and the "
         "course matrix (League protocol)", 3600),
-    # what TD self-play alone reaches, per game (issue 21's curves)
+    # what TD self-play alone reaches, per game
     Curve("td_curve_othello_straight2", "othello", (
         Run("straight2", network("straight2", features=()), "--stage 500000:0.07"),
     ), 20_000, ("wpc1", "wpc", f"{CHAMPIONS}/othello_league.json"), LEAGUE, 400,

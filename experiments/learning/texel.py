@@ -1,5 +1,5 @@
 """Texel-style tuning of a Reversi n-tuple genome: the engine authors' usual alternative to
-evolution, as the learning-efficiency baseline (issue 21 item 5).
+evolution, as the learning-efficiency baseline.
 
 In rounds: the current network plays ``GAMES_PER_ROUND`` self-play games at 1 ply,
 epsilon-greedy (the TD games' sampling, without learning); their positions join a data set

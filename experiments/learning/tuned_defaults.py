@@ -104,8 +104,7 @@ def main() -> None:
     table, verdict = render(results, weights, runs, pairs, args)
     print(table)
     if args.out:
-        write_markdown(args.out, "# Tuned GA settings vs the defaults, Reversed Reversi "
-                       "(issue 31)", table, stamp)
+        write_markdown(args.out, "# Tuned GA settings vs the defaults, Reversed Reversi", table, stamp)
         write_json(args.out.with_suffix(".json"), {
             "sweep": rel(args.sweep), "best_params": best, "best_value": results["best_value"],
             "importances": weights, "runs": runs["defaults"] + runs["tuned"],

@@ -72,7 +72,7 @@ def yardstick(game: str, reference: str) -> Goal:
                 "opponents (a panel it already beats shows no progress)", 60, seed=0)
 
 
-# issue 28's Othello candidates: head to head against the network that was the champion while
+# Othello candidates for the champion: head to head against the network that was the champion while
 # they were measured (2x2 squares, 4 million games; >= 65%), and the anchors beside it (no
 # overfitting)
 OTHELLO_VS_SQUARE2 = (champion("othello_ntuple_square2"), *OTHELLO_ANCHORS)
@@ -101,7 +101,7 @@ GOALS = (
          "move each (time-limited: a machine figure)", 600, "ray"),
     Goal("strength_pentago_twist_es", "pentago_twist", champion("pentago_twist_es"), ("mcts",),
          "--time 0.5 --endgame-empties 8", 400, Target("mcts", "score", 0.85),
-         "the ES feature-genome champion vs the seed's MCTS, 0.5 s per move (issue 21)", 2400,
+         "the ES feature-genome champion vs the seed's MCTS, 0.5 s per move", 2400,
          "ray"),
     Goal("strength_hexifence", "hexifence", champion("hexifence"), HX_PANEL, HX_D3, 200,
          Target("chain", "score", 0.75), "Hexifence champion (N=3) vs the chain-aware agent "
@@ -114,7 +114,7 @@ GOALS = (
     Goal("strength_hexifence_n2", "hexifence", champion("hexifence"), (*HX_PANEL, "perfect"),
          "--depth 3 --endgame-empties 12", 200, None, "Hexifence champion on the N=2 board vs "
          "the panel and the exact solver", 120, "ray", options=("--game-settings", '{"size": 2}')),
-    # --- n-tuple and ES champions against issue 21's goals (+ anchors training never saw) ---
+    # --- n-tuple and ES champions against their goals (+ anchors training never saw) ---------
     Goal("strength_othello_ntuple", "othello", champion("othello_ntuple"),
          OTHELLO_ANCHORS, LEAGUE, 400,
          Target("wpc1", "score", 0.90), "Othello n-tuple champion (the mean of the 4+2x2 and "
@@ -132,14 +132,14 @@ GOALS = (
          "for comparison", 20),
     Goal("strength_othello_ntuple_4x2x2", "othello", champion("othello_ntuple_4x2x2"),
          OTHELLO_VS_SQUARE2, LEAGUE, 1000,
-         OTHELLO_65_VS_SQUARE2, "issue 28's Othello candidate (4+2x2, 20 "
+         OTHELLO_65_VS_SQUARE2, "an Othello candidate (4+2x2, 20 "
          "million games of distributed TD) head to head vs the 2x2-square network (the "
          "champion then), League protocol; and vs the WPC, the course matrix and the CMA-ES "
          "League champion (no overfitting)", 120),
     Goal("strength_othello_ntuple_4x2x2_phases4", "othello",
          champion("othello_ntuple_4x2x2_phases4"),
          OTHELLO_VS_SQUARE2, LEAGUE, 1000,
-         OTHELLO_65_VS_SQUARE2, "issue 28's second Othello candidate (4+2x2 "
+         OTHELLO_65_VS_SQUARE2, "a second Othello candidate (4+2x2 "
          "in 4 phases sharing a quarter of each step, 20 million games of distributed TD; a "
          "half of the champion) head to head vs the 2x2-square network (the champion then), "
          "League protocol; and vs the WPC, the course matrix and the CMA-ES League champion (no "
@@ -147,7 +147,7 @@ GOALS = (
     Goal("strength_othello_ntuple_square2_phases4", "othello",
          champion("othello_ntuple_square2_phases4"),
          OTHELLO_VS_SQUARE2, LEAGUE, 1000,
-         OTHELLO_65_VS_SQUARE2, "issue 28's third Othello candidate (the "
+         OTHELLO_65_VS_SQUARE2, "a third Othello candidate (the "
          "2x2 squares in 4 phases sharing a quarter of each step, 20 million games of "
          "distributed TD; the other half of the champion) head to head vs the 2x2-square "
          "network (the champion then), League protocol; and vs the anchors", 120),
@@ -180,21 +180,21 @@ GOALS = (
          champion("reversed_reversi_ntuple_square2"),
          (champion("reversed_reversi_1ply"), "wpc_negated", "course",
           "experiments/runs/reversed_reversi_1ply_cmaes/champion.json"), RR_1PLY, 400, None,
-         "the Reversed Reversi n-tuple champion until issue 28 (2x2 squares, 4 million games), "
+         "the Reversed Reversi n-tuple champion before the current one (2x2 squares, 4 million games), "
          "the same opponents, for comparison", 40),
     Goal("strength_reversed_reversi_ntuple_vs_square2", "reversed_reversi",
          champion("reversed_reversi_ntuple"),
          (champion("reversed_reversi_ntuple_square2"), champion("reversed_reversi_1ply"),
           "wpc_negated", "course"), RR_1PLY, 1000,
          Target("reversed_reversi_ntuple_square2", "score", 0.65),
-         "issue 28: the Reversed Reversi champion (4+2x2 in 4 phases, 10 million games of "
+         "the Reversed Reversi champion (4+2x2 in 4 phases, 10 million games of "
          "distributed TD) head to head vs the one before it, 1 ply + exact last 3; and vs the "
          "1-ply WPC champion, the negated WPC and the course matrix (no overfitting)", 120),
     Goal("strength_reversed_reversi_ntuple_square2_phases4", "reversed_reversi",
          champion("reversed_reversi_ntuple_square2_phases4"),
          (champion("reversed_reversi_ntuple_square2"), champion("reversed_reversi_ntuple")),
          RR_1PLY, 1000, Target("reversed_reversi_ntuple_square2", "score", 0.65),
-         "issue 28: a second Reversed Reversi candidate (2x2 squares + mobility, stability in 4 "
+         "a second Reversed Reversi candidate (2x2 squares + mobility, stability in 4 "
          "phases, 10 million games of distributed TD), a blend member for the champion: head "
          "to head vs the network before the champion, and vs the champion", 60),
     Goal("strength_othello_cocmaes", "othello", "experiments/runs/othello_cocmaes/champion.json",
@@ -219,19 +219,19 @@ GOALS = (
          "seed: vs its seed weights at equal search", 60),
     Goal("strength_hexifence_seed", "hexifence", "reference", ("chain", "safe"), HX_D2, 400,
          None, "Hexifence: the seed weights themselves, for comparison", 60),
-    # issue 28: which committed champion is "today's best" at equal search (the bar of the
+    # which committed champion is "today's best" at equal search (the bar of the
     # Pentago Twist and Hexifence goals: a new champion >= 60% against it)
     Goal("strength_pentago_twist_today", "pentago_twist", champion("pentago_twist_es"),
          (champion("pentago_twist"), champion("pentago_twist_ntuple"), "reference"), PT_D2, 400,
-         None, "issue 28: today's best Pentago Twist champion? The ES champion against every "
+         None, "today's best Pentago Twist champion? The ES champion against every "
          "other committed one and the seed weights, at equal search (depth 2)", 120),
     Goal("strength_hexifence_today", "hexifence", champion("hexifence"),
          (champion("hexifence_es"), champion("hexifence_ntuple"),
           champion("hexifence_depth2_study"), champion("hexifence_depth3_study"), "reference"),
-         HX_D2, 400, None, "issue 28: today's best Hexifence champion? The README's champion "
+         HX_D2, 400, None, "today's best Hexifence champion? The README's champion "
          "against every other committed one and the seed weights, at equal search (depth 2, "
          "exact from 20 empty edges)", 120),
-    # --- choosing the yardstick panels (issue 14) ---------------------------------------------
+    # --- choosing the yardstick panels ---------------------------------------------------------
     yardstick("reversed_reversi", "wpc_negated"),
     yardstick("othello", "wpc"),
 )

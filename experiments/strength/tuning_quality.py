@@ -1,4 +1,4 @@
-"""Tuning quality at equal search (issue 16): champions of different studies, the references and
+"""Tuning quality at equal search: champions of different studies, the references and
 each other in one round robin at the same search (default: 1 ply + exact last 3 empties).
 
     python -m experiments.strength.tuning_quality \\
@@ -10,7 +10,7 @@ each other in one round robin at the same search (default: 1 ply + exact last 3 
 Every match is ``--games`` games, colour-swapped pairs from seeded random openings
 (``python -m evolve.evaluate --round-robin``); the table gives each pair's Elo with its 95% CI
 and a whole-round-robin Elo fit. The goal check compares ``--target`` with ``--baseline`` and
-with ``wpc_negated`` head to head (issue 16: >= 150 and >= 200 Elo).
+with ``wpc_negated`` head to head (goals: >= 150 and >= 200 Elo).
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ import pytest
 
 from experiments import reproduce
 from experiments.catalogue import JOBS, KEPT, NOT_JOBS, Job, by_name
-from experiments.readme_table import BEGIN, END
+from experiments.results_page import BEGIN, END
 from experiments.stamp import ROOT, STAMP_MARK
 
 RESULTS = ROOT / "experiments" / "results"
@@ -26,26 +26,29 @@ def body(path: Path) -> list[str]:
     return [lines[0], *lines[end:]]
 
 
-def test_the_quickest_job_reproduces_the_committed_figures_and_the_readme_table(tmp_path):
-    readme = tmp_path / "README.md"
+def test_the_quickest_job_reproduces_the_committed_figures_and_the_tables(tmp_path):
+    readme, page = tmp_path / "README.md", tmp_path / "RESULTS.md"
     readme.write_text((ROOT / "README.md").read_text())
     done = subprocess.run([sys.executable, "-m", "experiments.reproduce", "--only", "elo_anchors",
-                           "--results", str(tmp_path / "results"), "--readme", str(readme)],
+                           "--results", str(tmp_path / "results"), "--readme", str(readme),
+                           "--page", str(page)],
                           cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     made = tmp_path / "results" / "elo_anchors.md"
     stamp = made.read_text().splitlines()[2:8]
     assert stamp[0].startswith("- command: `python -m experiments.learning.elo_anchors ")
     assert stamp[1] == "- run by: `python -m experiments.reproduce --only elo_anchors " \
-        f"--results {tmp_path / 'results'} --readme {readme}`"
+        f"--results {tmp_path / 'results'} --readme {readme} --page {page}`"
     assert [s.split(":")[0] for s in stamp[2:]] == [
         "- commit", "- machine", "- load average (1/5/15 min)", "- date"]
     assert body(made) == body(RESULTS / "elo_anchors.md")  # the same games, the same figures
     old, new = (ROOT / "README.md").read_text(), readme.read_text()
     assert old.split(BEGIN)[0] == new.split(BEGIN)[0] and old.split(END)[1] == new.split(END)[1]
     table = new.split(BEGIN)[1].split(END)[0]
+    assert "| Reversi exact endgame solver, FFO #20-#39 (one thread) | to be measured: " \
+        "`python -m experiments.reproduce --only bench_solve` |" in table  # not made here
     assert "| exact solve of FFO #20-#39, one thread | to be measured: `python -m " \
-        "experiments.reproduce --only bench_solve` |" in table  # not made in tmp_path
+        "experiments.reproduce --only bench_solve` |" in page.read_text()
 
 
 def fake(name: str, code: str, outputs: str = "") -> Job:
@@ -119,7 +122,7 @@ def test_help_gives_the_whole_first_paragraph_and_the_examples(capsys):
     with pytest.raises(SystemExit):
         reproduce.main(["--help"])
     out = capsys.readouterr().out
-    assert "README's results table (between <!-- results:begin --> and" in " ".join(out.split())
+    assert "README's headline table (between <!-- results:begin --> and" in " ".join(out.split())
     assert "``" not in out
     assert "python -m experiments.reproduce --quick" in out
 

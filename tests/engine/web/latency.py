@@ -1,5 +1,5 @@
 """Latency of the browser board's server, two measurements (run them on a quiet machine; the
-numbers in docs/web.md come from these commands):
+numbers in experiments/notes/web.md come from these commands):
 
     python -m tests.engine.web.latency health [--seconds 3] [--moves 3]
     python -m tests.engine.web.latency sessions [--sessions 20] [--moves 10] [--workers 1]
