@@ -33,6 +33,7 @@ async function loadRecorded() {
     $("recorded-summary").textContent = "";
     return;
   }
+  offerTablesOf($("run").value);
   const params = new URLSearchParams({run: $("run").value, table: $("table").value,
     generation: $("filter-generation").value, player: $("filter-player").value,
     winner: $("filter-winner").value, offset: page.offset, limit: PAGE_SIZE});
@@ -93,6 +94,15 @@ function movePage(step) {
   if (offset < 0 || offset >= page.total) return;
   page.offset = offset;
   run(loadRecorded);
+}
+
+// A run may hold only some tables (committed runs keep the yardstick's games alone): offer
+// those, and move off a table the run does not have instead of asking for it.
+function offerTablesOf(runId) {
+  const tables = (lists.runs.find(r => r.id === runId) || {tables: []}).tables;
+  const select = $("table");
+  for (const option of select.options) option.disabled = !tables.includes(option.value);
+  if (tables.length && !tables.includes(select.value)) select.value = tables[0];
 }
 
 async function startReplay(data, row) {

@@ -42,12 +42,13 @@ SWEEP = ("seed0", "seed1")
 def runs_root(tmp_path_factory):
     """``runs/<game>`` for every game (each with final and two generation champions and
     tables), ``runs/sweep/<FIRST>_seed0|1`` (a study), and ``runs/sweep/<FIRST>_bare``: a
-    champion and no recorded games."""
+    champion and no recorded games; ``<FIRST>_seed1`` keeps only its yardstick games."""
     root = tmp_path_factory.mktemp("page") / "runs"
     for name in GAMES:
         make_run_dir(root / name, name, games=2)
     for seed in SWEEP:
         make_run_dir(root / "sweep" / f"{FIRST}_{seed}", FIRST, games=2, seed=len(seed))
+    (root / "sweep" / f"{FIRST}_seed1" / "games.csv").unlink()  # the yardstick's games alone
     bare = make_run_dir(root / "sweep" / f"{FIRST}_bare", FIRST, games=2)
     (bare / "games.csv").unlink()
     (bare / "yardstick_games.csv").unlink()
@@ -122,6 +123,22 @@ def test_runs_with_recorded_games_are_grouped_by_study_and_filtered(site):
     page.fill("#run-filter", "seed0")
     assert option_groups(page, "#run") == {"runs/sweep": [f"{FIRST}_seed0"]}
     page.wait_for_selector(f"table.recorded[data-run='runs/sweep/{FIRST}_seed0']")
+    page.fill("#run-filter", "")
+
+
+def test_a_run_holding_only_some_tables_offers_those_and_opens_one_it_has(site):
+    _, page = site
+    driver.select_tab(page, "replay")
+    driver.choose_game(page, FIRST)
+    page.select_option("#table", "games")
+    page.fill("#run-filter", "seed1")
+    page.wait_for_selector(f"table.recorded[data-run='runs/sweep/{FIRST}_seed1']"
+                           "[data-table='yardstick_games']")
+    assert page.eval_on_selector("#table option[value=games]", "o => o.disabled")
+    assert page.input_value("#table") == "yardstick_games"
+    page.fill("#run-filter", "seed0")
+    page.wait_for_selector(f"table.recorded[data-run='runs/sweep/{FIRST}_seed0']")
+    assert not page.eval_on_selector("#table option[value=games]", "o => o.disabled")
     page.fill("#run-filter", "")
 
 
