@@ -28,7 +28,7 @@ import numpy as np
 
 from engine.core.game import SearchSettings
 from evolve.ga import algorithms, local_search, yardstick
-from evolve.ga.config import Config, ConfigError, config_hash, make_game, to_dict
+from evolve.ga.config import Config, ConfigError, ResolvedConfig, config_hash, to_dict
 from evolve.ga.console import ProgressLog, generations_text, legend
 from evolve.ga.figure import FitnessPlot
 from evolve.ga.fitness import (
@@ -41,7 +41,7 @@ from evolve.ga.hooks import ChampionRecord, ChampionWriter, CsvLogger, Generatio
 from evolve.ga.objective import Objective, write_objective
 from evolve.ga.operators import diversity
 from evolve.ga.playoff import choose_champion, estimated_games
-from evolve.ga.population import Population, breed, gene_bounds, initial_population
+from evolve.ga.population import Population, breed, initial_population
 from evolve.ga.progress import Member, diversity_groups, elite_score
 from evolve.ga.sampled import sampled_tasks
 from evolve.ga.schema import fitness_opponents, seed_genome
@@ -66,19 +66,18 @@ class RunResult:
 
 
 class Study:
-    """One configured study: the game, the genome layout and the hooks. ``started``: the
-    ``time.monotonic()`` this process started at (the log's elapsed time counts from it)."""
+    """One configured study (a ``ResolvedConfig``: the config, its game, genome layout, bounds
+    and panel) and its hooks. ``started``: the ``time.monotonic()`` this process started at (the
+    log's elapsed time counts from it)."""
 
-    def __init__(self, config: Config, run_dir: Path, started: float | None = None):
-        self.config, self.run_dir = config, run_dir
+    def __init__(self, resolved: ResolvedConfig, run_dir: Path, started: float | None = None):
+        config = resolved.config
+        self.resolved, self.config, self.run_dir = resolved, config, run_dir
         self.started = time.monotonic() if started is None else started
-        self.game = make_game(config)
-        self.spec = self.game.genome_spec()
-        self.bounds = gene_bounds(self.spec, config.ga.bound_scale)
+        self.game, self.spec, self.bounds = resolved.game, resolved.spec, resolved.bounds
         self.blocks = list(self.spec.blocks.values())
         self.search = SearchSettings(config.search.depth, config.search.endgame_empties)
-        self.panel = list(config.yardstick.panel or self.game.default_panel) \
-            if config.yardstick.enabled else []
+        self.panel = list(resolved.panel)
         self.hash = config_hash(config)
         self.groups = list(diversity_groups(np.zeros((1, self.spec.size)), self.bounds,
                                             self.spec.blocks))

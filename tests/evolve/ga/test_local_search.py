@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 
 from evolve.execution.backends import RayConfig, SerialBackend, make_backend
-from evolve.ga.config import ConfigError, to_config
+from evolve.ga.config import ConfigError, resolve, to_config
 from evolve.ga.local_search import TD_STREAM, learn, learners
 from evolve.ga.loop import run
 from evolve.ga.population import Population
@@ -62,7 +62,7 @@ def td_run(tmp_path_factory):
 
 
 def fresh_study(cfg: dict, run_dir: Path) -> Study:
-    return Study(to_config(cfg), run_dir)
+    return Study(resolve(cfg), run_dir)
 
 
 def expected_learnt(game, genome, seed, generation, index, bounds) -> np.ndarray:
