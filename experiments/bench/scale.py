@@ -82,7 +82,7 @@ def generation(n: int, depth: int, game: str):
     study = Study(resolve(cfg), Path("/tmp/bench_scale_unused"))
     pop = study.initial_state().population
     ctx = Context(game, cfg.game.settings, study.search, pop.genomes)
-    openings = study.openings("games.openings", 0, 1)
+    openings = study.ctx.openings("games.openings", 0, 1)
     return ctx, round_robin_tasks(n, openings, cfg.seed, 0)
 
 
