@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import replace
+from typing import Protocol
 
 import numpy as np
 
@@ -38,6 +39,19 @@ from evolve.ga.schema import seed_genome
 def digest(genomes: np.ndarray) -> str:
     """A short fingerprint of a population's genes (exact: any changed bit changes it)."""
     return hashlib.sha256(np.ascontiguousarray(genomes, dtype=np.float64).tobytes()).hexdigest()
+
+
+class Algorithm(Protocol):
+    """What the study asks of a search algorithm (see the module docstring)."""
+
+    new_per_generation: int
+
+    def first(self, first_id: int) -> Population: ...
+
+    def advance(self, generation: int, population: Population, fitness,
+                next_id: int) -> Population: ...
+
+    def state(self) -> dict: ...
 
 
 class GaAlgorithm:
@@ -113,9 +127,6 @@ class EsAlgorithm:
     def state(self) -> dict:
         out = self.search.state()
         return {**out, "asked": digest(self.last_asked)} if self.keeps_digest else out
-
-
-Algorithm = GaAlgorithm | CmaAlgorithm | EsAlgorithm
 
 
 def new(ctx: StudyContext, rng: np.random.Generator) -> Algorithm:
