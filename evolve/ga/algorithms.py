@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import replace
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 
@@ -41,6 +41,7 @@ def digest(genomes: np.ndarray) -> str:
     return hashlib.sha256(np.ascontiguousarray(genomes, dtype=np.float64).tobytes()).hexdigest()
 
 
+@runtime_checkable
 class Algorithm(Protocol):
     """What the study asks of a search algorithm (see the module docstring)."""
 
