@@ -16,14 +16,8 @@ from pathlib import Path  # noqa: E402
 import hydra  # noqa: E402
 from omegaconf import DictConfig  # noqa: E402
 
+from evolve.errors import ConfigError  # noqa: E402
 from evolve.execution.cluster import ClusterLostError  # noqa: E402
-from evolve.ga.config import (  # noqa: E402
-    MOVED_TO_GAME,
-    Config,
-    ConfigError,
-    moved_key_message,
-    to_dict,
-)
 from evolve.sweep import use_plugins  # noqa: E402
 
 use_plugins()  # hydra/sweeper=optuna (evolve.sweep)
@@ -108,70 +102,14 @@ def _fail(message: str):
 
 
 def check_overrides(args: list[str]) -> None:
-    """Refuse a misspelt key (``ga.populaton=5``) or an unknown group option (``game=chess``)
-    in one line before Hydra composes, since Hydra's own messages span several lines. Anything
-    this does not understand is left to Hydra."""
-    from hydra.core.override_parser.overrides_parser import OverridesParser
+    """``evolve.ga.overrides.check_overrides`` over ``conf/`` and the plug-in games' config
+    folders, a bad override as one line on stderr (exit code 2)."""
+    from evolve.ga.overrides import check_overrides as check
 
-    groups: dict[str, list[str]] = {}
-    for root in (CONF_DIR, *game_config_dirs()):
-        for d in (x for x in root.iterdir() if x.is_dir()):
-            groups[d.name] = sorted({*groups.get(d.name, ()), *(f.stem for f in d.glob("*.yaml"))})
-    keys = _dotted_keys(to_dict(Config())) | _game_keys()
     try:
-        parsed = OverridesParser.create().parse_overrides(
-            [a for a in args if "=" in a and not a.startswith("-")])
-    except Exception:  # noqa: BLE001 - a syntax error: Hydra reports it
-        return
-    for o in parsed:
-        name = o.key_or_group
-        if name in groups:
-            values = list(o.sweep_string_iterator()) if o.is_sweep_override() \
-                else [o.get_value_element_as_str()]
-            for value in values:
-                if value not in groups[name]:
-                    _fail(f"{name}={value} must be one of: {', '.join(groups[name])}")
-        elif name.startswith("ray.runtime_env.") and name not in keys and not o.is_add():
-            _fail(f"{name}: a Ray runtime_env field conf/config.yaml does not list; add it "
-                  f"with a +: +{name}=...")
-        elif name in {f"ga.{k}" for k in MOVED_TO_GAME}:
-            _fail(moved_key_message(name))
-        elif not (o.is_add() or o.is_force_add() or name.startswith("hydra")) and name not in keys:
-            _fail(_unknown_key(name, keys))
-
-
-def _game_keys() -> set[str]:
-    """Every key some ``conf/game/*.yaml`` defines (``game.genome.phases``, ``game.size``): the
-    game itself validates the values."""
-    import yaml
-
-    keys = set()
-    for root in (CONF_DIR, *game_config_dirs()):
-        for file in (root / "game").glob("*.yaml"):
-            keys |= _dotted_keys({"game": yaml.safe_load(file.read_text()) or {}})
-    return keys
-
-
-def _unknown_key(name: str, keys: set[str]) -> str:
-    """Name the first unknown part (``ga.x.y``: ``ga.x``) and what its parent allows."""
-    parts = name.split(".")
-    i = next(i for i in range(1, len(parts) + 1) if ".".join(parts[:i]) not in keys)
-    bad, section = ".".join(parts[:i]), ".".join(parts[: i - 1])
-    known = sorted(k.removeprefix(f"{section}.") for k in keys
-                   if k.count(".") == i - 1 and (not section or k.startswith(f"{section}.")))
-    if not known:
-        return f"unknown key {bad} ({section} is a value, not a group of keys)"
-    where = f" in {section}" if section else ""
-    return f"unknown key {bad} (allowed{where}: {', '.join(known)})"
-
-
-def _dotted_keys(d: dict, prefix: str = "") -> set[str]:
-    out = set()
-    for key, value in d.items():
-        out.add(prefix + key)
-        if isinstance(value, dict):
-            out |= _dotted_keys(value, f"{prefix}{key}.")
-    return out
+        check(args, [CONF_DIR, *game_config_dirs()])
+    except ConfigError as exc:
+        _fail(str(exc))
 
 
 def preflight(args: list[str]) -> list[str]:

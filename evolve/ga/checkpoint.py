@@ -28,7 +28,7 @@ class CheckpointError(ValueError):
     pass
 
 
-@dataclass
+@dataclass(frozen=True)
 class Checkpoint:
     config: dict
     generation: int  # last completed generation; ``population`` is the next one, unscored

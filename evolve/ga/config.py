@@ -1,9 +1,11 @@
 """Reading a run configuration: a composed Hydra config (or a plain dict, or a checkpoint's
-saved dict) becomes a typed, validated ``Config`` (``evolve.ga.schema``); ``to_dict`` and
-``config_hash`` go the other way.
+saved dict) becomes a typed, validated ``Config`` (``evolve.ga.schema``); ``resolve`` returns it
+together with what it names (``ResolvedConfig``: its game, genome spec, gene bounds and panel),
+the game built once; ``to_dict`` and ``config_hash`` go the other way.
 
-The shape lives in ``evolve.ga.schema`` and the checks in ``evolve.ga.validation``; the names
-other modules import from here (``Config``, ``ConfigError``, ``to_config``, ...) stay here.
+The shape lives in ``evolve.ga.schema``, the checks in ``evolve.ga.validation`` and the command
+line's key checks in ``evolve.ga.overrides``; the names other modules import from here
+(``Config``, ``ConfigError``, ``to_config``, ...) stay here.
 """
 
 from __future__ import annotations
@@ -11,11 +13,15 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+from dataclasses import dataclass
+from typing import Any
 
+import numpy as np
 from omegaconf import DictConfig, OmegaConf
 from omegaconf.errors import OmegaConfBaseException
 
 from evolve.errors import ConfigError
+from evolve.ga.population import gene_bounds
 from evolve.ga.schema import (  # noqa: F401 - re-exported: the config's vocabulary
     Config,
     FitnessConfig,
@@ -31,17 +37,49 @@ from evolve.ga.schema import (  # noqa: F401 - re-exported: the config's vocabul
     fitness_opponents,
     make_game,
 )
-from evolve.ga.validation import validate
+from evolve.ga.validation import game_of, validate
 
-__all__ = ["Config", "ConfigError", "GAConfig", "config_hash", "from_dict", "make_game",
-           "migrate", "moved_key_message", "to_config", "to_dict", "validate"]
+__all__ = ["Config", "ConfigError", "GAConfig", "ResolvedConfig", "config_hash", "from_dict",
+           "make_game", "migrate", "moved_key_message", "resolve", "to_config", "to_dict"]
+
+
+@dataclass(frozen=True)
+class ResolvedConfig:
+    """A validated config and what it names, each made once: the game (its settings applied),
+    its genome spec, the gene bounds (``ga.bound_scale`` applied) and the yardstick's panel
+    (empty when the yardstick is off)."""
+
+    config: Config
+    game: Any  # engine.core.game.Game
+    spec: Any  # engine.core.game.GenomeSpec
+    bounds: tuple[np.ndarray, np.ndarray]
+    panel: tuple[str, ...]
+
+    @property
+    def seed_references(self) -> list[str]:
+        """``game.seed_references``, else the game's own."""
+        return list(self.config.game.seed_references or self.game.seed_references)
+
+
+def resolve(cfg: DictConfig | dict | Config) -> ResolvedConfig:
+    """The validated config of a composed DictConfig (or plain dict, or ``Config``) with its
+    game, genome spec, bounds and panel. Raises ``ConfigError`` for the first bad value."""
+    config = cfg if isinstance(cfg, Config) else _parsed(cfg)
+    game = game_of(config)
+    spec = game.genome_spec()
+    validate(config, game, spec)
+    panel = tuple(config.yardstick.panel or game.default_panel) \
+        if config.yardstick.enabled else ()
+    return ResolvedConfig(config, game, spec, gene_bounds(spec, config.ga.bound_scale), panel)
 
 
 def to_config(cfg: DictConfig | dict | Config) -> Config:
     """Typed, validated ``Config`` from a composed DictConfig (or plain dict)."""
-    if isinstance(cfg, Config):
-        validate(cfg)
-        return cfg
+    return resolve(cfg).config
+
+
+def _parsed(cfg: DictConfig | dict) -> Config:
+    """The typed ``Config`` of a composed DictConfig (or plain dict), not yet validated."""
     if not isinstance(cfg, DictConfig):
         cfg = OmegaConf.create(cfg)
     plain = OmegaConf.to_container(cfg, resolve=True)
@@ -56,7 +94,6 @@ def to_config(cfg: DictConfig | dict | Config) -> Config:
     except OmegaConfBaseException as exc:
         raise ConfigError(_one_line(exc)) from None
     config.game = game
-    validate(config)
     return config
 
 

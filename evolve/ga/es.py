@@ -56,7 +56,7 @@ def gradient(plus: np.ndarray, minus: np.ndarray, eps: np.ndarray, sigma: float)
     return (np.asarray(plus) - np.asarray(minus)) @ eps / (2 * pairs * sigma)
 
 
-@dataclass
+@dataclass(frozen=True)
 class EsSettings:
     sigma: float
     learning_rate: float

@@ -39,7 +39,7 @@ def game_columns(game: Game) -> list[str]:
             *game.result_columns, "winner", "plies", "moves"]
 
 
-@dataclass
+@dataclass(frozen=True)
 class ChampionRecord:
     """A generation's champion: its genome and what its file says about it."""
 
@@ -48,27 +48,33 @@ class ChampionRecord:
     metadata: dict
 
 
-@dataclass
+@dataclass(frozen=True, kw_only=True)
 class GenerationReport:
+    """One generation as the hooks see it. The study builds it from the fitness games
+    (``Study.score``); the yardstick's games (``evolve.ga.yardstick.collect``) and the wall
+    time (``Study.finish``) complete a copy of it (``dataclasses.replace``)."""
+
     generation: int
     generations: int  # total planned
     population: Population
     standings: Standings
-    games: list[tuple[GameTask, GameResult]]  # round robin
-    yardstick: dict[str, float]  # panel opponent -> champion's score fraction
-    yardstick_games: list[tuple[GameTask, GameResult]]
+    games: list[tuple[GameTask, GameResult]]  # the fitness games
+    fitness_labels: dict  # genome index -> label of the fitness games' fixed opponents
     champion_index: int
     champion: ChampionRecord
     diversity: float
-    wall_seconds: float
-    elapsed: float  # since the run started, including before a resume
-    diversity_groups: dict = field(default_factory=dict)
-    elite_score: float = math.nan
-    champion_elo: object = None  # evolve.arena.elo.EloEstimate once the yardstick is in
-    hall_of_fame_score: float = math.nan  # the champion's score against earlier champions
+    diversity_groups: dict
+    elite_score: float
+    # the yardstick: panel opponent -> the champion's score fraction, its games, its Elo
+    # (evolve.arena.elo.EloEstimate) and its score against earlier champions
+    yardstick: dict[str, float] = field(default_factory=dict)
+    yardstick_games: list[tuple[GameTask, GameResult]] = field(default_factory=list)
+    champion_elo: object = None
+    hall_of_fame_score: float = math.nan
     joins_hall_of_fame: bool = False
     anchor_labels: dict = field(default_factory=dict)  # genome index -> label (hall of fame)
-    fitness_labels: dict = field(default_factory=dict)  # the same for the fitness games
+    wall_seconds: float = 0.0
+    elapsed: float = 0.0  # since the run started, including before a resume
 
 
 class CsvTable:

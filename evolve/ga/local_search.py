@@ -19,6 +19,7 @@ import numpy as np
 
 from evolve.execution.learning import LearnTask, TdContext
 from evolve.ga import operators as ops
+from evolve.ga.context import StudyContext
 from evolve.ga.population import Population
 
 TD_STREAM = 1 << 27  # the seed slot of local search (never a pairing index)
@@ -35,10 +36,10 @@ def learn_tasks(indices: list[int], seed: int, generation: int) -> list[LearnTas
     return [LearnTask(k, i, (seed, generation, TD_STREAM, i)) for k, i in enumerate(indices)]
 
 
-def learn(study, backend, pop: Population, generation: int) -> Population:
-    """``pop`` after the local search of generation ``generation`` (``study``: an
-    ``evolve.ga.study.Study``); ``pop`` itself when there is none or nobody learns."""
-    c = study.config
+def learn(ctx: StudyContext, backend, pop: Population, generation: int) -> Population:
+    """``pop`` after the local search of generation ``generation`` of the study ``ctx``;
+    ``pop`` itself when there is none or nobody learns."""
+    c = ctx.config
     if c.ga.local_search != "td":
         return pop
     who = learners(pop, c.ga.td_learners)
@@ -49,7 +50,7 @@ def learn(study, backend, pop: Population, generation: int) -> Population:
     results = backend.submit(context, learn_tasks(who, c.seed, generation)).result()
     genomes, operator = pop.genomes.copy(), list(pop.operator)
     for i, result in zip(who, results, strict=True):
-        genomes[i] = ops.clip(checked(result.genome, genomes[i], c.game.name), study.bounds)
+        genomes[i] = ops.clip(checked(result.genome, genomes[i], c.game.name), ctx.bounds)
         operator[i] = f"{operator[i]}+td"
     return Population(genomes, pop.ids, pop.parent_a, pop.parent_b, operator)
 

@@ -12,7 +12,7 @@ import logging
 from pathlib import Path
 
 from evolve.execution.backends import make_backend, talking_warm_up
-from evolve.ga.config import Config, to_config
+from evolve.ga.config import Config, resolve
 from evolve.ga.resume import resume
 from evolve.ga.state import State
 from evolve.ga.study import RunResult, Study
@@ -27,14 +27,16 @@ def run(cfg, run_dir: str | Path | None = None, backend=None,
     """Run (or resume) a study; ``cfg`` is a composed Hydra config, a dict or a ``Config``.
     ``started``: the ``time.monotonic()`` the command started at (default: now), from which
     the log's elapsed time counts."""
-    config = to_config(cfg)
-    if config.resume:
+    resolved = resolve(cfg)
+    config = resolved.config
+    if config.resume:  # the checkpoint's config, with what the command line changed
         config, state, run_dir = resume(config)
+        resolved = resolve(config)
     else:
         run_dir = Path(run_dir or _hydra_output_dir())
         state = None
     run_dir.mkdir(parents=True, exist_ok=True)
-    study = Study(config, run_dir, started)
+    study = Study(resolved, run_dir, started)
     state = state or study.initial_state()
     backend = backend or study_backend(config)
     try:

@@ -19,7 +19,7 @@ OBJECTIVE_FILE = "objective.json"
 SCHEMA = 1
 
 
-@dataclass
+@dataclass(frozen=True)
 class Objective:
     metric: str
     value: float  # NaN without a panel; +-inf when the champion won (lost) every panel game

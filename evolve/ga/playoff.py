@@ -18,6 +18,7 @@ import numpy as np
 
 from evolve.arena.elo import elo_estimate
 from evolve.ga.console import generations_text, progress_bar
+from evolve.ga.context import StudyContext
 from evolve.ga.hooks import ChampionRecord
 from evolve.ga.tournament import (
     PLAYOFF_GENERATION,
@@ -29,7 +30,7 @@ from evolve.ga.tournament import (
 log = logging.getLogger("evolve")
 
 
-@dataclass
+@dataclass(frozen=True)
 class Candidate:
     generation: int
     champion: object  # engine.core.Champion read back from champions/gen_XXXX.json
@@ -59,7 +60,7 @@ def playoff_tasks(n: int, panel: list[str], openings, seed: int,
     return tasks
 
 
-@dataclass
+@dataclass(frozen=True)
 class Standing:
     generation: int
     games: int
@@ -134,15 +135,15 @@ def play(backend, context, tasks: list, bar) -> list:
     return results
 
 
-def choose_champion(study, backend, last_generation: int) -> ChampionRecord | None:
-    """Play the playoff of ``study`` (an ``evolve.ga.study.Study``) among the champions of the
-    generations up to ``last_generation``; rewrite ``champion.json`` with the winner and write
+def choose_champion(ctx: StudyContext, backend, last_generation: int) -> ChampionRecord | None:
+    """Play the playoff of the study ``ctx`` among the champions of the generations up to
+    ``last_generation``; rewrite ``champion.json`` with the winner and write
     ``playoff.csv``. None when the playoff is off or has fewer than two candidates (the last
     generation's champion, already in ``champion.json``, is then the one exported)."""
-    c, run_dir = study.config, study.run_dir
+    c, run_dir, panel = ctx.config, ctx.run_dir, ctx.panel
     if not c.playoff.enabled:
         return None
-    pool = candidates(run_dir, study.game, last_generation, c.playoff.generations)
+    pool = candidates(run_dir, ctx.game, last_generation, c.playoff.generations)
     first = max(0, last_generation - c.playoff.generations + 1)
     span = generations_text(last_generation - first + 1, first)
     if len(pool) < 2:
@@ -150,11 +151,11 @@ def choose_champion(study, backend, last_generation: int) -> ChampionRecord | No
                  "is", span, last_generation)
         return None
     genomes = np.vstack([np.asarray(p.champion.genome, np.float64)[None, :] for p in pool])
-    openings = study.openings("playoff.openings", PLAYOFF_GENERATION, c.playoff.openings)
-    tasks = playoff_tasks(len(pool), study.panel, openings, c.seed, PLAYOFF_GENERATION)
-    context = study.context(genomes)
+    openings = ctx.openings("playoff.openings", PLAYOFF_GENERATION, c.playoff.openings)
+    tasks = playoff_tasks(len(pool), panel, openings, c.seed, PLAYOFF_GENERATION)
+    context = ctx.players(genomes)
     log.info("playoff: the %d distinct champions of %s (%s) play each other%s, %d games",
-             len(pool), span, _listed(pool), " and the panel" if study.panel else "",
+             len(pool), span, _listed(pool), " and the panel" if panel else "",
              len(tasks))
     bar = progress_bar(len(tasks), "playoff", c.progress)
     try:
@@ -171,7 +172,7 @@ def choose_champion(study, backend, last_generation: int) -> ChampionRecord | No
         "candidates": [p.generation for p in pool], "score": table[i].score,
         "games": table[i].games, "table": "playoff.csv"}}
     tmp = run_dir / ".champion.json.tmp"
-    study.game.save_champion(tmp, chosen.genome, chosen.name, metadata)
+    ctx.game.save_champion(tmp, chosen.genome, chosen.name, metadata)
     tmp.replace(run_dir / "champion.json")
     log.info("playoff: generation %d's champion wins (score %.3f over %d games; playoff.csv) "
              "and is exported as champion.json", pool[i].generation, table[i].score,

@@ -13,7 +13,7 @@ import numpy as np
 from evolve.ga import operators as ops
 
 
-@dataclass
+@dataclass(frozen=True)
 class Population:
     genomes: np.ndarray  # (n, genes) float64
     ids: np.ndarray  # (n,) int64, unique over the whole run

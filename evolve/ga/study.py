@@ -5,8 +5,8 @@
         (ga.local_search=td) each learner learns by TD self-play (evolve.ga.local_search)
         score everyone by a round robin            (the problem: evolve.ga.tournament)
         champion = best; play it against the panel (the yardstick)
-        population = breed(population, fitness)     (the algorithm: evolve.ga.population, or
-                                                     CMA-ES / the ES: evolve.ga.algorithms)
+        population = algorithm.advance(population, fitness)  (the GA, CMA-ES or the ES:
+                                                               evolve.ga.algorithms)
         hooks: CSVs, champion files, plot, log line; checkpoint (atomic, evolve.ga.state)
     exported champion = playoff among the last champions (evolve.ga.playoff)
 
@@ -21,18 +21,19 @@ from __future__ import annotations
 import logging
 import math
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
 
-from engine.core.game import SearchSettings
 from evolve.ga import algorithms, local_search, yardstick
-from evolve.ga.config import Config, ConfigError, config_hash, make_game, to_dict
+from evolve.ga.config import Config, ResolvedConfig, config_hash, to_dict
 from evolve.ga.console import ProgressLog, generations_text, legend
+from evolve.ga.context import StudyContext
 from evolve.ga.figure import FitnessPlot
 from evolve.ga.fitness import (
     FITNESS_GENERATION_OFFSET,
+    Opponents,
     opponent_tasks,
     opponents_for,
     score_mix,
@@ -41,19 +42,18 @@ from evolve.ga.hooks import ChampionRecord, ChampionWriter, CsvLogger, Generatio
 from evolve.ga.objective import Objective, write_objective
 from evolve.ga.operators import diversity
 from evolve.ga.playoff import choose_champion, estimated_games
-from evolve.ga.population import Population, breed, gene_bounds, initial_population
+from evolve.ga.population import Population
 from evolve.ga.progress import Member, diversity_groups, elite_score
 from evolve.ga.sampled import sampled_tasks
-from evolve.ga.schema import fitness_opponents, seed_genome
+from evolve.ga.schema import fitness_opponents
 from evolve.ga.state import Snapshot, State, save, snapshot
-from evolve.ga.tournament import Context, openings_for, round_robin_tasks
-from evolve.ga.validation import openings_error
+from evolve.ga.tournament import round_robin_tasks
 
 log = logging.getLogger("evolve")
 INIT_STREAM = 7  # SeedSequence([seed, INIT_STREAM]) drives initialisation and breeding
 
 
-@dataclass
+@dataclass(frozen=True)
 class RunResult:
     run_dir: Path
     champion: ChampionRecord
@@ -65,42 +65,54 @@ class RunResult:
     objective: Objective | None = None  # what a sweeper optimises (objective.json)
 
 
+@dataclass(frozen=True)
+class FitnessGames:
+    """A generation's submitted fitness games: the round robin's ``round_robin`` tasks first,
+    then the games against the fixed ``opponents``."""
+
+    tasks: list
+    future: object  # the backend's future of the games' results
+    round_robin: int
+    opponents: Opponents
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A generation scored and bred whose yardstick games are still out: what ``finish``
+    needs to write its outputs and checkpoint it."""
+
+    report: GenerationReport
+    yardstick: yardstick.YardstickGames | None
+    snapshot: Snapshot
+
+
 class Study:
-    """One configured study: the game, the genome layout and the hooks. ``started``: the
+    """One configured study (a ``ResolvedConfig``: the config, its game, genome layout, bounds
+    and panel) and its hooks; its helpers see it as a ``StudyContext``. ``started``: the
     ``time.monotonic()`` this process started at (the log's elapsed time counts from it)."""
 
-    def __init__(self, config: Config, run_dir: Path, started: float | None = None):
-        self.config, self.run_dir = config, run_dir
+    def __init__(self, resolved: ResolvedConfig, run_dir: Path, started: float | None = None):
+        self.ctx = StudyContext(resolved, run_dir)
+        self.config, self.run_dir = resolved.config, run_dir
         self.started = time.monotonic() if started is None else started
-        self.game = make_game(config)
-        self.spec = self.game.genome_spec()
-        self.bounds = gene_bounds(self.spec, config.ga.bound_scale)
-        self.blocks = list(self.spec.blocks.values())
-        self.search = SearchSettings(config.search.depth, config.search.endgame_empties)
-        self.panel = list(config.yardstick.panel or self.game.default_panel) \
-            if config.yardstick.enabled else []
-        self.hash = config_hash(config)
+        self.game, self.spec, self.bounds = resolved.game, resolved.spec, resolved.bounds
+        self.search, self.panel = self.ctx.search, self.ctx.panel
+        self.hash = config_hash(self.config)
         self.groups = list(diversity_groups(np.zeros((1, self.spec.size)), self.bounds,
                                             self.spec.blocks))
-        # CMA-ES or the ES (``ga.algorithm``; ``evolve.ga.algorithms``), built or rebuilt on
-        # first use; None for the GA
-        self.algorithm = None
+        # the GA, CMA-ES or the ES (``ga.algorithm``; ``evolve.ga.algorithms``): made by
+        # ``initial_state``, or remade from the checkpoint on a resumed run's first use
+        self.algorithm: algorithms.Algorithm | None = None
 
     def initial_state(self) -> State:
         """Generation 0's population (before any local search: ``loop`` runs it)."""
         ga = self.config.ga
         rng = np.random.default_rng(np.random.SeedSequence([self.config.seed, INIT_STREAM]))
         learns = ga.local_search != "none"
-        if ga.algorithm != "ga":
-            self.algorithm = algorithms.new(self)
-            first = self.algorithm.first(0)
-            return State(0, first, rng, ga.population, 0.0, needs_learning=learns,
-                         algorithm_state=self.algorithm.state() if learns else {})
-        refs = self.config.game.seed_references or self.game.seed_references
-        genomes = {r: seed_genome(self.game, r) for r in refs}
-        pop = initial_population(ga.population, genomes, self.bounds, rng, ga.seeded_fraction,
-                                 ga.seed_noise, ga.random_scope)
-        return State(0, pop, rng, ga.population, 0.0, needs_learning=learns)
+        self.algorithm = algorithms.new(self.ctx, rng)
+        first = self.algorithm.first(0)
+        return State(0, first, rng, ga.population, 0.0, needs_learning=learns,
+                     algorithm_state=self.algorithm.state() if learns else {})
 
     def hooks(self, state: State) -> list:
         csv = CsvLogger(self.run_dir, self.game, list(self.spec.names), self.panel, self.groups)
@@ -125,117 +137,106 @@ class Study:
             log.info("%s already ran %s (raise ga.generations to continue)", self.run_dir,
                      generations_text(c.ga.generations))
             return self.ended(self.finished_result(state, backend), hooks)
-        self._clock, previous = time.perf_counter(), None
+        self._clock, pending = time.perf_counter(), None
         if state.needs_learning:
-            state.population = local_search.learn(self, backend, state.population,
+            state.population = local_search.learn(self.ctx, backend, state.population,
                                                   state.generation)
             state.needs_learning = False
-        round_robin = self.submit_round_robin(backend, state.generation, state.population,
-                                              state.hall_of_fame)
+        fitness_games = self.submit_fitness_games(backend, state.generation, state.population,
+                                                  state.hall_of_fame)
         if c.progress:
             log.info(legend(c, self.panel))
             log.info("playing generation %d: %d fitness games%s", state.generation,
-                     len(round_robin[0]), ", then the champion against the panel"
+                     len(fitness_games.tasks), ", then the champion against the panel"
                      if self.panel else "")
         for g in range(state.generation, c.ga.generations):
-            report = self.score(g, state.population, *round_robin)
-            self.next_population(state, report, g)
+            report = self.score(g, state.population, fitness_games)
+            self.next_population(state, report)
             # bred after the last generation too: the checkpoint then always holds the next
             # population, so a finished run can be continued with a larger ga.generations
-            games = yardstick.submit(self, backend, report, state.hall_of_fame)
-            state.population = local_search.learn(self, backend, state.population, g + 1)
+            games = yardstick.submit(self.ctx, backend, report, state.hall_of_fame)
+            state.population = local_search.learn(self.ctx, backend, state.population, g + 1)
             if g + 1 < c.ga.generations:
-                round_robin = self.submit_round_robin(backend, g + 1, state.population,
-                                                      state.hall_of_fame)
-            if previous is not None:
-                self.finish(*previous, state, hooks)
-            previous = (report, games, snapshot(state))
-        last = self.finish(*previous, state, hooks)
-        champion = self.playoff(backend, last.generation) or last.champion
+                fitness_games = self.submit_fitness_games(backend, g + 1, state.population,
+                                                          state.hall_of_fame)
+            if pending is not None:
+                self.finish(pending, state, hooks)
+            pending = Pending(report, games, snapshot(state))
+        last = self.finish(pending, state, hooks)
+        champion = choose_champion(self.ctx, backend, last.generation) or last.champion
         return self.ended(RunResult(self.run_dir, champion, last.generation,
                                     last.standings.fitness, last.yardstick, c, self.panel), hooks)
 
     def ended(self, result: RunResult, hooks) -> RunResult:
         """The run's objective (``objective.json``), then the hooks' end of the run (the
         tracker's files)."""
-        result.objective = write_objective(self.run_dir, self.config, result.champion,
-                                           result.generation)
+        result = replace(result, objective=write_objective(self.run_dir, self.config,
+                                                           result.champion, result.generation))
         for hook in hooks:
             if hasattr(hook, "on_run_end"):
                 hook.on_run_end(result)
         return result
 
-    def playoff(self, backend, last_generation: int) -> ChampionRecord | None:
-        """Choose the exported champion among the last generations' champions (see
-        ``evolve.ga.playoff``); rewrites ``champion.json`` and writes ``playoff.csv``."""
-        return choose_champion(self, backend, last_generation)
-
-    def submit_round_robin(self, backend, g: int, pop: Population,
-                           hall_of_fame: list[Member] = ()):
+    def submit_fitness_games(self, backend, g: int, pop: Population,
+                             hall_of_fame: list[Member] = ()) -> FitnessGames:
         """The fitness games: the round robin (unless its weight is 0), then every individual
         against the fixed opponents (``evolve.ga.fitness``)."""
         c, n = self.config, len(pop)
         tasks = []
         if c.fitness.population > 0:
-            openings = self.openings("games.openings", g, c.games.openings)
+            openings = self.ctx.openings("games.openings", g, c.games.openings)
             k = c.games.opponents_per_individual
             tasks = sampled_tasks(n, k, openings, c.seed, g) if k else \
                 round_robin_tasks(n, openings, c.seed, g)
         opponents = opponents_for(c.fitness, fitness_opponents(c, self.game), list(hall_of_fame),
                                   g)
-        mix = (len(tasks), opponents)
+        round_robin = len(tasks)
         players = opponents.players(n)
         if players:
-            openings = self.openings("fitness.openings", FITNESS_GENERATION_OFFSET + g,
-                                     c.fitness.openings)
+            openings = self.ctx.openings("fitness.openings", FITNESS_GENERATION_OFFSET + g,
+                                         c.fitness.openings)
             tasks += opponent_tasks(n, players, openings, c.seed, g, len(tasks), n * (n - 1) // 2)
-        ctx = self.context(opponents.genomes(pop.genomes))
-        return tasks, backend.submit(ctx, tasks), mix
+        future = backend.submit(self.ctx.players(opponents.genomes(pop.genomes)), tasks)
+        return FitnessGames(tasks, future, round_robin, opponents)
 
-    def context(self, genomes: np.ndarray) -> Context:
-        """What the workers need to play this study's games with ``genomes`` as players."""
-        c = self.config
-        return Context(c.game.name, c.game.settings, self.search, genomes, c.games.epsilon)
+    def next_population(self, state: State, report: GenerationReport) -> None:
+        """The algorithm's half: tell it the generation's fitness, ask for the next
+        population."""
+        g = report.generation
+        if self.algorithm is None:  # resumed: remade from what the checkpoint says
+            self.algorithm = algorithms.resumed(self.ctx, state.rng, state.algorithm_state, g,
+                                                state.population.genomes)
+        state.population = self.algorithm.advance(g, report.population,
+                                                  report.standings.fitness, state.next_id)
+        state.algorithm_state = self.algorithm.state()
+        state.next_id += self.algorithm.new_per_generation
 
-    def next_population(self, state: State, report: GenerationReport, g: int) -> None:
-        """The algorithm's half: GA breeding, or CMA-ES / ES tell + ask."""
-        c, fitness = self.config, report.standings.fitness
-        if c.ga.algorithm != "ga":
-            if self.algorithm is None:  # resumed: rebuilt from what the checkpoint says
-                self.algorithm = algorithms.rebuilt(self, state.algorithm_state, g,
-                                                    state.population.genomes)
-            state.population = self.algorithm.advance(g, fitness, state.next_id)
-            state.algorithm_state = self.algorithm.state()
-            state.next_id += c.ga.population
-            return
-        state.population = breed(state.population, fitness, state.rng, c.ga, self.bounds,
-                                 self.blocks, g, state.next_id, report.diversity)
-        state.next_id += c.ga.population - c.ga.elites
-
-    def score(self, g: int, pop: Population, tasks, future, mix) -> GenerationReport:
-        """The generation's report from its fitness games (yardstick still empty)."""
-        c, results = self.config, future.result()
-        standings = score_mix(len(pop), tasks, results, c.fitness, c.games, *mix)
+    def score(self, g: int, pop: Population, fitness_games: FitnessGames) -> GenerationReport:
+        """The generation's report from its fitness games (yardstick still out)."""
+        c, tasks, results = self.config, fitness_games.tasks, fitness_games.future.result()
+        standings = score_mix(len(pop), tasks, results, c.fitness, c.games,
+                              fitness_games.round_robin, fitness_games.opponents)
         best = int(np.argmax(standings.fitness))  # ties: lowest index (elites come first)
-        report = GenerationReport(g, c.ga.generations, pop, standings,
-                                  list(zip(tasks, results, strict=True)), {}, [], best,
-                                  self.champion(g, pop, best, standings.fitness[best]),
-                                  diversity(pop.genomes, self.bounds), 0.0, 0.0,
-                                  diversity_groups(pop.genomes, self.bounds, self.spec.blocks),
-                                  elite_score(standings, c.ga.elites))
-        report.fitness_labels = mix[1].labels(len(pop))
-        return report
+        return GenerationReport(
+            generation=g, generations=c.ga.generations, population=pop, standings=standings,
+            games=list(zip(tasks, results, strict=True)),
+            fitness_labels=fitness_games.opponents.labels(len(pop)), champion_index=best,
+            champion=self.champion(g, pop, best, standings.fitness[best]),
+            diversity=diversity(pop.genomes, self.bounds),
+            diversity_groups=diversity_groups(pop.genomes, self.bounds, self.spec.blocks),
+            elite_score=elite_score(standings, c.ga.elites))
 
-    def finish(self, report: GenerationReport, games, snap: Snapshot, state: State,
-               hooks) -> GenerationReport:
-        """Wait for the yardstick ``games``, run the hooks and checkpoint ``snap``. A
+    def finish(self, pending: Pending, state: State, hooks) -> GenerationReport:
+        """Wait for the yardstick games, run the hooks and checkpoint the snapshot. A
         generation's wall time is the time since the previous one finished; the elapsed time
         counts from the start of the process (plus earlier processes of a resumed run)."""
-        if games is not None:
-            yardstick.collect(self, report, *games)
+        report = pending.report
+        if pending.yardstick is not None:
+            report = yardstick.collect(self.ctx, report, pending.yardstick)
         now = time.perf_counter()
-        report.wall_seconds, self._clock = now - self._clock, now
-        report.elapsed = state.elapsed + time.monotonic() - self.started
+        report = replace(report, wall_seconds=now - self._clock,
+                         elapsed=state.elapsed + time.monotonic() - self.started)
+        self._clock = now
         for hook in hooks:
             hook.on_generation(report)
         if report.joins_hall_of_fame:
@@ -243,24 +244,15 @@ class Study:
             state.hall_of_fame.append(Member(report.generation,
                                              tuple(report.champion.genome.tolist()),
                                              elo if math.isfinite(elo) else None))
-        save(self.run_dir, to_dict(self.config), report.generation, snap, state, report.elapsed)
+        save(self.run_dir, to_dict(self.config), report.generation, pending.snapshot, state,
+             report.elapsed)
         return report
 
     def score_generation(self, g: int, pop: Population, backend) -> GenerationReport:
-        """One generation on its own, round robin then yardstick (for benchmarks)."""
-        report = self.score(g, pop, *self.submit_round_robin(backend, g, pop))
-        games = yardstick.submit(self, backend, report, [])
-        return yardstick.collect(self, report, *games) if games else report
-
-    def openings(self, key: str, generation: int, n: int) -> list:
-        """``openings_for`` with a one-line error: generation 0 is checked at start, but a later
-        generation's draw could still come up short when ``n`` is close to what exists."""
-        g = self.config.games
-        try:
-            return openings_for(self.game, self.config.seed, generation, n, g.min_plies,
-                                g.max_plies)
-        except ValueError as exc:
-            raise ConfigError(openings_error(key, n, g.min_plies, g.max_plies, exc)) from None
+        """One generation on its own, fitness games then yardstick (for benchmarks)."""
+        report = self.score(g, pop, self.submit_fitness_games(backend, g, pop))
+        games = yardstick.submit(self.ctx, backend, report, [])
+        return yardstick.collect(self.ctx, report, games) if games else report
 
     def champion(self, g: int, pop: Population, best: int, fitness: float) -> ChampionRecord:
         c = self.config
@@ -281,6 +273,6 @@ class Study:
         record = ChampionRecord(champion.genome, champion.name, champion.metadata)
         if self.config.playoff.enabled and \
                 champion.metadata.get("selection", {}).get("method") != "playoff":
-            record = self.playoff(backend, state.generation - 1) or record
+            record = choose_champion(self.ctx, backend, state.generation - 1) or record
         return RunResult(self.run_dir, record, state.generation - 1, np.array([]), {},
                          self.config, self.panel)

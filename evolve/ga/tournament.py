@@ -62,7 +62,7 @@ def yardstick_tasks(champion: int, panel, openings, seed: int, generation: int) 
     return tasks
 
 
-@dataclass
+@dataclass(frozen=True)
 class Standings:
     fitness: np.ndarray
     wins: np.ndarray

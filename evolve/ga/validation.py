@@ -3,20 +3,27 @@ or an out-of-range value stops the run at start with one line naming the key and
 allowed (``ConfigError("ga.elites=12 must satisfy ...")``).
 
 Validation happens after composition (not through a ConfigStore schema) because Hydra's own
-schema errors span several lines.
+schema errors span several lines. The game is built once (``game_of``) and every check that needs
+it, or its genome, takes it: ``evolve.ga.config.resolve`` hands back all three.
 """
 
 from __future__ import annotations
 
 from engine.core import specs
+from engine.core.game import GameSettingsError, SearchSettings
 from evolve.errors import ConfigError
+from evolve.ga.cmaes import MAX_FULL_GENES
 from evolve.ga.schema import (
     ALGORITHMS,
     BACKENDS,
     CROSSOVERS,
     DIRECTIONS,
+    ES_OPTIMIZERS,
+    ES_SHAPINGS,
+    LOCAL_SEARCHES,
     OBJECTIVE_METRICS,
     SELECTIONS,
+    TD_LEARNERS,
     TRACKING_BACKENDS,
     ZERO_REFERENCE,
     Config,
@@ -26,19 +33,23 @@ from evolve.ga.schema import (
     seed_genome,
 )
 from evolve.ga.tournament import YARDSTICK_GENERATION_OFFSET, openings_for
-from evolve.ga.validation_search import _check, _check_choice, validate_search
 
 
-def validate(c: Config) -> None:
-    """Raise ``ConfigError`` for the first bad value."""
-    from engine.core.game import GameSettingsError, SearchSettings
+def game_of(c: Config):
+    """The configured game, built once: ``ConfigError`` for an unknown name or bad settings."""
     from engine.core.registry import game_names
 
     _check_choice("game.name", c.game.name, game_names())
     try:
-        make_game(c)
+        return make_game(c)
     except GameSettingsError as exc:
         raise ConfigError(str(exc)) from None
+
+
+def validate(c: Config, game, spec) -> None:
+    """Raise ``ConfigError`` for the first bad value; ``game`` is ``game_of(c)`` and ``spec``
+    its genome spec."""
+
     _check_choice("backend", c.backend, BACKENDS)
     # SeedSequence entropy must be a non-negative integer
     _check(c.seed >= 0, "seed", c.seed, "seed >= 0")
@@ -48,7 +59,7 @@ def validate(c: Config) -> None:
     _check(s.endgame_empties >= 0, "search.endgame_empties", s.endgame_empties,
            "endgame_empties >= 0")
     try:  # the game's own limits (Reversi: at most its 64 squares)
-        make_game(c).check_search(SearchSettings(s.depth, s.endgame_empties))
+        game.check_search(SearchSettings(s.depth, s.endgame_empties))
     except GameSettingsError as exc:
         raise ConfigError(str(exc)) from None
     _check(games.openings >= 1, "games.openings", games.openings, "openings >= 1")
@@ -74,13 +85,13 @@ def validate(c: Config) -> None:
     _check(c.playoff.generations >= 1, "playoff.generations", c.playoff.generations,
            "generations >= 1")
     _check(c.playoff.openings >= 1, "playoff.openings", c.playoff.openings, "openings >= 1")
-    _validate_fitness(c)
-    validate_search(c)
+    _validate_fitness(c, game)
+    _validate_search(c, game, spec)
     _validate_ray(c)
     _validate_reporting(c)
-    _validate_references(c)
-    _validate_panel(c)
-    _validate_openings(c)
+    _validate_references(c, game)
+    _validate_panel(c, game)
+    _validate_openings(c, game)
 
 
 def _validate_ga(ga: GAConfig) -> None:
@@ -117,7 +128,7 @@ def _validate_ga(ga: GAConfig) -> None:
            "tournament_size >= 2 (capped at the population size)")
 
 
-def _validate_fitness(c: Config) -> None:
+def _validate_fitness(c: Config, game) -> None:
     f = c.fitness
     for key in ("population", "references", "hall_of_fame"):
         _check(getattr(f, key) >= 0, f"fitness.{key}", getattr(f, key), "weight >= 0")
@@ -130,14 +141,12 @@ def _validate_fitness(c: Config) -> None:
         _check(c.yardstick.enabled and c.yardstick.hall_of_fame_every > 0,
                "fitness.hall_of_fame", f.hall_of_fame, "weight 0 unless yardstick.enabled and "
                "yardstick.hall_of_fame_every > 0 (the hall of fame is the yardstick's)")
-    game = make_game(c)
     for spec in fitness_opponents(c, game) if f.references > 0 else ():
         try:
             specs.check_spec(game, spec)
         except (ValueError, OSError, TypeError, KeyError) as exc:
             first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
             raise ConfigError(f"fitness.opponents: {first}") from None
-
 
 
 def _validate_ray(c: Config) -> None:
@@ -169,8 +178,7 @@ def _validate_reporting(c: Config) -> None:
                               "\".[tracking]\" (or pip install mlflow-skinny)")
 
 
-def _validate_references(c: Config) -> None:
-    game = make_game(c)
+def _validate_references(c: Config, game) -> None:
     allowed = game.reference_names()
     for ref in c.game.seed_references or ():
         if ref.endswith(".json"):
@@ -184,11 +192,10 @@ def _validate_references(c: Config) -> None:
                               ".json of the same genome)")
 
 
-def _validate_panel(c: Config) -> None:
+def _validate_panel(c: Config, game) -> None:
     """Check every panel spec now, so a bad one stops the run before any game."""
     if not c.yardstick.enabled:
         return
-    game = make_game(c)
     for spec in c.yardstick.panel or ():
         try:
             specs.check_spec(game, spec)
@@ -197,10 +204,10 @@ def _validate_panel(c: Config) -> None:
             raise ConfigError(f"yardstick.panel: {first}") from None
 
 
-def _validate_openings(c: Config) -> None:
+def _validate_openings(c: Config, game) -> None:
     """Draw generation 0's openings now: too few distinct positions of ``min_plies..max_plies``
     plies (e.g. 5 openings of 1 ply: only 4 exist) fails here instead of mid-run."""
-    game, g = make_game(c), c.games
+    g = c.games
     draws = [("games.openings", g.openings, 0)]
     if c.yardstick.enabled:
         draws.append(("yardstick.openings", c.yardstick.openings, YARDSTICK_GENERATION_OFFSET))
@@ -215,3 +222,79 @@ def openings_error(key: str, n: int, min_plies: int, max_plies: int, exc: Except
     return (f"{key}={n} must satisfy openings <= the distinct positions reachable in "
             f"{min_plies}..{max_plies} plies ({exc}); raise games.max_plies or lower {key}")
 
+
+def _check(ok: bool, key: str, value, rule: str) -> None:
+    if not ok:
+        raise ConfigError(f"{key}={value} must satisfy {rule}")
+
+
+def _check_choice(key: str, value, allowed) -> None:
+    if value not in allowed:
+        raise ConfigError(f"{key}={value} must be one of: {', '.join(map(str, allowed))}")
+
+
+def _validate_search(c: Config, game, spec) -> None:
+    """The search's settings that depend on the algorithm or on the genome: sparse mutation (at
+    most the genes and blocks the genome has), separable CMA-ES, the evolution strategy,
+    Lamarckian local search (only for a genome that can learn by TD) and epsilon-random moves."""
+    _validate_mutation(c, spec.size, len(spec.blocks))
+    _validate_cma(c, spec.size)
+    _validate_es(c)
+    _validate_local_search(c, game)
+    eps = c.games.epsilon
+    _check(0.0 <= eps <= 1.0, "games.epsilon", eps, "0 <= epsilon <= 1 (0 = off)")
+
+
+def _validate_mutation(c: Config, genes: int, blocks: int) -> None:
+    ga = c.ga
+    _check(0 <= ga.mutation_genes <= genes, "ga.mutation_genes", ga.mutation_genes,
+           f"0 <= mutation_genes <= the genome's {genes} genes (0 = off)")
+    _check(0 <= ga.mutation_blocks <= blocks, "ga.mutation_blocks", ga.mutation_blocks,
+           f"0 <= mutation_blocks <= the genome's {blocks} blocks (0 = off)")
+    _check(not (ga.mutation_genes and ga.mutation_blocks), "ga.mutation_blocks",
+           ga.mutation_blocks, f"0 when ga.mutation_genes ({ga.mutation_genes}) is set (one "
+           "sparse mutation at a time)")
+
+
+def _validate_cma(c: Config, genes: int) -> None:
+    if c.ga.algorithm == "cmaes" and not c.ga.cma_diagonal and genes > MAX_FULL_GENES:
+        raise ConfigError(f"ga.cma_diagonal=false allows genomes of up to {MAX_FULL_GENES} "
+                          f"genes (full CMA-ES keeps a {genes} x {genes} covariance); set "
+                          f"ga.cma_diagonal=true (separable CMA-ES) for this genome of {genes}")
+
+
+def _validate_es(c: Config) -> None:
+    ga = c.ga
+    if ga.algorithm == "es":
+        _check(ga.population >= 3 and ga.population % 2 == 1, "ga.population", ga.population,
+               "an odd population >= 3 for ga.algorithm=es (the centre and (population - 1) "
+               "/ 2 antithetic pairs)")
+    _check(0.0 < ga.es_sigma <= 1.0, "ga.es_sigma", ga.es_sigma, "0 < es_sigma <= 1")
+    _check(ga.es_learning_rate > 0.0, "ga.es_learning_rate", ga.es_learning_rate,
+           "es_learning_rate > 0")
+    _check_choice("ga.es_optimizer", ga.es_optimizer, ES_OPTIMIZERS)
+    _check_choice("ga.es_shaping", ga.es_shaping, ES_SHAPINGS)
+
+
+def _validate_local_search(c: Config, game) -> None:
+    ga = c.ga
+    _check_choice("ga.local_search", ga.local_search, LOCAL_SEARCHES)
+    _check_choice("ga.td_learners", ga.td_learners, TD_LEARNERS)
+    _check(ga.td_games >= 1, "ga.td_games", ga.td_games, "td_games >= 1")
+    _check(0.0 < ga.td_alpha <= 1.0, "ga.td_alpha", ga.td_alpha,
+           "0 < td_alpha <= 1 (the share of the TD error a step moves a position's value by)")
+    _check(0.0 <= ga.td_epsilon <= 1.0, "ga.td_epsilon", ga.td_epsilon, "0 <= td_epsilon <= 1")
+    if ga.local_search != "td":
+        return
+    if not game.learns_by_td():
+        raise ConfigError(f"ga.local_search=td needs a genome that learns by temporal "
+                          f"differences, and {c.game.name}'s cannot with these settings "
+                          f"(learns_by_td is false; an n-tuple genome, game.genome.kind=ntuple, "
+                          f"can where the game supports it)")
+    if ga.algorithm != "ga" and ga.td_learners != "all":
+        raise ConfigError(f"ga.td_learners={ga.td_learners} works with ga.algorithm=ga only "
+                          f"(got {ga.algorithm}, which keeps no elites): use "
+                          "ga.td_learners=all")
+    if ga.td_learners == "elites" and ga.elites < 1:
+        raise ConfigError("ga.td_learners=elites needs ga.elites >= 1 (with no elites nobody "
+                          "learns); set ga.elites or ga.td_learners=all")

@@ -5,8 +5,12 @@ its Elo against the panel, its score against the hall of fame, whether it joins.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
+
 import numpy as np
 
+from evolve.ga.context import StudyContext
+from evolve.ga.hooks import GenerationReport
 from evolve.ga.progress import (
     Member,
     anchors_for,
@@ -18,33 +22,45 @@ from evolve.ga.progress import (
 from evolve.ga.tournament import YARDSTICK_GENERATION_OFFSET, yardstick_scores, yardstick_tasks
 
 
-def submit(study, backend, report, hall_of_fame: list[Member]):
-    """Submit the yardstick games of ``report``'s champion (``study``: an
-    ``evolve.ga.study.Study``); the members' genomes follow the population's in the batch's
-    context. None without a panel."""
-    if not study.panel:
+@dataclass(frozen=True)
+class YardstickGames:
+    """A champion's submitted yardstick games and the labels of the hall of fame members among
+    its opponents (their genome index -> ``hof_genXXXX``)."""
+
+    tasks: list
+    future: object  # the backend's future of the games' results
+    anchor_labels: dict
+
+
+def submit(ctx: StudyContext, backend, report: GenerationReport,
+           hall_of_fame: list[Member]) -> YardstickGames | None:
+    """Submit the yardstick games of ``report``'s champion; the members' genomes follow the
+    population's in the batch's context. None without a panel."""
+    panel = ctx.panel
+    if not panel:
         return None
-    c, g, pop = study.config, report.generation, report.population
+    c, g, pop = ctx.config, report.generation, report.population
     members = anchors_for(hall_of_fame, g, c.yardstick.hall_of_fame_size)
     genomes = np.vstack([pop.genomes, *[np.array(m.genome)[None, :] for m in members]])
     indices = [len(pop) + k for k in range(len(members))]
-    report.anchor_labels = {i: f"hof_gen{m.generation:04d}"
-                            for i, m in zip(indices, members, strict=True)}
-    ctx = study.context(genomes)
-    openings = study.openings("yardstick.openings", YARDSTICK_GENERATION_OFFSET + g,
-                              c.yardstick.openings)
-    tasks = yardstick_tasks(report.champion_index, [*study.panel, *indices], openings, c.seed, g)
-    return tasks, backend.submit(ctx, tasks)
+    labels = {i: f"hof_gen{m.generation:04d}" for i, m in zip(indices, members, strict=True)}
+    openings = ctx.openings("yardstick.openings", YARDSTICK_GENERATION_OFFSET + g,
+                            c.yardstick.openings)
+    tasks = yardstick_tasks(report.champion_index, [*panel, *indices], openings, c.seed, g)
+    return YardstickGames(tasks, backend.submit(ctx.players(genomes), tasks), labels)
 
 
-def collect(study, report, tasks, future):
-    """Wait for the yardstick games and put what they say into ``report``."""
-    results = future.result()
-    report.yardstick = yardstick_scores(study.panel, report.champion_index, tasks, results)
-    report.yardstick_games = list(zip(tasks, results, strict=True))
+def collect(ctx: StudyContext, report: GenerationReport,
+            games: YardstickGames) -> GenerationReport:
+    """Wait for the yardstick ``games``: ``report`` with what they say."""
+    tasks, results = games.tasks, games.future.result()
     counts = counts_by_opponent(report.champion_index, tasks, results)
-    report.champion_elo = champion_rating(counts)
-    report.hall_of_fame_score = hall_of_fame_score(counts)
-    report.joins_hall_of_fame = joins(report.generation,
-                                      study.config.yardstick.hall_of_fame_every, counts)
-    return report
+    return replace(
+        report,
+        yardstick=yardstick_scores(ctx.panel, report.champion_index, tasks, results),
+        yardstick_games=list(zip(tasks, results, strict=True)),
+        champion_elo=champion_rating(counts),
+        hall_of_fame_score=hall_of_fame_score(counts),
+        joins_hall_of_fame=joins(report.generation, ctx.config.yardstick.hall_of_fame_every,
+                                 counts),
+        anchor_labels=games.anchor_labels)

@@ -27,7 +27,7 @@ import ray
 from hydra import compose, initialize_config_dir
 
 from evolve.execution.backends import SerialBackend
-from evolve.ga.config import to_config
+from evolve.ga.config import resolve, to_config
 from evolve.ga.loop import Study, study_backend
 from evolve.ga.tournament import warm_up
 from experiments.common import arguments
@@ -53,7 +53,8 @@ def make_config(depth: int, game: str):
 
 
 def time_generations(backend, depth: int, game: str, generations: int) -> tuple[float, int]:
-    study = Study(make_config(depth, game), Path(tempfile.gettempdir()) / "bench_ga_unused")
+    study = Study(resolve(make_config(depth, game)),
+                  Path(tempfile.gettempdir()) / "bench_ga_unused")
     state = study.initial_state()
     start, games = time.perf_counter(), 0
     for g in range(generations):

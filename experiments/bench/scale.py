@@ -33,7 +33,7 @@ from hydra import compose, initialize_config_dir
 
 from engine.core.helptext import summary
 from evolve.execution.backends import RayConfig, chunks, make_backend
-from evolve.ga.config import to_config
+from evolve.ga.config import resolve, to_config
 from evolve.ga.loop import Study
 from evolve.ga.sampled import sampled_pairs
 from evolve.ga.tournament import (
@@ -79,10 +79,10 @@ def generation(n: int, depth: int, game: str):
         cfg = to_config(compose("config", overrides=[
             f"game={game}", f"ga.population={n}", "games.openings=1", f"search.depth={depth}",
             "yardstick.enabled=false", "plot=false", "progress=false"]))
-    study = Study(cfg, Path("/tmp/bench_scale_unused"))
+    study = Study(resolve(cfg), Path("/tmp/bench_scale_unused"))
     pop = study.initial_state().population
     ctx = Context(game, cfg.game.settings, study.search, pop.genomes)
-    openings = study.openings("games.openings", 0, 1)
+    openings = study.ctx.openings("games.openings", 0, 1)
     return ctx, round_robin_tasks(n, openings, cfg.seed, 0)
 
 

@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 
 from evolve.execution.backends import RayConfig, SerialBackend, make_backend
-from evolve.ga.config import ConfigError, to_config
+from evolve.ga.config import ConfigError, resolve, to_config
 from evolve.ga.local_search import TD_STREAM, learn, learners
 from evolve.ga.loop import run
 from evolve.ga.population import Population
@@ -62,7 +62,7 @@ def td_run(tmp_path_factory):
 
 
 def fresh_study(cfg: dict, run_dir: Path) -> Study:
-    return Study(to_config(cfg), run_dir)
+    return Study(resolve(cfg), run_dir)
 
 
 def expected_learnt(game, genome, seed, generation, index, bounds) -> np.ndarray:
@@ -81,7 +81,7 @@ def test_the_learners_are_everyone_or_the_elites():
 def test_learning_writes_back_each_individuals_own_td_learn(toy, tmp_path):
     study = fresh_study(config(), tmp_path)
     pop = study.initial_state().population
-    learnt = learn(study, SerialBackend(), pop, generation=4)
+    learnt = learn(study.ctx, SerialBackend(), pop, generation=4)
     for i in range(len(pop)):
         assert np.array_equal(learnt.genomes[i],
                               expected_learnt(toy.with_settings({"genome": {"n": 2}}),
@@ -156,7 +156,7 @@ def test_cmaes_scores_its_samples_after_they_learnt_and_is_told_of_its_own(toy, 
     game = toy.with_settings({"genome": {"n": 2}})
     ind = pd.read_csv(cmaes_td_run / "individuals.csv")
     told = load(cmaes_td_run).algorithm_state["told"]
-    search = algorithms.new(study).search
+    search = algorithms.new(study.ctx, None).search
     for g in range(3):
         asked = search.ask()
         genes = ind[ind["generation"] == g][list(game.genome_spec().names)].to_numpy()

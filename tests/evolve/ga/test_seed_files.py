@@ -5,7 +5,7 @@ start with one line naming it."""
 import numpy as np
 import pytest
 
-from evolve.ga.config import ConfigError, to_config
+from evolve.ga.config import ConfigError, resolve, to_config
 from evolve.ga.study import Study
 from tests.evolve.ga import toy_game
 from tests.evolve.ga.test_local_search import config
@@ -30,7 +30,7 @@ def test_the_first_population_starts_from_the_file(toy, tmp_path, algorithm):
     game = toy.with_settings({"genome": {"n": 2}})
     genome = saved(game, tmp_path / "net.json")
     cfg["game"]["seed_references"] = [str(tmp_path / "net.json")]
-    study = Study(to_config(cfg), tmp_path / "run")
+    study = Study(resolve(cfg), tmp_path / "run")
     genomes = study.initial_state().population.genomes
     if algorithm == "ga":  # the first seeded individual is the file's genome
         np.testing.assert_array_equal(genomes[0], genome)
