@@ -9,7 +9,7 @@ Elo: a champion bred from them beats them by more than its gain against fixed op
 committed default study: generation 29 scores 0.95 against generation 15's champion, which is
 as strong against the panel), so rating it against their ratings inflates the Elo (+656 where
 the panel alone says +436). Their games give a separate number instead, the champion's score
-against them (``hall_of_fame_score``); docs/progress.md has the measurements.
+against them (``hall_of_fame_score``); experiments/notes/progress.md has the measurements.
 
 A member from generation h plays the yardstick of generation h + 2 on (by then it is known
 whether it joined, whatever the workers' timing), so the opponents of every generation are
