@@ -17,7 +17,7 @@ from types import MappingProxyType
 import numpy as np
 
 from engine.core.agent import Agent, Seed
-from engine.core.files import read_champion_json
+from engine.core.files import ChampionDocument, as_champion, check_header, load_champion
 from engine.core.records import (
     JSON_EXPORT,
     Champion,
@@ -202,7 +202,19 @@ class GameBase:
         return genome
 
     def load_champion(self, path: str | Path) -> Champion:
-        data = read_champion_json(path, self.name, self.champion_schema_version)
+        """The champion file ``path`` read by this game (``engine.core.files.load_champion``
+        is the edge every front end goes through: it also finds the game)."""
+        return load_champion(path, self)
+
+    def read_champion(self, document: ChampionDocument) -> Champion:
+        """The one reader of this game's champion files: a parsed file as a ``Champion``
+        (here: the JSON of one weight per gene name); ``ChampionFileError`` naming the file
+        and the field."""
+        path = document.path
+        if document.npz:
+            raise ChampionFileError(f"{path}: {self.name} champion files are JSON")
+        data = document.data
+        check_header(path, data, self.name, self.champion_schema_version)
         settings = data.get("settings", {})
         if not isinstance(settings, dict):
             raise ChampionFileError(f"{path}: settings must be an object")
@@ -228,14 +240,22 @@ class GameBase:
         return Champion(self.name, genome, game.settings(), str(data.get("name", "")),
                         metadata if isinstance(metadata, dict) else {})
 
-    def export(self, source: Path, fmt: str, out: Path, **options) -> None:
-        """The base writes the canonical champion JSON (read back through the game's own
-        validator first); a game with more formats overrides this for them."""
+    def champion_agent(self, champion: Champion, search: SearchSettings, seed: Seed = None
+                       ) -> Agent:
+        """The agent a ``Champion`` plays at ``search``: ``make_agent`` of its genome under
+        its own settings (nothing is read: the champion was loaded once)."""
+        game = self.with_settings(champion.settings) if champion.settings else self
+        return game.make_agent(champion.genome, search, seed, name=champion.label)
+
+    def export(self, champion: Champion | Path, fmt: str, out: Path, **options) -> None:
+        """The base writes the canonical champion JSON of a loaded champion (a path is read
+        through the game's own validator first); a game with more formats overrides this for
+        them."""
         if fmt != JSON_EXPORT.name:
             raise ValueError(f"--format {fmt} is not available for {self.name}")
         if options:
             raise ValueError(f"--format json takes no options (got {', '.join(options)})")
-        champion = self.load_champion(source)
+        champion = as_champion(champion, self)
         self.with_settings(champion.settings).save_champion(out, champion.genome, champion.name,
                                                             champion.metadata)
 

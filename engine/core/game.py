@@ -151,6 +151,11 @@ class Game(Protocol):
 
     def load_champion(self, path: str | Path) -> Champion: ...  # optional; ChampionFileError
 
+    def read_champion(self, document) -> Champion: ...  # optional: a parsed file's champion
+
+    def champion_agent(self, champion: Champion, search: SearchSettings, seed: Seed = None
+                       ) -> Agent: ...  # optional: the agent a loaded champion plays
+
     def recognizes(self, header: dict) -> bool: ...  # optional: is a file's header ours?
 
     def projected_genome(self, path: str | Path) -> np.ndarray: ...  # optional: a file's

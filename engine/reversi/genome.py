@@ -113,9 +113,9 @@ def projected_reference(reference: str, phase_bounds, symmetric: bool, groups) -
     the reference phase that covers its middle disc count (references may have fewer phases);
     features our groups have and the reference lacks weigh 0 (the shipped references weigh
     every feature 0)."""
+    from engine.reversi.files import reference_weights
     from engine.reversi.layout import MIN_DISCS, GenomeLayout, phase_of_discs_table
     from engine.reversi.weights import Weights
-    from engine.reversi.weights_io import reference_weights
 
     ref = reference_weights(reference)
     starts, ends = (MIN_DISCS, *phase_bounds), (*phase_bounds, 65)
@@ -188,7 +188,7 @@ class NetworkKind:
     def reference(self, name: str) -> np.ndarray:
         """A reference weight set (``course``, ``wpc``, ...) as a genome of this network: its
         square tables spread over the tuples (``projected_network``)."""
-        from engine.reversi.weights_io import reference_weights
+        from engine.reversi.files import reference_weights
 
         return projected_network(reference_weights(name), self.network, self.phase_bounds,
                                  self.genome["features"], self.family,

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from engine.reversi.cs303 import render_cs303
+from engine.reversi.files import load_weights, save_json
 from engine.reversi.weights import FEATURE_NAMES, GenomeLayout, Weights, default_phase_bounds
-from engine.reversi.weights_io import load_weights, save_json
 from evolve.export import export, main
 
 

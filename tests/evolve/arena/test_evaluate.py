@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from engine.reversi.weights_io import save_json
+from engine.reversi.files import save_json
 from evolve.arena import evaluate as ev
 from evolve.arena.elo import elo_from_score
 
@@ -155,7 +155,7 @@ def test_cli_refuses_a_malformed_weights_file(tmp_path, capsys):
 
 def test_weights_file_players_take_the_files_variant(tmp_path, capsys):
     pytest.importorskip("engine.reversi.agents.alphabeta")
-    from engine.reversi.weights_io import reference_weights
+    from engine.reversi.files import reference_weights
 
     w = reference_weights("course")
     save_json(w, tmp_path / "course.json")
@@ -167,7 +167,7 @@ def test_weights_file_players_take_the_files_variant(tmp_path, capsys):
 
 
 def test_a_variant_that_contradicts_the_weights_file_is_never_silent(tmp_path, capsys):
-    from engine.reversi.weights_io import reference_weights
+    from engine.reversi.files import reference_weights
 
     save_json(reference_weights("course"), tmp_path / "course.json")  # a reversed weight set
     argv = [f"eps0.5:{tmp_path / 'course.json'}", "--vs", "random", "--games", "2", "--depth",
@@ -181,7 +181,7 @@ def test_a_variant_that_contradicts_the_weights_file_is_never_silent(tmp_path, c
 
 
 def test_run_directories_inside_any_spec_become_their_champion_file(tmp_path):
-    from engine.reversi.weights_io import reference_weights
+    from engine.reversi.files import reference_weights
     from evolve.arena.matches import choose_game, resolve_players
 
     run = tmp_path / "run"

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import numpy as np
 
+from engine.reversi.files.squares_json import _fail, weights_from_dict
 from engine.reversi.weights import GAME, SCHEMA_VERSION, Weights, WeightsFileError
-from engine.reversi.weights_json import _fail, weights_from_dict
 
 
 def save_npz(w: Weights, path) -> None:
