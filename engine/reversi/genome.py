@@ -139,6 +139,10 @@ class SquareTableKind:
         self.phase_bounds = tuple(phase_bounds)
         self.symmetric, self.groups = genome["symmetric"], tuple(genome["features"])
 
+    def td_learner(self, game):
+        """Square tables do not learn by temporal differences."""
+        return None
+
     def layout(self):
         from engine.reversi.layout import GenomeLayout
 
@@ -178,6 +182,12 @@ class NetworkKind:
         self.genome, self.phase_bounds = genome, tuple(phase_bounds)
         self.network, self.family, self.symmetry = layout_of(genome)
         self._layout = None
+
+    def td_learner(self, game):
+        """A network learns by temporal differences (``engine.reversi.game_td``)."""
+        from engine.reversi.game_td import NetworkTD
+
+        return NetworkTD(game)
 
     def layout(self) -> NetworkGenome:
         if self._layout is None:  # built once: its index tables serve every TD chunk
