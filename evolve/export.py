@@ -1,5 +1,6 @@
 """Export a champion for other programs: canonical JSON for every game, plus the formats a game
-declares (``Game.export_formats``; ``python -m engine.games`` lists them with their options).
+declares (its ``export`` capability, ``engine.core.capabilities``; ``python -m engine.games``
+lists them with their options).
 
     python -m evolve.export <run dir | champion file> --format FORMAT --out PATH [options]
     python -m evolve.export RUN --format cs303 --depth 1 --endgame-empties 3 --out ai.py
@@ -20,6 +21,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+from engine.core.capabilities import EXPORT, export_formats, has
 from engine.core.files import champion_of, read_document, recognizing_game, resolve_source
 from engine.core.game import Champion, ChampionFileError, ExportFormat
 from engine.core.helptext import summary
@@ -34,7 +36,7 @@ def all_formats() -> dict[str, list[ExportFormat]]:
     """Format name -> its declarations across the registered games."""
     found: dict[str, list[ExportFormat]] = {}
     for name in usable_game_names():
-        for fmt in get_game(name).export_formats:
+        for fmt in export_formats(get_game(name)):
             found.setdefault(fmt.name, []).append(fmt)
     return found
 
@@ -91,7 +93,7 @@ def export_champion(champion: Champion, fmt: str, out: str | Path, game: str | N
         raise ValueError(f"unknown format {fmt!r} (allowed: {', '.join(known)})")
     name = game or champion.game
     the_game = get_game(name)
-    declared = {f.name: f for f in the_game.export_formats}
+    declared = {f.name: f for f in export_formats(the_game)}
     if fmt not in declared:
         raise ValueError(f"--format {fmt} is not available for {name} (allowed: "
                          f"{', '.join(declared)})")
@@ -110,7 +112,11 @@ def export_champion(champion: Champion, fmt: str, out: str | Path, game: str | N
     elif out.is_dir():
         raise ValueError(f"--out {out} is a directory, not a file")
     out.parent.mkdir(parents=True, exist_ok=True)
-    the_game.export(champion, fmt, out, **options)
+    if has(the_game, EXPORT):
+        the_game.export(champion, fmt, out, **options)
+    else:  # the champion JSON of a game with genomes, which every such game writes
+        the_game.with_settings(champion.settings).save_champion(
+            out, champion.genome, champion.name, champion.metadata)
     if play is not None:
         import json
 

@@ -1,5 +1,7 @@
-"""``GameBase``: the defaults of every optional member of the ``Game`` contract, so that a new
-game writes only its rules, its agents and its genome.
+"""``GameBase``: the ``Conveniences`` of the ``Game`` contract and the defaults of the optional
+capabilities' members (``engine.core.capabilities``), so that a new game writes only its rules,
+its agents and, to be evolved, its genome. A game declares in ``capabilities`` the optional
+capabilities it really has (none by default): a default member is no claim.
 
 The defaults: one genome phase; openings and matches by the core's runner over the state
 interface; move ids written as numbers; a board view holding the state text; JSON champion files
@@ -17,6 +19,7 @@ from types import MappingProxyType
 import numpy as np
 
 from engine.core.agent import Agent, Seed
+from engine.core.capabilities import PLAY_ANY
 from engine.core.files import ChampionDocument, as_champion, check_header, load_champion
 from engine.core.records import (
     JSON_EXPORT,
@@ -29,7 +32,6 @@ from engine.core.records import (
 )
 
 CHAMPION_SCHEMA_VERSION = 1
-PLAY_ANY = "engine.core.play_any"  # the play command of a game that has none of its own
 NO_SEARCH = "no search, a random legal move"  # ``fixed_search`` of the random agent
 
 
@@ -48,6 +50,7 @@ class GameBase:
     cli_commands: Mapping[str, str] = MappingProxyType({"play": "engine.core.play_any"})
     config_dir: Path | None = None
     cli_selectors: Mapping[str, str] = MappingProxyType({})
+    capabilities: frozenset[str] = frozenset()  # engine.core.capabilities: declared, not implied
     champion_schema_version = CHAMPION_SCHEMA_VERSION
     max_abs_weight = np.inf  # load_champion refuses larger weights
 

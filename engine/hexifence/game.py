@@ -53,6 +53,7 @@ class HexifenceGame(NetworkGenomeFigures, GameBase):
     default_panel = ("random", "greedy", "safe", "chain")
     cli_commands = {"solve": "engine.hexifence.solve", "play": "engine.hexifence.play"}
     export_formats = (JSON_EXPORT, COMP30024_EXPORT)
+    capabilities = frozenset({"genomes", "files", "td", "figures", "export", "commands"})
 
     def __init__(self, size: int = 3, phases: int = 3, genome: Mapping | None = None):
         self.size = size

@@ -54,6 +54,7 @@ class PentagoTwistGame(NetworkGenomeFigures, GameBase):
     cli_commands = {"perft": "engine.pentago.perft", "play": "engine.pentago.play"}
     max_abs_weight = genes.MAX_WEIGHT
     export_formats = (JSON_EXPORT, COMP424_EXPORT)
+    capabilities = frozenset({"genomes", "files", "td", "figures", "export", "commands"})
 
     def __init__(self, genome: Mapping | None = None):
         self.genome, self.network = nw.validated_genome(dict(genome or {}))

@@ -51,6 +51,7 @@ class ReversiGame(ReversiStates, ReversiTD, GameBase):
     export_formats = (JSON_EXPORT, NPZ_EXPORT, CS303_EXPORT, COMP90054_EXPORT)
     cli_commands = {"perft": "engine.reversi.perft", "solve": "engine.reversi.solve",
                     "play": "engine.reversi.play"}
+    capabilities = frozenset({"genomes", "files", "td", "figures", "export", "commands"})
 
     def __init__(self, name: str, variant: Variant | str, description: str, seed_references,
                  default_panel, genome: Mapping | None = None, endgame_solver: str = "pvs"):
