@@ -217,3 +217,20 @@ def test_a_game_clock_plays_timed_agents_and_says_so(capsys):
                            capsys)
     assert code == 0
     assert "a 2+0.02 game clock per player" in out
+
+
+def test_a_champion_file_is_read_once_for_the_whole_evaluation(tmp_path, capsys, monkeypatch):
+    """The command reads each champion file once and its games play the ``Champion``."""
+    import shutil
+    from pathlib import Path
+
+    from tests.engine.core.reads import count_opens
+
+    champions = Path(__file__).resolve().parents[3] / "experiments" / "results" / "champions"
+    path = tmp_path / "h.json"
+    shutil.copy(champions / "hexifence.json", path)
+    opened = count_opens(monkeypatch, path)
+    code, text, _ = run_cli([str(path), "--vs", "random", "greedy", "--games", "4",
+                             "--depth", "1", "--endgame-empties", "0"], capsys)
+    assert code == 0 and "played 8 games" in text
+    assert len(opened) == 1, opened
