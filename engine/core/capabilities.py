@@ -125,7 +125,7 @@ CAPABILITIES: Mapping[str, type] = MappingProxyType({
 def capabilities(game) -> tuple[str, ...]:
     """The capabilities ``game`` declares, in the order of ``CAPABILITIES``; ``TypeError``
     naming an unknown one, or one whose members the game lacks."""
-    declared = frozenset(getattr(game, "capabilities", ()))
+    declared = frozenset(game.capabilities)
     unknown = sorted(declared - set(CAPABILITIES))
     if unknown:
         raise TypeError(f"game {game.name}: unknown capability {unknown[0]!r} (known: "
@@ -142,7 +142,7 @@ def has(game, capability: str) -> bool:
     if capability not in CAPABILITIES:
         raise ValueError(f"unknown capability {capability!r} (known: "
                          f"{', '.join(CAPABILITIES)})")
-    return capability in frozenset(getattr(game, "capabilities", ()))
+    return capability in game.capabilities
 
 
 def require(game, capability: str, what: str) -> None:
