@@ -190,7 +190,7 @@ def main(argv: list[str] | None = None) -> int:
     from evolve.arena.labels import file_label
 
     note = " (.npz appended)" if str(out) != str(Path(args.out)) else ""
-    print(f"wrote {out}{note}: {file_label(champion.path)} as {args.format}")
+    print(f"wrote {out}{note}: {file_label(champion)} as {args.format}")
     if args.play:
         champion = replace(champion, metadata={**champion.metadata,
                                                "play": play_search(args.play)})

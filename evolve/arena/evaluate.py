@@ -35,7 +35,8 @@ from evolve.errors import ConfigError, first_line
 def run(args, argv: list[str]) -> dict:
     players, settings, searches = prepare(args)
     rr = args.round_robin is not None
-    labels = player_labels(players)
+    champions = dict(settings.champions)
+    labels = player_labels(players, champions)
     games = args.games + args.games % 2
     pairs = list(itertools.combinations(players, 2)) if rr else \
         [(players[0], opponent) for opponent in players[1:]]
@@ -64,7 +65,7 @@ def run(args, argv: list[str]) -> dict:
     print(match_table(matches, labels))
     print()
     for block in (summary.sprt_lines(matches, labels),
-                  summary.legend_lines(players, labels, bool(args.sprt), rr),
+                  summary.legend_lines(players, labels, bool(args.sprt), rr, champions),
                   [summary.played_line(matches, n_matches * games, seconds, args.backend,
                                        workers)]):
         if block:
@@ -100,7 +101,7 @@ def prepare(args) -> tuple[list[str], EvalSettings, dict[str, PlayerSearch]]:
     champions = load_players(documents, get_game(game))
     configured = game_settings(args.game_settings, game)
     base, searches = player_searches(players, get_game(game, configured), args,
-                                     player_labels(players),
+                                     player_labels(players, champions),
                                      {**file_players(players, file_of), **champions})
     settings = EvalSettings(game, base.depth, args.time, args.epsilon, base.endgame_empties,
                             configured, args.clock,
