@@ -177,7 +177,7 @@ def weights_from_dict(d) -> Weights:
         _fail("", f"expected a JSON object at the top level, got {type(d).__name__}")
     if d.get("kind") == "ntuple":
         _fail("kind", "this file holds an n-tuple network, not square tables (an alpha-beta "
-              "player reads it; weights_io.load_evaluation loads either)")
+              "player reads it; engine.reversi.files.read loads either)")
     version = d.get("schema_version")
     if type(version) is not int or version != SCHEMA_VERSION:
         _fail("schema_version", f"expected {SCHEMA_VERSION}, got {_short(version)}")

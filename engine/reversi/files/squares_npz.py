@@ -1,6 +1,6 @@
 """The ``.npz`` form of a Reversi weights file: arrays only, loaded with
 ``allow_pickle=False``, validated by turning the arrays into the JSON file's dict
-(``weights_json.weights_from_dict`` checks the rest, with the same messages)."""
+(``squares_json.weights_from_dict`` checks the rest, with the same messages)."""
 
 from __future__ import annotations
 
