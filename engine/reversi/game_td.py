@@ -3,8 +3,8 @@ mixin of ``ReversiGame``, which gives ``model()``, ``network``, ``phase_bounds``
 and ``weights``): online self-play (``engine.reversi.td``), against fixed opponents, and in
 rounds (``engine.reversi.td_rounds``).
 
-The genome kind decides whether it learns: ``model().td_learner(game)`` is a ``NetworkTD``
-for a network and ``None`` for square tables, which fall back to ``GameBase`` (no TD)."""
+The genome kind decides whether it learns (``model().learns_by_td``): a network learns through
+a ``NetworkTD``; square tables fall back to ``GameBase`` (no TD)."""
 
 from __future__ import annotations
 
@@ -53,7 +53,7 @@ class NetworkTD:
 
 class ReversiTD:
     def _learner(self) -> NetworkTD | None:
-        return self.model().td_learner(self)
+        return NetworkTD(self) if self.model().learns_by_td else None
 
     def learns_by_td(self) -> bool:
         return self._learner() is not None

@@ -113,7 +113,7 @@ def projected_reference(reference: str, phase_bounds, symmetric: bool, groups) -
     the reference phase that covers its middle disc count (references may have fewer phases);
     features our groups have and the reference lacks weigh 0 (the shipped references weigh
     every feature 0)."""
-    from engine.reversi.files import reference_weights
+    from engine.reversi.files.squares_json import reference_weights
     from engine.reversi.layout import MIN_DISCS, GenomeLayout, phase_of_discs_table
     from engine.reversi.weights import Weights
 
@@ -139,9 +139,7 @@ class SquareTableKind:
         self.phase_bounds = tuple(phase_bounds)
         self.symmetric, self.groups = genome["symmetric"], tuple(genome["features"])
 
-    def td_learner(self, game):
-        """Square tables do not learn by temporal differences."""
-        return None
+    learns_by_td = False  # square tables do not learn by temporal differences
 
     def layout(self):
         from engine.reversi.layout import GenomeLayout
@@ -183,11 +181,7 @@ class NetworkKind:
         self.network, self.family, self.symmetry = layout_of(genome)
         self._layout = None
 
-    def td_learner(self, game):
-        """A network learns by temporal differences (``engine.reversi.game_td``)."""
-        from engine.reversi.game_td import NetworkTD
-
-        return NetworkTD(game)
+    learns_by_td = True  # a network does (``engine.reversi.game_td``)
 
     def layout(self) -> NetworkGenome:
         if self._layout is None:  # built once: its index tables serve every TD chunk
@@ -198,7 +192,7 @@ class NetworkKind:
     def reference(self, name: str) -> np.ndarray:
         """A reference weight set (``course``, ``wpc``, ...) as a genome of this network: its
         square tables spread over the tuples (``projected_network``)."""
-        from engine.reversi.files import reference_weights
+        from engine.reversi.files.squares_json import reference_weights
 
         return projected_network(reference_weights(name), self.network, self.phase_bounds,
                                  self.genome["features"], self.family,

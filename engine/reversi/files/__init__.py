@@ -28,13 +28,14 @@ from engine.reversi.files.squares_json import (
     _load_json,
     dumps,
     read_json,
+    reference_weights,
     save_json,
     weights_from_dict,
     weights_to_dict,  # noqa: F401 - part of this API
 )
 from engine.reversi.files.squares_npz import _read_npz, load_npz, save_npz, weights_from_arrays
 from engine.reversi.network import NtupleWeights
-from engine.reversi.weights import DATA_DIR, REFERENCE_NAMES, Weights, WeightsFileError
+from engine.reversi.weights import Weights, WeightsFileError
 
 __all__ = ["NtupleWeights", "Weights", "WeightsFileError", "dumps", "file_settings",
            "load_evaluation", "load_weights", "read", "read_champion", "reference_weights",
@@ -113,11 +114,3 @@ def save_npz_evaluation(w: Weights | NtupleWeights, path) -> None:
     else:
         save_npz(w, path)
 
-
-def reference_weights(name: str) -> Weights:
-    """One of the shipped reference weight sets (``REFERENCE_NAMES``), loaded from its file."""
-    if name not in REFERENCE_NAMES:
-        raise ValueError(
-            f"unknown reference weights {name!r} (allowed: {', '.join(REFERENCE_NAMES)})"
-        )
-    return load_weights(DATA_DIR / f"{name}.json")
