@@ -119,9 +119,7 @@ def load_entry(game, entry, label: str) -> Champion:
 def study_config(runs: RunCatalogue, champion) -> Path | None:
     """The champion's run's Hydra config, if it lies inside the run's ``--runs`` root (none for
     a loose champion file)."""
-    if not champion.in_run:
-        return None
-    return runs.run(champion.run).file(".hydra/config.yaml")
+    return champion.config if champion.in_run else None
 
 
 def recorded(choice: PlayerChoice, defaults: SearchSettings, overrides: dict | None = None):

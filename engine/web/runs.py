@@ -57,6 +57,7 @@ class ChampionEntry:
     # the file's content when scanning read it already (loose files, runs without a config):
     # a session plays it from this rather than reading the file again
     document: ChampionDocument | None = field(default=None, compare=False, repr=False)
+    config: Path | None = None  # its run's Hydra config (resolved, inside the root), if any
 
     def to_json(self) -> dict:
         label = "final" if self.generation is None else f"gen {self.generation}"
@@ -117,19 +118,19 @@ class RunEntry:
     def champions(self) -> list[ChampionEntry]:
         if self.game is None:
             return []
-        found = []
+        found, config = [], self.file(".hydra/config.yaml")
         final = self.file("champion.json")
         if final is not None:
             found.append(ChampionEntry(f"{self.id}/champion.json", self.id, self.game, None,
                                        final, self.settings, self.label(), self.legacy,
-                                       document=self._read(final)))
+                                       document=self._read(final), config=config))
         for file in sorted((self.path / "champions").glob("gen_*.json")):
             match, resolved = _GENERATION.match(file.name), confined(file, self.root)
             if match and resolved is not None:
                 found.append(ChampionEntry(f"{self.id}/champions/{file.name}", self.id,
                                            self.game, int(match[1]), resolved, self.settings,
                                            self.label(), self.legacy,
-                                           document=self._read(resolved)))
+                                           document=self._read(resolved), config=config))
         return found
 
     def _read(self, path: Path) -> ChampionDocument | None:
