@@ -23,7 +23,6 @@ from engine.core.game import (
     DRAW,
     JSON_EXPORT,
     Champion,
-    ChampionFileError,
     GameSettingsError,
     GenomeSpec,
     Outcome,
@@ -271,15 +270,10 @@ class HexifenceGame(NetworkGenomeFigures, GameBase):
 
     def read_champion(self, document: ChampionDocument) -> Champion:
         """A champion file of either genome kind, configured by the file's own settings (not
-        this game's): the feature genome's JSON (schema 1) or a network file (schema 2)."""
-        data = document.data
-        if document.npz:
-            raise ChampionFileError(f"{document.path}: {self.name} champion files are JSON")
-        if data.get("schema_version") == 1 or "kind" not in data:
-            return W.read_champion(document)
+        this game's): ``engine.hexifence.network_files.read_champion``."""
         from engine.hexifence import network_files
 
-        return network_files.load(document.path, data, GAME.with_settings)
+        return network_files.read_champion(document, GAME)
 
     def export(self, champion: Champion | Path, fmt: str, out: Path, **options) -> None:
         """``comp30024``: the course's Java player (``engine.hexifence.comp30024``); its

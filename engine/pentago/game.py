@@ -20,7 +20,6 @@ from engine.core import (
     DRAW,
     JSON_EXPORT,
     Champion,
-    ChampionFileError,
     GameSettingsError,
     GenomeSpec,
     Outcome,
@@ -223,15 +222,10 @@ class PentagoTwistGame(NetworkGenomeFigures, GameBase):
 
     def read_champion(self, document: ChampionDocument) -> Champion:
         """A champion file of either genome kind, configured by the file's own settings (not
-        this game's): the feature genome's JSON (schema 1) or a network file (schema 2)."""
-        data = document.data
-        if document.npz:
-            raise ChampionFileError(f"{document.path}: {self.name} champion files are JSON")
-        if data.get("schema_version") == 1 or "kind" not in data:
-            return GameBase.read_champion(PentagoTwistGame(), document)
+        this game's): ``engine.pentago.network_files.read_champion``."""
         from engine.pentago import network_files
 
-        return network_files.load(document.path, data, GAME.with_settings)
+        return network_files.read_champion(document, GAME)
 
     def export(self, champion: Champion | Path, fmt: str, out: Path, **options) -> None:
         """``json`` (the base), or ``comp424``: the course's ``student_player`` package written
