@@ -198,7 +198,13 @@ class GameBase:
         """A champion file's evaluation as a genome of these settings, with the values it had
         (here: a file of these very genes; games that can re-express another layout or kind
         override it). ``ValueError`` in one line naming what does not fit."""
-        genome = np.asarray(self.load_champion(path).genome, dtype=np.float64)
+        return self.fitted_genome(self.load_champion(path))
+
+    def fitted_genome(self, champion: Champion) -> np.ndarray:
+        """A loaded champion's genome if it has these settings' size (``ValueError`` naming
+        its file otherwise)."""
+        path = champion.provenance
+        genome = np.asarray(champion.genome, dtype=np.float64)
         if genome.shape != (self.genome_spec().size,):
             raise ValueError(f"{path}: {genome.size} genes, these settings have "
                              f"{self.genome_spec().size} (use the file's settings)")

@@ -268,11 +268,7 @@ class ReversiGame(ReversiStates, ReversiTD, GameBase):
                     self.settings()["genome"]:
                 raise ValueError(f"{path}: made with other genome settings ({theirs}); give "
                                  "the file's settings")
-            genome = np.asarray(champion.genome, dtype=np.float64)
-            if genome.shape != (self.genome_spec().size,):
-                raise ValueError(f"{path}: {genome.size} genes, these settings have "
-                                 f"{self.genome_spec().size} (use the file's settings)")
-            return genome
+            return self.fitted_genome(champion)
         try:
             return self.model().projected(source)
         except ValueError as exc:
