@@ -1,4 +1,5 @@
-"""``python -m engine.games [--json]``: the registered games, their genomes and agent specs.
+"""``python -m engine.games [--json]``: the registered games, their capabilities
+(``engine.core.capabilities``), genomes and agent specs.
 
     python -m engine.games
     python -m engine.games --json
@@ -10,18 +11,23 @@ import argparse
 import json
 import sys
 
+from engine.core import capabilities as cap
 from engine.core.registry import get_game, usable_game_names
 from engine.core.version import add_version_flag
 
 
 def describe(name: str) -> dict:
+    """What a game is and can do; a capability it lacks leaves its fields empty."""
     game = get_game(name)
+    genomes = cap.has(game, cap.GENOMES)
     return {"name": name, "description": game.description, "players": list(game.players),
-            "genome_size": game.genome_spec().size, "settings": game.settings(),
-            "seed_references": list(game.seed_references),
+            "capabilities": list(cap.capabilities(game)),
+            "genome_size": game.genome_spec().size if genomes else None,
+            "settings": game.settings(),
+            "seed_references": list(game.seed_references) if genomes else [],
             "default_panel": list(game.default_panel), "agent_specs": list(game.agent_specs()),
-            "export_formats": [f.to_dict() for f in game.export_formats],
-            "commands": sorted(game.cli_commands)}
+            "export_formats": [f.to_dict() for f in cap.export_formats(game)],
+            "commands": sorted(cap.commands(game))}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -36,12 +42,16 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     for g in games:
         print(f"{g['name']:<18} {g['description']}")
-        print(f"{'':<18} players {' / '.join(g['players'])}; genome {g['genome_size']} genes "
-              f"at default settings {json.dumps(g['settings'])}")
+        genome = f"genome {g['genome_size']} genes" if g["genome_size"] is not None else \
+            "no genome"
+        print(f"{'':<18} players {' / '.join(g['players'])}; {genome} at default settings "
+              f"{json.dumps(g['settings'])}")
+        print(f"{'':<18} capabilities: {', '.join(g['capabilities']) or 'none (rules only)'}")
         print(f"{'':<18} agents: {', '.join(g['agent_specs'])}")
         formats = ", ".join(f["name"] + "".join(f" [{o['flag']} N]" for o in f["options"])
                             for f in g["export_formats"])
-        print(f"{'':<18} export: {formats}; commands: {', '.join(g['commands']) or 'none'}")
+        print(f"{'':<18} export: {formats or 'none'}; commands: "
+              f"{', '.join(g['commands']) or 'none'}")
     return 0
 
 

@@ -1,14 +1,16 @@
 """Export a champion for other programs: canonical JSON for every game, plus the formats a game
-declares (``Game.export_formats``; ``python -m engine.games`` lists them with their options).
+declares (its ``export`` capability, ``engine.core.capabilities``; ``python -m engine.games``
+lists them with their options).
 
     python -m evolve.export <run dir | champion file> --format FORMAT --out PATH [options]
     python -m evolve.export RUN --format cs303 --depth 1 --endgame-empties 3 --out ai.py
 
-A format's options (e.g. the CS303 agent's ``--depth``) are the game's. ``--play`` (JSON format)
-records the search front ends play the champion at (``metadata.play``), e.g. the search its
-README strength row was measured at; without it they play the search it was evolved with
-(``metadata.search``). A run directory means
-its ``champion.json``. The game comes from the file (or ``--game``). Nothing is pickled: every
+The champion is read once, here (``engine.core.files``), and the game writes every format
+from that ``Champion``. A format's options (e.g. the CS303 agent's ``--depth``) are the game's.
+``--play`` (JSON format) records the search front ends play the champion at
+(``metadata.play``), e.g. the search its README strength row was measured at; without it they
+play the search it was evolved with (``metadata.search``). A run directory means its
+``champion.json``. The game comes from the file (or ``--game``). Nothing is pickled: every
 format goes through the game's one loader/validator.
 """
 
@@ -16,10 +18,12 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
 from pathlib import Path
 
-from engine.core.files import champion_game, resolve_source
-from engine.core.game import ChampionFileError, ExportFormat
+from engine.core.capabilities import EXPORT, export_formats, has
+from engine.core.files import champion_of, read_document, recognizing_game, resolve_source
+from engine.core.game import Champion, ChampionFileError, ExportFormat
 from engine.core.helptext import summary
 from engine.core.registry import get_game, usable_game_names
 from engine.core.version import add_version_flag
@@ -32,7 +36,7 @@ def all_formats() -> dict[str, list[ExportFormat]]:
     """Format name -> its declarations across the registered games."""
     found: dict[str, list[ExportFormat]] = {}
     for name in usable_game_names():
-        for fmt in get_game(name).export_formats:
+        for fmt in export_formats(get_game(name)):
             found.setdefault(fmt.name, []).append(fmt)
     return found
 
@@ -55,11 +59,30 @@ def output_path(fmt: ExportFormat, out: str | Path) -> Path:
     return out
 
 
+def load(source: str | Path, game: str | None = None) -> Champion:
+    """The champion of a file or run directory, read once: by ``game`` (``--game``) when
+    given, else by the game its header names (``ValueError`` saying to give ``--game``)."""
+    path = resolve_source(source)
+    document = read_document(path)
+    the_game = get_game(game) if game else recognizing_game(document.header)
+    if the_game is None:
+        raise ValueError(unknown_game_message(path, document.header))
+    return champion_of(document, the_game)
+
+
 def export(source: str | Path, fmt: str, out: str | Path, game: str | None = None,
            play: dict | None = None, **options) -> Path:
     """Load and validate ``source`` and write it in ``fmt``; returns the path written (see
     ``output_path``). ``options``: the format's own options (``None`` = not given); ``play``:
     the search to record as ``metadata.play`` (JSON only)."""
+    if all_formats().get(fmt) is None:
+        raise ValueError(f"unknown format {fmt!r} (allowed: {', '.join(all_formats())})")
+    return export_champion(load(source, game), fmt, out, game, play, **options)
+
+
+def export_champion(champion: Champion, fmt: str, out: str | Path, game: str | None = None,
+                    play: dict | None = None, **options) -> Path:
+    """``export`` of a loaded ``Champion`` (played by ``game``, else its own game)."""
     if play is not None:
         play = play_search(play)
         if fmt != "json":
@@ -68,12 +91,9 @@ def export(source: str | Path, fmt: str, out: str | Path, game: str | None = Non
     known = all_formats()
     if fmt not in known:
         raise ValueError(f"unknown format {fmt!r} (allowed: {', '.join(known)})")
-    path = resolve_source(source)
-    name = game or champion_game(path)
-    if name is None:
-        raise ValueError(unknown_game_message(path))
+    name = game or champion.game
     the_game = get_game(name)
-    declared = {f.name: f for f in the_game.export_formats}
+    declared = {f.name: f for f in export_formats(the_game)}
     if fmt not in declared:
         raise ValueError(f"--format {fmt} is not available for {name} (allowed: "
                          f"{', '.join(declared)})")
@@ -92,7 +112,11 @@ def export(source: str | Path, fmt: str, out: str | Path, game: str | None = Non
     elif out.is_dir():
         raise ValueError(f"--out {out} is a directory, not a file")
     out.parent.mkdir(parents=True, exist_ok=True)
-    the_game.export(path, fmt, out, **options)
+    if has(the_game, EXPORT):
+        the_game.export(champion, fmt, out, **options)
+    else:  # the champion JSON of a game with genomes, which every such game writes
+        the_game.with_settings(champion.settings).save_champion(
+            out, champion.genome, champion.name, champion.metadata)
     if play is not None:
         import json
 
@@ -122,10 +146,7 @@ def play_search(play) -> dict:
     return found.to_dict()
 
 
-def unknown_game_message(path: Path) -> str:
-    from engine.core.files import file_header
-
-    header = file_header(path)
+def unknown_game_message(path: Path, header: dict) -> str:
     if "game" not in header:
         version = header.get("schema_version")
         extra = f", schema_version {version!r}" if version is not None else ""
@@ -160,21 +181,24 @@ def main(argv: list[str] | None = None) -> int:
                             help="; ".join(helps[option.name]))
     args = parser.parse_args(argv)
     try:
-        out = export(args.source, args.format, args.out, args.game, args.play,
-                     **{name: getattr(args, name) for name in options})
+        champion = load(args.source, args.game)
+        out = export_champion(champion, args.format, args.out, args.game, args.play,
+                              **{name: getattr(args, name) for name in options})
     except (ChampionFileError, ValueError, OSError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 1
     from evolve.arena.labels import file_label
 
     note = " (.npz appended)" if str(out) != str(Path(args.out)) else ""
-    print(f"wrote {out}{note}: {file_label(resolve_source(args.source))} as {args.format}")
-    print(search_line(out if args.play else resolve_source(args.source),
-                      {name: getattr(args, name) for name in options}))
+    print(f"wrote {out}{note}: {file_label(champion)} as {args.format}")
+    if args.play:
+        champion = replace(champion, metadata={**champion.metadata,
+                                               "play": play_search(args.play)})
+    print(search_line(champion, {name: getattr(args, name) for name in options}))
     return 0
 
 
-def search_line(source: Path, given: dict) -> str:
+def search_line(source: Path | Champion, given: dict) -> str:
     """The search the champion records and where from (its file, else its study's config;
     ``engine.core.champion_search``), and the format's search options given over it."""
     from engine.core.champion_search import DEFAULTS, champion_search

@@ -107,23 +107,34 @@ def _docstring_lines(path) -> set[int]:
     return lines
 
 
-def test_every_registered_game_implements_the_whole_contract():
-    """Optional members come from ``GameBase``; nothing is discovered by ``getattr``."""
-    from engine.core import Game, game_names, get_game
+def _contract():
+    """The required ``Game``, the ``Conveniences`` and every optional capability."""
+    from engine.core import Game
+    from engine.core.capabilities import CAPABILITIES
+    from engine.core.game import Conveniences
 
-    members = [m for m in dir(Game) if not m.startswith("_")] + list(Game.__annotations__)
+    return (Game, Conveniences, *CAPABILITIES.values())
+
+
+def test_every_registered_game_implements_the_whole_contract():
+    """The required members and the ``Conveniences`` (``GameBase``'s defaults) everywhere,
+    each declared capability's members where declared; nothing is discovered by
+    ``getattr``."""
+    from engine.core import game_names, get_game
+    from engine.core.capabilities import CAPABILITIES, capabilities
+
     for name in game_names():
         game = get_game(name)
-        assert isinstance(game, Game), name
-        missing = [m for m in members if not hasattr(game, m)]
-        assert missing == [], (name, missing)
+        for protocol in (*_contract()[:2], *(CAPABILITIES[c] for c in capabilities(game))):
+            members = [m for m in dir(protocol) if not m.startswith("_")] + \
+                list(protocol.__annotations__)
+            missing = [m for m in members if not hasattr(game, m)]
+            assert isinstance(game, protocol) and missing == [], (name, protocol, missing)
 
 
 @pytest.mark.parametrize("package", ["engine/core", "evolve"])
 def test_no_contract_member_is_discovered_by_getattr_or_hasattr(package):
-    from engine.core import Game
-
-    members = set(dir(Game)) | set(Game.__annotations__)
+    members = set().union(*(set(dir(p)) | set(p.__annotations__) for p in _contract()))
     offenders = []
     for path in sorted((ROOT / package).rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text())):

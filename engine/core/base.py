@@ -1,5 +1,7 @@
-"""``GameBase``: the defaults of every optional member of the ``Game`` contract, so that a new
-game writes only its rules, its agents and its genome.
+"""``GameBase``: the ``Conveniences`` of the ``Game`` contract and the defaults of the optional
+capabilities' members (``engine.core.capabilities``), so that a new game writes only its rules,
+its agents and, to be evolved, its genome. A game declares in ``capabilities`` the optional
+capabilities it really has (none by default): a default member is no claim.
 
 The defaults: one genome phase; openings and matches by the core's runner over the state
 interface; move ids written as numbers; a board view holding the state text; JSON champion files
@@ -17,7 +19,8 @@ from types import MappingProxyType
 import numpy as np
 
 from engine.core.agent import Agent, Seed
-from engine.core.files import read_champion_json
+from engine.core.capabilities import PLAY_ANY
+from engine.core.files import ChampionDocument, as_champion, check_header, load_champion
 from engine.core.records import (
     JSON_EXPORT,
     Champion,
@@ -29,7 +32,6 @@ from engine.core.records import (
 )
 
 CHAMPION_SCHEMA_VERSION = 1
-PLAY_ANY = "engine.core.play_any"  # the play command of a game that has none of its own
 NO_SEARCH = "no search, a random legal move"  # ``fixed_search`` of the random agent
 
 
@@ -48,6 +50,7 @@ class GameBase:
     cli_commands: Mapping[str, str] = MappingProxyType({"play": "engine.core.play_any"})
     config_dir: Path | None = None
     cli_selectors: Mapping[str, str] = MappingProxyType({})
+    capabilities: frozenset[str] = frozenset()  # engine.core.capabilities: declared, not implied
     champion_schema_version = CHAMPION_SCHEMA_VERSION
     max_abs_weight = np.inf  # load_champion refuses larger weights
 
@@ -195,14 +198,32 @@ class GameBase:
         """A champion file's evaluation as a genome of these settings, with the values it had
         (here: a file of these very genes; games that can re-express another layout or kind
         override it). ``ValueError`` in one line naming what does not fit."""
-        genome = np.asarray(self.load_champion(path).genome, dtype=np.float64)
+        return self.fitted_genome(self.load_champion(path))
+
+    def fitted_genome(self, champion: Champion) -> np.ndarray:
+        """A loaded champion's genome if it has these settings' size (``ValueError`` naming
+        its file otherwise)."""
+        path = champion.provenance
+        genome = np.asarray(champion.genome, dtype=np.float64)
         if genome.shape != (self.genome_spec().size,):
             raise ValueError(f"{path}: {genome.size} genes, these settings have "
                              f"{self.genome_spec().size} (use the file's settings)")
         return genome
 
     def load_champion(self, path: str | Path) -> Champion:
-        data = read_champion_json(path, self.name, self.champion_schema_version)
+        """The champion file ``path`` read by this game (``engine.core.files.load_champion``
+        is the edge every front end goes through: it also finds the game)."""
+        return load_champion(path, self)
+
+    def read_champion(self, document: ChampionDocument) -> Champion:
+        """The one reader of this game's champion files: a parsed file as a ``Champion``
+        (here: the JSON of one weight per gene name); ``ChampionFileError`` naming the file
+        and the field."""
+        path = document.path
+        if document.npz:
+            raise ChampionFileError(f"{path}: {self.name} champion files are JSON")
+        data = document.data
+        check_header(path, data, self.name, self.champion_schema_version)
         settings = data.get("settings", {})
         if not isinstance(settings, dict):
             raise ChampionFileError(f"{path}: settings must be an object")
@@ -228,14 +249,22 @@ class GameBase:
         return Champion(self.name, genome, game.settings(), str(data.get("name", "")),
                         metadata if isinstance(metadata, dict) else {})
 
-    def export(self, source: Path, fmt: str, out: Path, **options) -> None:
-        """The base writes the canonical champion JSON (read back through the game's own
-        validator first); a game with more formats overrides this for them."""
+    def champion_agent(self, champion: Champion, search: SearchSettings, seed: Seed = None
+                       ) -> Agent:
+        """The agent a ``Champion`` plays at ``search``: ``make_agent`` of its genome under
+        its own settings (nothing is read: the champion was loaded once)."""
+        game = self.with_settings(champion.settings) if champion.settings else self
+        return game.make_agent(champion.genome, search, seed, name=champion.label)
+
+    def export(self, champion: Champion | Path, fmt: str, out: Path, **options) -> None:
+        """The base writes the canonical champion JSON of a loaded champion (a path is read
+        through the game's own validator first); a game with more formats overrides this for
+        them."""
         if fmt != JSON_EXPORT.name:
             raise ValueError(f"--format {fmt} is not available for {self.name}")
         if options:
             raise ValueError(f"--format json takes no options (got {', '.join(options)})")
-        champion = self.load_champion(source)
+        champion = as_champion(champion, self)
         self.with_settings(champion.settings).save_champion(out, champion.genome, champion.name,
                                                             champion.metadata)
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from engine.core.files import file_header
-from engine.core.records import ChampionFileError, SearchSettings
+from engine.core.records import Champion, ChampionFileError, SearchSettings
 
 CHAMPION_FILE = "champion file"
 PLAY_RECORD = "champion file's play search"
@@ -98,13 +98,17 @@ def run_dir_of(path: str | Path) -> Path | None:
     return None
 
 
-def file_search(path: str | Path) -> tuple[SearchSettings, str] | None:
-    """The file's ``metadata.play`` (source ``PLAY_RECORD``), else its ``metadata.search``
-    (``CHAMPION_FILE``); ``None`` when it records neither (or only unusable ones)."""
-    try:
-        metadata = file_header(Path(path)).get("metadata")
-    except (ChampionFileError, OSError, ValueError):
-        return None
+def file_search(source: str | Path | Champion) -> tuple[SearchSettings, str] | None:
+    """The champion's ``metadata.play`` (source ``PLAY_RECORD``), else its ``metadata.search``
+    (``CHAMPION_FILE``); ``None`` when it records neither (or only unusable ones). A path is
+    read for its header; a ``Champion`` was read already."""
+    if isinstance(source, Champion):
+        metadata = source.metadata
+    else:
+        try:
+            metadata = file_header(Path(source)).get("metadata")
+        except (ChampionFileError, OSError, ValueError):
+            return None
     if not isinstance(metadata, dict):
         return None
     for key, source in (("play", PLAY_RECORD), ("search", CHAMPION_FILE)):
@@ -145,7 +149,7 @@ def _integer(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def recorded_search(path: str | Path, defaults: SearchSettings,
+def recorded_search(path: str | Path | Champion, defaults: SearchSettings,
                     config=AUTO) -> tuple[SearchSettings, str]:
     """(settings, source) of the champion file ``path``: its own record, else its study's
     config, else ``defaults``. ``config``: the run's Hydra config to read (``None``: none; by
@@ -153,18 +157,21 @@ def recorded_search(path: str | Path, defaults: SearchSettings,
     found = file_search(path)
     if found is not None:
         return found
-    if config is AUTO:
+    if isinstance(path, Champion):
+        path = path.path
+    if config is AUTO and path is not None:
         run_dir = run_dir_of(path)
         config = None if run_dir is None else run_dir / ".hydra" / "config.yaml"
-    found = config_search(config)
+    found = config_search(None if config is AUTO else config)
     if found is not None:
         return found, STUDY_CONFIG
     return defaults, DEFAULTS
 
 
-def champion_search(path: str | Path | None, defaults: SearchSettings,
+def champion_search(path: str | Path | Champion | None, defaults: SearchSettings,
                     overrides: dict | None = None, config=AUTO) -> ChampionSearch:
-    """The search to play the champion ``path`` at (``None``: no file, the defaults): its
+    """The search to play the champion ``path`` (a file, or a ``Champion`` read already;
+    ``None``: no champion, the defaults) at: its
     recorded search with the fields of ``overrides`` that are not ``None`` set over it. Setting
     ``time_limit`` replaces a depth with iterative deepening (the depth then only caps it)."""
     recorded, source = (defaults, DEFAULTS) if path is None else \

@@ -13,7 +13,7 @@ from __future__ import annotations
 import importlib
 import sys
 
-from engine.core.base import PLAY_ANY
+from engine.core.capabilities import PLAY_ANY, arguments, commands
 from engine.core.registry import default_game, game_names, get_game, usable_game_names
 
 
@@ -67,11 +67,11 @@ def dispatch(command: str, argv: list[str] | None = None) -> int:
     except ValueError as exc:
         print(f"error: --game: {exc}", file=sys.stderr)
         return 2
-    module = game.cli_commands.get(command)
+    module = commands(game).get(command)
     if module is None:
-        having = [n for n in usable_game_names() if command in get_game(n).cli_commands]
+        having = [n for n in usable_game_names() if command in commands(get_game(n))]
         print(f"error: --game {game.name} has no `{command}` command (games that have it: "
               f"{', '.join(having) or 'none'})", file=sys.stderr)
         return 2
-    own = game.cli_arguments(command) if name is not None or module == PLAY_ANY else []
+    own = arguments(game, command) if name is not None or module == PLAY_ANY else []
     return importlib.import_module(module).main(own + rest)

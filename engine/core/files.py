@@ -1,6 +1,10 @@
 """Champion files and run directories, game-neutrally: which game a file is for, where a run
-directory's champion is, and the JSON header every champion file starts with. Reading the
-genome itself is the game's job (``Game.load_champion``).
+directory's champion is, and the JSON header every champion file starts with.
+
+A champion file is read once, at the edge (``load_champion``): its bytes are parsed into a
+``ChampionDocument`` (the JSON object, or the arrays of an ``.npz``), the registered game that
+recognises its header turns that document into a ``Champion`` (``Game.read_champion``, the one
+reader of each game), and from there on the ``Champion`` object is passed, never the path.
 
 Conventions every game's files follow: a JSON object with ``game`` and ``schema_version`` at the
 top (a game may name a family there and tell its variants apart by other keys: it decides with
@@ -12,9 +16,89 @@ top (a game may name a family there and tell its variants apart by other keys: i
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from engine.core.records import ChampionFileError
+import numpy as np
+
+from engine.core.records import Champion, ChampionFileError
+
+
+@dataclass(frozen=True)
+class ChampionDocument:
+    """A champion file's parsed content: ``data``, its JSON object, or (``npz``) its arrays,
+    loaded with ``allow_pickle=False``. Games read champions from this, never from the path
+    again."""
+
+    path: Path
+    data: dict
+    npz: bool = False
+
+    @property
+    def header(self) -> dict:
+        """What ``file_header`` says of the file (for ``Game.recognizes``)."""
+        return _npz_header(self.path, self.data) if self.npz else self.data
+
+
+def read_document(path: str | Path) -> ChampionDocument:
+    """The one read of a champion file; ``ChampionFileError`` naming the file if it is not a
+    readable JSON object or ``.npz`` archive."""
+    path = Path(path)
+    if path.suffix.lower() == ".npz":
+        return ChampionDocument(path, read_npz_arrays(path), npz=True)
+    return ChampionDocument(path, read_json_object(path))
+
+
+def read_npz_arrays(path: Path) -> dict[str, np.ndarray]:
+    """Every array of an ``.npz`` archive. A corrupt archive surfaces as many exception types
+    (zipfile.BadZipFile, zlib.error, EOFError, ValueError from a bad .npy header, ...) and a
+    plain .npy file loads as an array, not an archive: all of them become one clear error."""
+    try:
+        loaded = np.load(path, allow_pickle=False)
+        if isinstance(loaded, np.ndarray):
+            raise ChampionFileError(f"{path}: not a .npz archive (it holds a single .npy "
+                                    "array)")
+        with loaded as z:
+            return {k: z[k] for k in z.files}
+    except ChampionFileError:
+        raise
+    except Exception as e:  # noqa: BLE001 -- see the docstring: any read failure is the file's
+        raise ChampionFileError(f"{path}: not a readable .npz weights file "
+                                f"({type(e).__name__}: {e})") from None
+
+
+def load_champion(source: str | Path, game=None) -> Champion:
+    """The champion in ``source`` (a champion file, or a run directory's ``champion.json``),
+    read once: by ``game`` when given (the file must be one it reads), else by the registered
+    game that recognises the file's header. ``ChampionFileError`` / ``ValueError`` naming the
+    file when it cannot be used."""
+    return champion_of(read_document(resolve_source(source)), game)
+
+
+def as_champion(source, game=None) -> Champion:
+    """``source`` itself when it is a ``Champion``, else the champion its path holds (read
+    here, once): for functions that take either."""
+    return source if isinstance(source, Champion) else load_champion(source, game)
+
+
+def champion_of(document: ChampionDocument, game=None) -> Champion:
+    """The champion in a file read already (``load_champion`` without the read)."""
+    if game is None:
+        game = recognizing_game(document.header)
+        if game is None:
+            raise ChampionFileError(f"{document.path}: no registered game recognises this "
+                                    f"champion file (game={document.header.get('game')!r})")
+    return replace(game.read_champion(document), path=document.path)
+
+
+def recognizing_game(header: dict):
+    """The first registered game that ``recognizes`` a champion file's header, else None."""
+    from engine.core.registry import get_game, usable_game_names
+
+    for name in usable_game_names():
+        if get_game(name).recognizes(header):
+            return get_game(name)
+    return None
 
 
 def resolve_source(source: str | Path) -> Path:
@@ -34,32 +118,28 @@ def champion_game(path: str | Path) -> str | None:
     """The registered game a champion file is for (the first game that ``recognizes`` its
     header); ``None`` when no game does. ``ChampionFileError`` if it is not a readable JSON /
     npz file."""
-    from engine.core.registry import get_game, usable_game_names
-
-    header = file_header(Path(path))
-    for name in usable_game_names():
-        if get_game(name).recognizes(header):
-            return name
-    return None
+    game = recognizing_game(file_header(Path(path)))
+    return None if game is None else game.name
 
 
 def file_header(path: Path) -> dict:
     """The top-level JSON object of a champion file (for ``.npz``: its ``metadata_json``, with
     the file's own ``game`` and ``variant`` kept at the top as well)."""
     if path.suffix.lower() == ".npz":
-        import numpy as np
-
-        try:
-            with np.load(path, allow_pickle=False) as z:
-                if "header_json" in z.files:  # the npz twin of a shared network file
-                    header = json.loads(str(z["header_json"]))
-                    return header if isinstance(header, dict) else {}
-                meta = json.loads(str(z["metadata_json"])) if "metadata_json" in z.files else {}
-        except (OSError, ValueError, KeyError) as exc:
-            raise ChampionFileError(f"{path}: not a readable champion file ({exc})") from None
-        meta = meta if isinstance(meta, dict) else {}
-        return {"game": meta.get("game"), "variant": meta.get("variant"), "metadata": meta}
+        return _npz_header(path, read_npz_arrays(path))
     return read_json_object(path)
+
+
+def _npz_header(path: Path, arrays: dict) -> dict:
+    try:
+        if "header_json" in arrays:  # the npz twin of a shared network file
+            header = json.loads(str(arrays["header_json"]))
+            return header if isinstance(header, dict) else {}
+        meta = json.loads(str(arrays["metadata_json"])) if "metadata_json" in arrays else {}
+    except (ValueError, RecursionError) as exc:
+        raise ChampionFileError(f"{path}: not a readable champion file ({exc})") from None
+    meta = meta if isinstance(meta, dict) else {}
+    return {"game": meta.get("game"), "variant": meta.get("variant"), "metadata": meta}
 
 
 def read_json_object(path: str | Path) -> dict:

@@ -1,10 +1,13 @@
-"""The ``Game`` contract: everything the GA, the arena, the CLIs and the web app use of a game.
+"""The ``Game`` contract: what every front end (the match runner, the play commands, the web
+board, ``evolve.evaluate``) uses of a game: its rules, its text and its agents by spec.
 
-A game package implements ``Game``, usually by subclassing ``engine.core.base.GameBase`` (which
-supplies every member marked *optional* below), and registers itself as a plug-in under the
-entry-point group ``board_evolve.games`` (``engine.core.registry``). Nothing here knows a board:
-states and moves are opaque to the core (moves are ``int`` action ids; ``move_text`` /
-``parse_move`` translate them).
+A game package implements ``Game``, usually by subclassing ``engine.core.base.GameBase``, and
+registers itself as a plug-in under the entry-point group ``board_evolve.games``
+(``engine.core.registry``). ``GameBase`` also supplies the ``Conveniences`` below (defaults a
+game may override). Everything else a game can do is an optional capability it declares in
+``capabilities`` and callers ask for (``engine.core.capabilities``: genomes, files, td, figures,
+export, commands). Nothing here knows a board: states and moves are opaque to the core (moves
+are ``int`` action ids; ``move_text`` / ``parse_move`` translate them).
 
 Players are numbered by turn order: player 0 moves first (Reversi: black, Pentago Twist: white,
 Hexifence: blue). ``Game.players`` names them; outputs use those names.
@@ -13,10 +16,7 @@ Hexifence: blue). ``Game.players`` names them; outputs use those names.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
-
-import numpy as np
 
 from engine.core.agent import Agent, Seed
 from engine.core.records import (
@@ -33,94 +33,30 @@ from engine.core.records import (
     StepRule,
 )
 
-__all__ = ["DRAW", "JSON_EXPORT", "Champion", "ChampionFileError", "ExportFormat", "Game",
+__all__ = ["DRAW", "JSON_EXPORT", "Champion", "ChampionFileError", "Conveniences",
+           "ExportFormat", "Game",
            "GameSettingsError", "GenomeSpec", "Option", "Outcome", "SearchSettings", "StepRule",
            "moves_text", "parse_moves"]
 
 
 @runtime_checkable
 class Game(Protocol):
-    """A configured game. ``with_settings`` returns a copy configured from ``conf/game/<name>``
-    (genome layout, board size, ...); everything else uses those settings.
-
-    Members marked *optional* have a default in ``GameBase``; the others are the game's own."""
+    """A configured game: ``with_settings`` returns a copy configured from ``conf/game/<name>``
+    (board size, genome layout, ...); everything else uses those settings."""
 
     name: str
     description: str
     players: tuple[str, str]  # names of player 0 (moves first) and player 1
     margin_unit: str  # "discs", "cells", "win"
     result_columns: tuple[str, ...]  # keys of Outcome.details written to games.csv
-    seed_references: tuple[str, ...]  # reference genomes that seed a first population
     default_panel: tuple[str, ...]  # yardstick opponents (agent specs)
-    # optional capabilities, declared (GameBase: JSON only, no commands, no config dir)
-    export_formats: tuple[ExportFormat, ...]  # what ``evolve.export --format`` offers
-    cli_commands: Mapping[str, str]  # ``engine.<command>`` -> module with ``main(argv)``
-    config_dir: Path | None  # a folder holding ``game/<name>.yaml`` (plug-ins outside conf/)
-    cli_selectors: Mapping[str, str]  # options that pick this game where tools take --game
-    #   (Reversi: {"variant": "othello"} keeps ``--variant othello`` meaning ``--game othello``)
+    capabilities: frozenset[str]  # the optional ones it declares (engine.core.capabilities)
 
-    # --- configuration and genome -------------------------------------------------------
     def with_settings(self, settings: Mapping[str, Any]) -> Game: ...
 
     def settings(self) -> dict: ...
 
-    def genome_spec(self) -> GenomeSpec: ...
-
-    def reference_genome(self, reference: str) -> np.ndarray: ...
-
-    def reference_names(self) -> tuple[str, ...]: ...  # optional: the seed references
-
-    def phase_of(self, state) -> int: ...  # optional (one phase): genome phase of ``state``
-
-    def moves_left(self, state) -> int: ...  # optional (20): the mover's moves to come
-
-    def progress(self, state) -> float: ...  # optional (0.5): share of the game played
-
-    def check_search(self, search: SearchSettings) -> None: ...  # optional: GameSettingsError
-
-    def learns_by_td(self) -> bool: ...  # optional (False): can this genome kind run td_learn?
-
-    def td_learn(self, genome: np.ndarray, games: int, seed: Seed, alpha: float,
-                 epsilon: float) -> np.ndarray: ...  # optional: TD self-play (below)
-
-    def td_opponents(self) -> bool: ...  # optional (False): td_learn(..., opponents=specs)?
-
-    def td_rounds(self) -> bool: ...  # optional (False): td_play and td_learn_games?
-
-    def td_play(self, genome: np.ndarray, games: int, seed: Seed, epsilon: float,
-                openings=None, opponents=(), self_play_share: float = 0.5
-                ) -> dict: ...  # optional: fixed-genome self-play, recorded (opponents: only
-    # where td_opponents())
-
-    def td_learn_games(self, genome: np.ndarray, records, alpha: float
-                       ) -> tuple[np.ndarray, np.ndarray]: ...  # optional: TD along records
-
-    def td_step_rules(self) -> tuple[str, ...]: ...  # optional (()): StepRule names td_learn
-    # and td_learn_games take as rule= (besides plain nlms, which every TD learner is)
-
-    # --- agents ---------------------------------------------------------------------------
-    def make_agent(self, genome: np.ndarray, search: SearchSettings, seed: Seed = None,
-                   name: str = "") -> Agent: ...
-
-    def make_panel_agent(self, spec: str, search: SearchSettings, seed: Seed = None) -> Agent: ...
-
-    def check_spec(self, spec: str) -> None: ...  # ValueError naming what is allowed
-
-    def agent_specs(self) -> tuple[str, ...]: ...  # documented spec forms, for help and --json
-
-    def spec_searches(self, spec: str) -> bool: ...  # optional (True): do depth/time apply?
-
-    def fixed_search(self, spec: str) -> str | None: ...  # optional (None): what an agent
-    # whose search the settings do not change searches, in words ("depth 1, greedy ...")
-
-    # --- playing (optional: the core's match runner over the state interface) --------------
-    def random_openings(self, n: int, seed: Seed, min_plies: int,
-                        max_plies: int) -> list[tuple[int, ...]]: ...
-
-    def play(self, first: Agent, second: Agent, opening: Sequence[int] = (),
-             seed: Seed = None) -> Outcome: ...
-
-    # --- states (the match runner, play CLIs, the web app) ----------------------------------
+    # --- rules ------------------------------------------------------------------------------
     def initial_state(self): ...
 
     def to_move(self, state) -> int: ...
@@ -133,38 +69,47 @@ class Game(Protocol):
 
     def outcome(self, state, moves: Sequence[int] = ()) -> Outcome: ...
 
+    # --- text -------------------------------------------------------------------------------
     def state_text(self, state) -> str: ...
 
     def parse_state(self, text: str): ...  # ValueError on bad text
 
-    def state_view(self, state) -> dict: ...  # optional: JSON-able board for renderers
+    # --- agents by spec -----------------------------------------------------------------------
+    def make_panel_agent(self, spec: str, search: SearchSettings, seed: Seed = None) -> Agent: ...
 
-    def move_text(self, move: int) -> str: ...  # optional (str of the id): files and wire
+    def check_spec(self, spec: str) -> None: ...  # ValueError naming what is allowed
 
-    def parse_move(self, text: str, state=None) -> int: ...  # optional: ValueError on bad text
+    def agent_specs(self) -> tuple[str, ...]: ...  # documented spec forms, for help and --json
 
-    def move_label(self, move: int, state=None) -> str: ...  # optional: for people (web, logs)
 
-    # --- files, figures, export, commands ------------------------------------------------------
-    def save_champion(self, path: str | Path, genome: np.ndarray, name: str = "",
-                      metadata: Mapping | None = None) -> None: ...  # optional: JSON by gene
+@runtime_checkable
+class Conveniences(Protocol):
+    """What ``GameBase`` supplies to every game with a default (a game may override them; one
+    not built on ``GameBase`` writes them too): move text for files and people, a board view,
+    the core's openings and match runner, what a search spends time on, what a spec searches."""
 
-    def load_champion(self, path: str | Path) -> Champion: ...  # optional; ChampionFileError
+    def move_text(self, move: int) -> str: ...  # str of the id: files and wire
 
-    def recognizes(self, header: dict) -> bool: ...  # optional: is a file's header ours?
+    def parse_move(self, text: str, state=None) -> int: ...  # ValueError on bad text
 
-    def projected_genome(self, path: str | Path) -> np.ndarray: ...  # optional: a file's
-    # evaluation as a genome of these settings (e.g. a smaller network in a bigger layout)
+    def move_label(self, move: int, state=None) -> str: ...  # for people (web, logs)
 
-    def export(self, source: Path, fmt: str, out: Path, **options) -> None: ...  # optional
+    def state_view(self, state) -> dict: ...  # JSON-able board for renderers
 
-    def genome_figure(self, genome: np.ndarray, title: str = ""): ...  # optional: Figure|None
+    def random_openings(self, n: int, seed: Seed, min_plies: int,
+                        max_plies: int) -> list[tuple[int, ...]]: ...
 
-    def genome_figures(self, champion: Champion, history=()) -> dict: ...  # optional: {}
+    def play(self, first: Agent, second: Agent, opening: Sequence[int] = (),
+             seed: Seed = None) -> Outcome: ...
 
-    def genome_markdown(self, genome: np.ndarray) -> str: ...  # optional: ""
+    def moves_left(self, state) -> int: ...  # 20: the mover's moves to come (a game clock)
 
-    def cli_arguments(self, command: str) -> list[str]: ...  # optional: prepended to argv
+    def progress(self, state) -> float: ...  # 0.5: share of the game played (a game clock)
+
+    def spec_searches(self, spec: str) -> bool: ...  # True: do depth/time apply?
+
+    def fixed_search(self, spec: str) -> str | None: ...  # None: what an agent whose search
+    # the settings do not change searches, in words ("depth 1, greedy ...")
 
 
 def moves_text(game: Game, moves: Sequence[int]) -> str:

@@ -12,6 +12,7 @@ import argparse
 import sys
 from typing import TextIO
 
+from engine.core import specs
 from engine.core.play import (
     View,
     add_options,
@@ -21,6 +22,7 @@ from engine.core.play import (
     run,
     shown_search,
 )
+from engine.core.records import Champion
 from engine.core.registry import get_game
 
 
@@ -54,19 +56,17 @@ def opponent_agent(game, args):
     """The options checked and the opponent made at its search: (agent, the search to show, or
     None for an agent that does not search); ``ValueError`` for bad options."""
     check_options(args)
-    game.check_spec(args.opponent)
-    search = champion_opponent_search(game, args)
-    agent = clocked(game.make_panel_agent(args.opponent, search.search, args.seed), args, game)
+    opponent = specs.resolve_player(game, args.opponent)  # a champion file: read once, here
+    specs.check_spec(game, opponent)
+    search = champion_opponent_search(args, opponent)
+    agent = clocked(specs.make_agent(game, opponent, search.search, args.seed), args, game)
     return agent, shown_search(game, args.opponent, search)
 
 
-def champion_opponent_search(game, args):
-    """The opponent's search: a champion file's record (the opponent is a file), flags over
-    it (``engine.core.play.opponent_search``)."""
-    from pathlib import Path
-
-    is_file = game.spec_searches(args.opponent) and Path(args.opponent).is_file()
-    return opponent_search(args, args.opponent if is_file else None)
+def champion_opponent_search(args, opponent: specs.Player):
+    """The opponent's search: a loaded champion's record, flags over it
+    (``engine.core.play.opponent_search``)."""
+    return opponent_search(args, opponent if isinstance(opponent, Champion) else None)
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -107,13 +108,34 @@ class GenomeSpec:
 
 @dataclass
 class Champion:
-    """A genome read back from a champion file, with the game settings it was evolved under."""
+    """A champion, loaded once (``engine.core.files.load_champion``) and then passed as an
+    object to whatever plays, exports or describes it: its game and the settings it was evolved
+    under, its genome, the search its file records (``metadata.play``, else
+    ``metadata.search``; ``engine.core.champion_search``) and where it came from (``path``).
+
+    ``evaluation``: the game's own evaluation object when the file holds one richer than the
+    genome (Reversi: ``Weights`` or ``NtupleWeights``, as read), so that an agent is built
+    without reading or rebuilding anything; ``None``: the game builds it from the genome."""
 
     game: str
     genome: np.ndarray
     settings: dict  # the game's settings (``Game.with_settings`` accepts them)
     name: str = ""
     metadata: dict = field(default_factory=dict)
+    path: Path | None = None  # the file it was read from (None: made in memory)
+    evaluation: Any = None
+
+    @property
+    def label(self) -> str:
+        """How players and tables name it: its name, else its file's stem."""
+        if self.name:
+            return self.name
+        return self.path.stem if self.path is not None else self.game
+
+    @property
+    def provenance(self) -> str:
+        """Where it came from, in words (its file, or the game it was made in memory for)."""
+        return str(self.path) if self.path is not None else f"a {self.game} genome in memory"
 
 
 @dataclass(frozen=True)

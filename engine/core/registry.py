@@ -18,7 +18,9 @@ import warnings
 from functools import cache
 from importlib.metadata import EntryPoint, entry_points
 
-from engine.core.game import Game
+from engine.core.capabilities import capabilities
+from engine.core.capabilities import selectors as capability_selectors
+from engine.core.game import Conveniences, Game
 
 GROUP = "board_evolve.games"
 DEFAULTS_GROUP = "board_evolve.defaults"
@@ -79,11 +81,18 @@ def get_game(name: str, settings: dict | None = None) -> Game:
                 f"game {name!r}: its plug-in {points[name].value} cannot be imported "
                 f"({type(exc).__name__}: {why}); reinstall the distribution that registers "
                 "it, or uninstall it") from None
-        if not isinstance(game, Game):
-            raise TypeError(f"entry point {name} = {points[name].value} is not a Game")
+        if not isinstance(game, Game) or not isinstance(game, Conveniences):
+            raise TypeError(f"entry point {name} = {points[name].value} is not a Game "
+                            "(engine.core.game: Game and its Conveniences)")
+        capabilities(game)  # TypeError naming a declared capability it does not have
         _loaded[name] = game
     game = _loaded[name]
     return game.with_settings(settings) if settings else game
+
+
+def game_capabilities() -> dict[str, tuple[str, ...]]:
+    """Every usable game's declared capabilities (``engine.core.capabilities``)."""
+    return {name: capabilities(get_game(name)) for name in usable_game_names()}
 
 
 def usable_game_names() -> list[str]:
@@ -105,8 +114,7 @@ def selectors() -> dict[str, dict[str, str]]:
     """Option -> {value: game} from every game's ``cli_selectors`` (``--variant reversed``)."""
     found: dict[str, dict[str, str]] = {}
     for name in usable_game_names():
-        game = get_game(name)
-        for option, value in game.cli_selectors.items():
+        for option, value in capability_selectors(get_game(name)).items():
             found.setdefault(option, {}).setdefault(value, name)
     return found
 

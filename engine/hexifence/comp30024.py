@@ -115,7 +115,7 @@ def render(champion: Champion, game, depth: int = 0, endgame_empties: int = 0,
     return re.sub(r"\bEvolvedPlayer\b", class_name, source)
 
 
-def recorded_endgame(source: Path) -> int:
+def recorded_endgame(source) -> int:
     """The exact endgame the champion records (``engine.core.champion_search``)."""
     from engine.core.champion_search import champion_search
     from engine.core.game import SearchSettings
@@ -124,7 +124,7 @@ def recorded_endgame(source: Path) -> int:
     return int(found.search.endgame_empties)
 
 
-def export(hexifence, source: Path, out: Path, depth: int | None = None,
+def export(hexifence, champion, out: Path, depth: int | None = None,
            endgame_empties: int | None = None, move_ms: int | None = None,
            class_name: str | None = None) -> Path:
     """Write ``out/aiproj/hexifence/<class_name>.java`` (``hexifence``: the game, a
@@ -138,13 +138,16 @@ def export(hexifence, source: Path, out: Path, depth: int | None = None,
         raise ValueError(f"--move-ms {move_ms} must be >= 0")
     if move_ms == 0 and depth is None:
         raise ValueError("--move-ms 0 (no clock) needs a fixed --depth")
-    champion = hexifence.load_champion(source)
+    from engine.core.files import as_champion
+
+    champion = as_champion(champion, hexifence)
+    source = champion.provenance
     game = hexifence.with_settings(champion.settings) if \
         champion.settings["genome"].get("kind") == "ntuple" else hexifence.features_game()
     if game.network is not None and game.size not in COURSE_SIZES:
         raise ValueError(f"{source}: its network was laid out on the N={game.size} board; the "
                          f"course plays N=2 and N=3")
-    endgame = recorded_endgame(source) if endgame_empties is None else int(endgame_empties)
+    endgame = recorded_endgame(champion) if endgame_empties is None else int(endgame_empties)
     if endgame < 0:
         raise ValueError(f"--endgame-empties {endgame} must be >= 0")
     text = render(champion, game, depth or 0, endgame,

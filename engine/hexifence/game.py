@@ -18,8 +18,7 @@ import numpy as np
 
 from engine.core.agent import Seed
 from engine.core.base import GameBase
-from engine.core.file_cache import parsed_once
-from engine.core.files import read_json_object
+from engine.core.files import ChampionDocument
 from engine.core.game import (
     DRAW,
     JSON_EXPORT,
@@ -53,6 +52,7 @@ class HexifenceGame(NetworkGenomeFigures, GameBase):
     default_panel = ("random", "greedy", "safe", "chain")
     cli_commands = {"solve": "engine.hexifence.solve", "play": "engine.hexifence.play"}
     export_formats = (JSON_EXPORT, COMP30024_EXPORT)
+    capabilities = frozenset({"genomes", "files", "td", "figures", "export", "commands"})
 
     def __init__(self, size: int = 3, phases: int = 3, genome: Mapping | None = None):
         self.size = size
@@ -151,15 +151,19 @@ class HexifenceGame(NetworkGenomeFigures, GameBase):
             ref = "margin" if spec == "margin" else "reference"
             features = self.features_game()
             return features.make_agent(features.reference_genome(ref), search, seed, name=spec)
-        champion = self.load_champion(spec)
-        name = champion.name or Path(spec).stem
-        if champion.settings["genome"].get("kind") != "ntuple":  # weights for any board size
-            return self.features_game().make_agent(champion.genome, search, seed, name=name)
+        return self.champion_agent(self.load_champion(spec), search, seed)
+
+    def champion_agent(self, champion: Champion, search: SearchSettings, seed: Seed = None):
+        """A feature genome plays on any board size; a network only on the board it was laid
+        out on."""
+        if champion.settings["genome"].get("kind") != "ntuple":
+            return self.features_game().make_agent(champion.genome, search, seed,
+                                                   name=champion.label)
         game = self.with_settings(champion.settings)
         if game.size != self.size:
-            raise ValueError(f"{spec}: its network was laid out on the N={game.size} board; "
-                             f"this game has size={self.size}")
-        return game.make_agent(champion.genome, search, seed, name=name)
+            raise ValueError(f"{champion.provenance}: its network was laid out on the "
+                             f"N={game.size} board; this game has size={self.size}")
+        return game.make_agent(champion.genome, search, seed, name=champion.label)
 
     def check_spec(self, spec: str) -> None:
         if spec in SIMPLE_SPECS or spec in SEARCH_SPECS:
@@ -264,19 +268,21 @@ class HexifenceGame(NetworkGenomeFigures, GameBase):
         settings = {"size": self.size, "genome": {"phases": phases}}
         W.save_champion(path, genome, settings, name, metadata)
 
-    def load_champion(self, path: str | Path) -> Champion:
-        """A champion file of either genome kind (configured by the file's own settings),
-        parsed once per process while its bytes are the same."""
-        return parsed_once(path, _read_champion)
+    def read_champion(self, document: ChampionDocument) -> Champion:
+        """A champion file of either genome kind, configured by the file's own settings (not
+        this game's): ``engine.hexifence.network_files.read_champion``."""
+        from engine.hexifence import network_files
 
-    def export(self, source: Path, fmt: str, out: Path, **options) -> None:
+        return network_files.read_champion(document, GAME)
+
+    def export(self, champion: Champion | Path, fmt: str, out: Path, **options) -> None:
         """``comp30024``: the course's Java player (``engine.hexifence.comp30024``); its
         options are that format's."""
         if fmt != COMP30024_EXPORT.name:
-            return super().export(source, fmt, out, **options)
+            return super().export(champion, fmt, out, **options)
         from engine.hexifence import comp30024
 
-        comp30024.export(self, source, out, **options)
+        comp30024.export(self, champion, out, **options)
 
     def genome_figure(self, genome: np.ndarray, title: str = ""):
         if self.network is not None:
@@ -296,15 +302,6 @@ class HexifenceGame(NetworkGenomeFigures, GameBase):
         ax.set_title(title or "Hexifence evaluation weights")
         fig.tight_layout()
         return fig
-
-
-def _read_champion(path: str | Path) -> Champion:
-    data = read_json_object(path)
-    if data.get("schema_version") == 1 or "kind" not in data:
-        return W.load_champion(path)
-    from engine.hexifence import network_files
-
-    return network_files.load(path, data, GAME.with_settings)
 
 
 GAME = HexifenceGame()

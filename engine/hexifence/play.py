@@ -17,6 +17,7 @@ import dataclasses
 import sys
 from typing import TextIO
 
+from engine.core import specs
 from engine.core.play import View, add_options, check_options, clocked, run, shown_search
 from engine.core.play_any import champion_opponent_search
 from engine.hexifence.game import GAME
@@ -56,10 +57,10 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None,
     try:
         check_options(args)
         game = GAME.with_settings({"size": args.size})
-        game.check_spec(args.opponent)
-        search = champion_opponent_search(game, args)
-        agent = clocked(game.make_panel_agent(args.opponent, search.search, args.seed), args,
-                        game)
+        opponent = specs.resolve_player(game, args.opponent)  # a champion file: read once, here
+        specs.check_spec(game, opponent)
+        search = champion_opponent_search(args, opponent)
+        agent = clocked(specs.make_agent(game, opponent, search.search, args.seed), args, game)
     except ValueError as exc:  # GameSettingsError too: one line naming the setting
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.core.files import read_champion_json
+from engine.core.files import check_header, read_document
 from engine.core.game import Champion, ChampionFileError, GenomeSpec
 from engine.hexifence.structure import FEATURES, N_FEATURES
 
@@ -87,7 +87,13 @@ def save_champion(path: str | Path, genome: np.ndarray, settings: Mapping, name:
 
 def load_champion(path: str | Path) -> Champion:
     """Read a champion file; every problem is a ``ChampionFileError`` naming file and field."""
-    doc = read_champion_json(path, GAME, SCHEMA_VERSION)
+    return read_champion(read_document(path))
+
+
+def read_champion(document) -> Champion:
+    """The champion of a parsed feature-genome file (``ChampionDocument``)."""
+    path, doc = document.path, document.data
+    check_header(path, doc, GAME, SCHEMA_VERSION)
     if doc.get("features") != list(FEATURES):
         raise ChampionFileError(f"{path}: features must be {list(FEATURES)}")
     weights = doc.get("weights")

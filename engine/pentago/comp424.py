@@ -36,18 +36,20 @@ COMP424_EXPORT = ExportFormat(
             f"{DEFAULT_STUDENT_ID}: put your student number)")))
 
 
-def export_comp424(game, source: Path, out: Path, depth: int | None = None,
+def export_comp424(game, champion, out: Path, depth: int | None = None,
                    endgame_empties: int | None = None, move_ms: int | None = None,
                    first_move_ms: int | None = None, student_id: str | None = None) -> None:
-    """Write ``StudentPlayer.java`` and ``MyTools.java`` of the champion file ``source`` into
-    the folder ``out``."""
+    """Write ``StudentPlayer.java`` and ``MyTools.java`` of a loaded ``Champion`` (a champion
+    file is read here) into the folder ``out``."""
     from engine.core.champion_search import champion_search
+    from engine.core.files import as_champion
     from engine.core.records import SearchSettings
 
-    champion = game.load_champion(source)
+    champion = as_champion(champion, game)
+    source = champion.path
     played = game.with_settings(champion.settings)
     if endgame_empties is None:
-        endgame_empties = champion_search(source, SearchSettings()).search.endgame_empties
+        endgame_empties = champion_search(champion, SearchSettings()).search.endgame_empties
     settings = {"depth": depth, "endgame_empties": endgame_empties,
                 "move_ms": COURSE_MOVE_MS if move_ms is None else move_ms,
                 "first_move_ms": COURSE_FIRST_MOVE_MS if first_move_ms is None else first_move_ms,
@@ -55,7 +57,7 @@ def export_comp424(game, source: Path, out: Path, depth: int | None = None,
     command = "python -m evolve.export " + " ".join(
         [str(source), "--format comp424"] +
         [f"--{k.replace('_', '-')} {v}" for k, v in settings.items() if v is not None])
-    text = render_student_player(played, champion.genome, champion.name or Path(source).stem,
+    text = render_student_player(played, champion.genome, champion.label,
                                  command, **settings)
     Path(out, "StudentPlayer.java").write_text(text, encoding="utf-8")
     Path(out, "MyTools.java").write_text((TEMPLATES / "MyTools.java").read_text("utf-8"),

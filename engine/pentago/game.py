@@ -27,8 +27,7 @@ from engine.core import (
 )
 from engine.core.agent import Agent, Seed
 from engine.core.base import GameBase
-from engine.core.file_cache import parsed_once
-from engine.core.files import read_json_object
+from engine.core.files import ChampionDocument
 from engine.kernels.ntuple_game import NetworkGenomeFigures
 from engine.kernels.ntuple_settings import merged_genome
 from engine.pentago import genome as genes
@@ -54,6 +53,7 @@ class PentagoTwistGame(NetworkGenomeFigures, GameBase):
     cli_commands = {"perft": "engine.pentago.perft", "play": "engine.pentago.play"}
     max_abs_weight = genes.MAX_WEIGHT
     export_formats = (JSON_EXPORT, COMP424_EXPORT)
+    capabilities = frozenset({"genomes", "files", "td", "figures", "export", "commands"})
 
     def __init__(self, genome: Mapping | None = None):
         self.genome, self.network = nw.validated_genome(dict(genome or {}))
@@ -220,20 +220,21 @@ class PentagoTwistGame(NetworkGenomeFigures, GameBase):
 
         network_files.save(path, self, genome, name, metadata)
 
-    def load_champion(self, path: str | Path) -> Champion:
-        """A champion file of either genome kind (the file's own settings, not this game's),
-        parsed once per process while the file is unchanged: an evaluation builds an agent per
-        game, and a network's file holds tens of thousands of weights."""
-        return parsed_once(path, _read_champion)
+    def read_champion(self, document: ChampionDocument) -> Champion:
+        """A champion file of either genome kind, configured by the file's own settings (not
+        this game's): ``engine.pentago.network_files.read_champion``."""
+        from engine.pentago import network_files
 
-    def export(self, source: Path, fmt: str, out: Path, **options) -> None:
+        return network_files.read_champion(document, GAME)
+
+    def export(self, champion: Champion | Path, fmt: str, out: Path, **options) -> None:
         """``json`` (the base), or ``comp424``: the course's ``student_player`` package written
         into the folder ``out`` (``engine.pentago.comp424``)."""
         if fmt != COMP424_EXPORT.name:
-            return super().export(source, fmt, out, **options)
+            return super().export(champion, fmt, out, **options)
         from engine.pentago.comp424 import export_comp424
 
-        export_comp424(self, source, out, **options)
+        export_comp424(self, champion, out, **options)
 
     def genome_figure(self, genome: np.ndarray, title: str = ""):
         if self.network is not None:
@@ -242,15 +243,6 @@ class PentagoTwistGame(NetworkGenomeFigures, GameBase):
 
         return weights_figure(genes.weights_matrix(genome, self.phases), title)
 
-
-
-def _read_champion(path: str | Path) -> Champion:
-    data = read_json_object(path)
-    if data.get("schema_version") == 1 or "kind" not in data:
-        return GameBase.load_champion(PentagoTwistGame(), path)
-    from engine.pentago import network_files
-
-    return network_files.load(path, data, GAME.with_settings)
 
 
 GAME = PentagoTwistGame()

@@ -37,7 +37,7 @@ def check_spec(spec: str, load_champion) -> None:
         if match["n"] is not None and int(match["n"]) < 1:
             raise ValueError(f"agent spec {text!r}: play-outs must be >= 1")
         return
-    if text.lower().endswith(".json") or Path(text).exists():
+    if _names_file(text):
         load_champion(text)
         return
     raise ValueError(f"unknown agent spec {text!r} for pentago_twist (allowed: "
@@ -49,8 +49,9 @@ def make_agent(game, spec: str, search: SearchSettings, seed: Seed = None):
     from engine.pentago.agents import GreedyAgent, RandomAgent
     from engine.pentago.mcts import MCTSAgent
 
-    check_spec(spec, game.load_champion)
     text = str(spec).strip()
+    if not _names_file(text):
+        check_spec(text, game.load_champion)  # reads no file
     if text == "random":
         return RandomAgent(seed)
     if text == "greedy":
@@ -72,7 +73,8 @@ def make_agent(game, spec: str, search: SearchSettings, seed: Seed = None):
         seed_game = game.features_game()
         return seed_game.make_agent(seed_game.reference_genome("reference"), search, seed,
                                     name=text)
-    champion = game.load_champion(text)
-    configured = game.with_settings(champion.settings)
-    return configured.make_agent(champion.genome, search, seed,
-                                 name=champion.name or Path(text).stem)
+    return game.champion_agent(game.load_champion(text), search, seed)
+
+
+def _names_file(text: str) -> bool:
+    return text.lower().endswith(".json") or Path(text).exists()

@@ -126,15 +126,17 @@ def write_comp90054(weights, out, endgame_empties: int, depth: int | None = None
     return path
 
 
-def export_comp90054(source, out, depth: int | None = None, endgame_empties: int | None = None,
-                     **options) -> Path:
-    """``python -m evolve.export CHAMPION --format comp90054 --out DIR``: the exact endgame
-    defaults to the champion's recorded search (``engine.core.champion_search``)."""
+def export_comp90054(champion, out, depth: int | None = None,
+                     endgame_empties: int | None = None, **options) -> Path:
+    """``python -m evolve.export CHAMPION --format comp90054 --out DIR`` of a loaded
+    ``Champion`` (a path is read here): the exact endgame defaults to the champion's recorded
+    search (``engine.core.champion_search``)."""
     from engine.core.champion_search import champion_search
+    from engine.core.files import as_champion
     from engine.core.records import SearchSettings
-    from engine.reversi.weights_io import load_evaluation
 
-    weights = load_evaluation(source)
+    champion = as_champion(champion)
+    weights = champion.evaluation
     if endgame_empties is None:
-        endgame_empties = champion_search(source, SearchSettings()).search.endgame_empties
+        endgame_empties = champion_search(champion, SearchSettings()).search.endgame_empties
     return write_comp90054(weights, out, int(endgame_empties), depth, **options)

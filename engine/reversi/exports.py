@@ -10,15 +10,17 @@ import numpy as np
 
 from engine.reversi.cs303 import render_cs303
 from engine.reversi.cs303_ntuple import render_cs303_network
+from engine.reversi.files import load_evaluation, save_evaluation, save_npz_evaluation
 from engine.reversi.network import NtupleWeights
-from engine.reversi.weights_io import load_evaluation, save_evaluation, save_npz_evaluation
+from engine.reversi.weights import Weights
 
 
-def export_weights(source, fmt: str, out, depth: int | None = None,
+def export_weights(weights, fmt: str, out, depth: int | None = None,
                    endgame_empties: int | None = None) -> None:
-    """``json`` / ``npz`` / ``cs303`` of a Reversi weights or network file; ``depth`` and
-    ``endgame_empties`` only for ``cs303``."""
-    weights = load_evaluation(source)
+    """``json`` / ``npz`` / ``cs303`` of Reversi weights or a network as read from a file (a
+    path is read here); ``depth`` and ``endgame_empties`` only for ``cs303``."""
+    if not isinstance(weights, Weights | NtupleWeights):
+        weights = load_evaluation(weights)
     network = isinstance(weights, NtupleWeights)
     if fmt != "cs303" and (depth, endgame_empties) != (None, None):
         raise ValueError(f"--depth and --endgame-empties apply to --format cs303, not {fmt}")

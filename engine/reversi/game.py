@@ -7,8 +7,8 @@ default ``[mobility, stability]``), or ``ntuple``, an ``NtupleWeights`` network 
 (``layout``, ``symmetry``) plus the same feature groups (``engine.reversi.network``; both kinds
 as the game uses them: ``engine.reversi.genome``).
 A state is a ``Position``; move ids are squares 0..63 (a1 = 0, b1 = 1, ..., h8 = 63) and
-``PASS`` (64). Champion files are the Reversi weights files (``engine.reversi.weights_io``)
-or network files (``engine.reversi.network_files``); networks learn by TD self-play
+``PASS`` (64). Champion files are the Reversi weights files (``engine.reversi.files``)
+or network files (``engine.reversi.files.network``); networks learn by TD self-play
 (``engine.reversi.td``).
 """
 
@@ -19,6 +19,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from engine.core import JSON_EXPORT, Agent, GameBase, Seed
+from engine.core.files import as_champion
 from engine.core.records import (
     Champion,
     ChampionFileError,
@@ -28,12 +29,12 @@ from engine.core.records import (
 )
 from engine.reversi.comp90054 import COMP90054_EXPORT
 from engine.reversi.cs303 import CS303_EXPORT, NPZ_EXPORT
+from engine.reversi.files import save_evaluation
 from engine.reversi.game_states import ReversiStates
 from engine.reversi.game_td import ReversiTD
 from engine.reversi.genome import NetworkKind, SquareTableKind, validated_genome
 from engine.reversi.position import Position, Variant
 from engine.reversi.search_settings import EXACT_SOLVERS
-from engine.reversi.weights_io import save_evaluation
 
 WEIGHTS_CACHE_SIZE = 256  # genomes whose Weights a game keeps (a population plus anchors)
 
@@ -50,6 +51,7 @@ class ReversiGame(ReversiStates, ReversiTD, GameBase):
     export_formats = (JSON_EXPORT, NPZ_EXPORT, CS303_EXPORT, COMP90054_EXPORT)
     cli_commands = {"perft": "engine.reversi.perft", "solve": "engine.reversi.solve",
                     "play": "engine.reversi.play"}
+    capabilities = frozenset({"genomes", "files", "td", "figures", "export", "commands"})
 
     def __init__(self, name: str, variant: Variant | str, description: str, seed_references,
                  default_panel, genome: Mapping | None = None, endgame_solver: str = "pvs"):
@@ -252,38 +254,44 @@ class ReversiGame(ReversiStates, ReversiTD, GameBase):
         does not fit): with an ``ntuple`` genome, a network whose tuples this layout holds (its
         tables copied) or a square table (spread over the tuples), phases and features as
         ``exact_network`` allows; otherwise a file of these very genome settings."""
-        from engine.reversi.weights_io import WeightsFileError, load_evaluation
-
         try:
-            source = load_evaluation(path)
-        except (WeightsFileError, OSError) as exc:
+            champion = self.load_champion(path)
+        except (ChampionFileError, OSError) as exc:
             raise ValueError(str(exc).splitlines()[0]) from None
+        source = champion.evaluation
         if source.variant not in (None, self.variant.value):
             raise ValueError(f"{path}: a {source.variant} evaluation, this game is "
                              f"{self.variant.value}")
         if self.kind != "ntuple":  # square tables: only a file of these very settings
-            theirs = self.load_champion(path).settings.get("genome")
+            theirs = champion.settings.get("genome")
             if self.with_settings({"genome": theirs}).settings()["genome"] != \
                     self.settings()["genome"]:
                 raise ValueError(f"{path}: made with other genome settings ({theirs}); give "
                                  "the file's settings")
-            return super().projected_genome(path)
+            return self.fitted_genome(champion)
         try:
             return self.model().projected(source)
         except ValueError as exc:
             raise ValueError(f"{path}: {exc}") from None
 
-    def load_champion(self, path) -> Champion:
-        from engine.reversi.network_files import file_settings
-        from engine.reversi.weights_io import WeightsFileError, load_evaluation
+    def read_champion(self, document) -> Champion:
+        """Any Reversi weights or network file (``engine.reversi.files``), its evaluation kept
+        as read."""
+        from engine.reversi.files import read_champion
 
-        try:
-            w = load_evaluation(path)
-        except (WeightsFileError, OSError) as exc:
-            raise ChampionFileError(str(exc).splitlines()[0]) from None
-        return Champion(self.name, w.to_genome(), file_settings(w), w.name, dict(w.metadata))
+        return read_champion(document, self.name)
 
-    def export(self, source, fmt: str, out, **options) -> None:
+    def champion_agent(self, champion: Champion, search: SearchSettings, seed: Seed = None
+                       ) -> Agent:
+        """Alpha-beta with the champion's evaluation as read (square tables or a network),
+        under these rules and this exact solver."""
+        evaluation = champion.evaluation
+        if evaluation is None:
+            evaluation = self.with_settings(champion.settings).weights(
+                champion.genome, champion.name, champion.metadata)
+        return self.make_agent(evaluation, search, seed, name=champion.label)
+
+    def export(self, champion, fmt: str, out, **options) -> None:
         """``options``: ``depth`` / ``endgame_empties`` of a fixed-depth CS303 agent; those and
         the time and team options of the COMP90054 agent (``engine.reversi.comp90054``)."""
         from engine.reversi.exports import export_weights
@@ -291,11 +299,11 @@ class ReversiGame(ReversiStates, ReversiTD, GameBase):
         if fmt == COMP90054_EXPORT.name:
             from engine.reversi.comp90054 import export_comp90054
 
-            export_comp90054(source, out, **options)
+            export_comp90054(as_champion(champion, self), out, **options)
             return
         if options and fmt != CS303_EXPORT.name:
             raise ValueError(f"--format {fmt} takes no options (got {', '.join(options)})")
-        export_weights(source, fmt, out, **options)
+        export_weights(as_champion(champion, self).evaluation, fmt, out, **options)
 
     def genome_figures(self, champion: Champion, history=()) -> dict:
         """Heatmaps, feature weights and (given the champions' history) weight history; for a

@@ -1,7 +1,10 @@
 """Temporal-difference learning of Reversi's ``ntuple`` genomes behind the game contract (a
-mixin of ``ReversiGame``, which gives ``kind``, ``network``, ``phase_bounds``, ``variant`` and
-``weights``): online self-play (``engine.reversi.td``), against fixed opponents, and in rounds
-(``engine.reversi.td_rounds``)."""
+mixin of ``ReversiGame``, which gives ``model()``, ``network``, ``phase_bounds``, ``variant``
+and ``weights``): online self-play (``engine.reversi.td``), against fixed opponents, and in
+rounds (``engine.reversi.td_rounds``).
+
+The genome kind decides whether it learns (``model().learns_by_td``): a network learns through
+a ``NetworkTD``; square tables fall back to ``GameBase`` (no TD)."""
 
 from __future__ import annotations
 
@@ -10,9 +13,50 @@ import numpy as np
 from engine.core import Seed
 
 
+class NetworkTD:
+    """TD(0) of a network genome of ``game`` (a ``ReversiGame`` whose kind is ``ntuple``)."""
+
+    step_rules = ("nlms", "tcl")
+
+    def __init__(self, game):
+        self.game = game
+
+    def learn(self, genome, games, seed, alpha, epsilon, opponents, self_play_share, rule):
+        from engine.reversi.td import td_learn
+        from engine.reversi.td_opponents import opponent_networks
+
+        g = self.game
+        fixed = opponent_networks(tuple(opponents), g.variant.is_reversed)
+        learnt = td_learn(g.network, genome, games, seed, alpha, epsilon, g.phase_bounds,
+                          g.variant.is_reversed, fixed, self_play_share, rule)
+        g.weights(learnt)  # the same checks as any genome: finite, below the win score
+        return learnt
+
+    def play(self, genome, games, seed, epsilon, openings, opponents, self_play_share):
+        from engine.reversi.td_opponents import opponent_networks
+        from engine.reversi.td_rounds import td_play
+
+        g = self.game
+        fixed = opponent_networks(tuple(opponents), g.variant.is_reversed)
+        return td_play(g.network, genome, g.phase_bounds, g.variant.is_reversed, games, seed,
+                       epsilon, openings, fixed, self_play_share)
+
+    def learn_games(self, genome, records, alpha, rule):
+        from engine.reversi.td_rounds import td_learn_games
+
+        g = self.game
+        learnt, errors = td_learn_games(g.network, genome, g.phase_bounds,
+                                        g.variant.is_reversed, records, alpha, rule)
+        g.weights(learnt)  # the same checks as any genome: finite, below the win score
+        return learnt, errors
+
+
 class ReversiTD:
+    def _learner(self) -> NetworkTD | None:
+        return NetworkTD(self) if self.model().learns_by_td else None
+
     def learns_by_td(self) -> bool:
-        return self.kind == "ntuple"
+        return self._learner() is not None
 
     def td_learn(self, genome: np.ndarray, games: int, seed: Seed, alpha: float,
                  epsilon: float, opponents=(), self_play_share: float = 0.5,
@@ -20,47 +64,34 @@ class ReversiTD:
         """TD(0) self-play of a network genome, some games against fixed ``opponents`` (agent
         specs: references, ``wpc1``, weights or network files) if given
         (``engine.reversi.td.td_learn``)."""
-        if self.kind != "ntuple":
+        learner = self._learner()
+        if learner is None:
             return super().td_learn(genome, games, seed, alpha, epsilon)
-        from engine.reversi.td import td_learn
-        from engine.reversi.td_opponents import opponent_networks
-
-        fixed = opponent_networks(tuple(opponents), self.variant.is_reversed)
-        learnt = td_learn(self.network, genome, games, seed, alpha, epsilon, self.phase_bounds,
-                          self.variant.is_reversed, fixed, self_play_share, rule)
-        self.weights(learnt)  # the same checks as any genome: finite, below the win score
-        return learnt
+        return learner.learn(genome, games, seed, alpha, epsilon, opponents, self_play_share,
+                             rule)
 
     def td_opponents(self) -> bool:
-        return self.kind == "ntuple"
+        return self.learns_by_td()
 
     def td_rounds(self) -> bool:
-        return self.kind == "ntuple"
+        return self.learns_by_td()
 
     def td_play(self, genome: np.ndarray, games: int, seed: Seed, epsilon: float,
                 openings=None, opponents=(), self_play_share: float = 0.5) -> dict:
         """Fixed-network self-play, recorded, some games against fixed ``opponents`` (agent
         specs, as ``td_learn`` takes them) if given (``engine.reversi.td_rounds.td_play``)."""
-        if self.kind != "ntuple":
+        learner = self._learner()
+        if learner is None:
             return super().td_play(genome, games, seed, epsilon, openings)
-        from engine.reversi.td_opponents import opponent_networks
-        from engine.reversi.td_rounds import td_play
-
-        fixed = opponent_networks(tuple(opponents), self.variant.is_reversed)
-        return td_play(self.network, genome, self.phase_bounds, self.variant.is_reversed,
-                       games, seed, epsilon, openings, fixed, self_play_share)
+        return learner.play(genome, games, seed, epsilon, openings, opponents, self_play_share)
 
     def td_step_rules(self) -> tuple[str, ...]:
-        return ("nlms", "tcl") if self.kind == "ntuple" else ()
+        learner = self._learner()
+        return () if learner is None else learner.step_rules
 
     def td_learn_games(self, genome: np.ndarray, records, alpha: float, rule=None
                        ) -> tuple[np.ndarray, np.ndarray]:
-        if self.kind != "ntuple":
+        learner = self._learner()
+        if learner is None:
             return super().td_learn_games(genome, records, alpha)
-        from engine.reversi.td_rounds import td_learn_games
-
-        learnt, errors = td_learn_games(self.network, genome, self.phase_bounds,
-                                        self.variant.is_reversed, records, alpha, rule)
-        self.weights(learnt)  # the same checks as any genome: finite, below the win score
-        return learnt, errors
-
+        return learner.learn_games(genome, records, alpha, rule)

@@ -113,9 +113,9 @@ def projected_reference(reference: str, phase_bounds, symmetric: bool, groups) -
     the reference phase that covers its middle disc count (references may have fewer phases);
     features our groups have and the reference lacks weigh 0 (the shipped references weigh
     every feature 0)."""
+    from engine.reversi.files.squares_json import reference_weights
     from engine.reversi.layout import MIN_DISCS, GenomeLayout, phase_of_discs_table
     from engine.reversi.weights import Weights
-    from engine.reversi.weights_io import reference_weights
 
     ref = reference_weights(reference)
     starts, ends = (MIN_DISCS, *phase_bounds), (*phase_bounds, 65)
@@ -138,6 +138,8 @@ class SquareTableKind:
     def __init__(self, genome: Mapping, phase_bounds):
         self.phase_bounds = tuple(phase_bounds)
         self.symmetric, self.groups = genome["symmetric"], tuple(genome["features"])
+
+    learns_by_td = False  # square tables do not learn by temporal differences
 
     def layout(self):
         from engine.reversi.layout import GenomeLayout
@@ -179,6 +181,8 @@ class NetworkKind:
         self.network, self.family, self.symmetry = layout_of(genome)
         self._layout = None
 
+    learns_by_td = True  # a network does (``engine.reversi.game_td``)
+
     def layout(self) -> NetworkGenome:
         if self._layout is None:  # built once: its index tables serve every TD chunk
             self._layout = network_genome(self.network, len(self.phase_bounds) + 1,
@@ -188,7 +192,7 @@ class NetworkKind:
     def reference(self, name: str) -> np.ndarray:
         """A reference weight set (``course``, ``wpc``, ...) as a genome of this network: its
         square tables spread over the tuples (``projected_network``)."""
-        from engine.reversi.weights_io import reference_weights
+        from engine.reversi.files.squares_json import reference_weights
 
         return projected_network(reference_weights(name), self.network, self.phase_bounds,
                                  self.genome["features"], self.family,

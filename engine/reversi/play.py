@@ -17,6 +17,7 @@ import argparse
 import sys
 from typing import TextIO
 
+from engine.core.game import Champion
 from engine.core.play import (
     View,
     add_options,
@@ -26,6 +27,7 @@ from engine.core.play import (
     run,
     shown_search,
 )
+from engine.core.specs import Player, resolve_player
 from engine.reversi.agents.factory import allowed_specs, load_spec_weights, make_agent, parse_spec
 from engine.reversi.game_states import only_pass
 from engine.reversi.position import Position, Variant
@@ -43,10 +45,14 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def choose_variant(requested: str | None, opponent: str) -> tuple[Variant, str | None]:
-    """The rules to play, and a warning if ``requested`` contradicts the opponent's weights."""
-    source = parse_spec(opponent).weights
-    made_for = load_spec_weights(source).variant if source is not None else None
+def choose_variant(requested: str | None, opponent: Player) -> tuple[Variant, str | None]:
+    """The rules to play, and a warning if ``requested`` contradicts the opponent's weights
+    (a ``Champion``'s, or those its spec names)."""
+    if isinstance(opponent, Champion):
+        source, made_for = opponent.path, opponent.evaluation.variant
+    else:
+        source = parse_spec(opponent).weights
+        made_for = load_spec_weights(source).variant if source is not None else None
     if requested is None:
         return Variant.parse(made_for or "othello"), None
     variant = Variant.parse(requested)
@@ -82,19 +88,24 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None,
     args = parse_args(argv)
     try:
         check_options(args)
-        variant, warning = choose_variant(args.variant, args.opponent)
-        spec = parse_spec(args.opponent)
-        searches = spec.kind == "alphabeta"
-        search = opponent_search(args, spec.weights_file if searches else None)
-        agent = make_agent(args.opponent, variant, depth=search.search.depth,
-                           time_limit=search.search.time_limit, seed=args.seed,
-                           endgame_empties=search.search.endgame_empties)
+        opponent = resolve_player(OTHELLO, args.opponent)  # a weights file: read once, here
+        variant, warning = choose_variant(args.variant, opponent)
+        game = REVERSED_REVERSI if variant.is_reversed else OTHELLO
+        if isinstance(opponent, Champion):
+            search = opponent_search(args, opponent)
+            agent = game.champion_agent(opponent, search.search, args.seed)
+        else:
+            searches = parse_spec(opponent).kind == "alphabeta"
+            search = opponent_search(args, parse_spec(opponent).weights_file if searches
+                                     else None)
+            agent = make_agent(opponent, variant, depth=search.search.depth,
+                               time_limit=search.search.time_limit, seed=args.seed,
+                               endgame_empties=search.search.endgame_empties)
     except ValueError as err:  # includes WeightsFileError: one line, no traceback
         print(f"error: {err}", file=sys.stderr)
         return 2
     if warning:
         print(warning, file=sys.stderr)
-    game = REVERSED_REVERSI if variant.is_reversed else OTHELLO
     agent = clocked(agent, args, game)
     return run(game, agent, ("X", "O").index(args.colour), view(variant), stdin, stdout,
                shown_search(game, args.opponent, search))

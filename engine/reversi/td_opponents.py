@@ -18,9 +18,9 @@ def opponent_network(spec: str, reversed_rules: bool) -> NtupleWeights:
     one-cell tuples without symmetry, which evaluates exactly as the table does; ``wpc1``: the
     League's matrix (the variant's literature WPC)."""
     from engine.reversi.agents.factory import load_spec_weights
+    from engine.reversi.files import reference_weights
     from engine.reversi.network import network_layout
     from engine.reversi.network_projection import projected_network
-    from engine.reversi.weights_io import reference_weights
 
     if spec == "wpc1":
         source = reference_weights("wpc_negated" if reversed_rules else "wpc")

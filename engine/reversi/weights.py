@@ -19,8 +19,8 @@ always the expanded 8x8 one.
 
 File formats: the JSON weights file (schema version 1, documented key by key in the README and
 written by ``save_json``) and ``.npz`` (arrays only, read with ``allow_pickle=False``).
-Everything that loads a file goes through ``weights_io.load_weights``; the validation is in
-``weights_json.py``.
+Everything that loads a file goes through ``engine.reversi.files`` (``load_weights``, ``read``);
+the validation is in ``engine.reversi.files.squares_json``.
 """
 
 from __future__ import annotations

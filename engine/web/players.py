@@ -2,7 +2,9 @@
 
 Agent specs come from the browser, and a game's spec may name a weights file; so a spec reaches
 ``make_panel_agent`` only if none of its ``:``-separated parts can name a file (plain words and
-numbers, nothing that exists on disk). Champion files are reached through the run catalogue only.
+numbers, nothing that exists on disk). Champion files are reached through the run catalogue only,
+and read once, here (``load_entry``): the ``Champion`` goes on to the search it records, the
+game's agent and the workers that think with it.
 """
 
 from __future__ import annotations
@@ -11,8 +13,9 @@ import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from engine.core import SearchSettings, get_game, specs
+from engine.core import Champion, ChampionFileError, SearchSettings, get_game, specs
 from engine.core.champion_search import DEFAULTS, champion_search, search_text
+from engine.core.files import champion_of, load_champion
 from engine.web.errors import ApiError
 from engine.web.limits import Limits
 from engine.web.runs import RunCatalogue
@@ -26,13 +29,19 @@ _NUMBER = re.compile(r"^[A-Za-z_]*([0-9]*\.?[0-9]+)$")  # "1000", "eps0.1": a (p
 class PlayerChoice:
     type: str  # "human", "agent", "champion" ("recorded" in replays)
     label: str  # what the page shows
-    source: str | None = None  # the spec or champion file given to make_panel_agent
+    source: str | None = None  # the spec given to make_panel_agent (a champion: its file)
     settings: dict | None = None  # a champion's game settings (its run's board size, ...)
     searches: bool = False  # whether the search settings apply to it (Game.spec_searches)
     config: Path | None = None  # a champion's run config (its study's recorded search)
     search: SearchSettings | None = None  # how it searches (None: a person, or no search)
     search_info: dict | None = None  # that search, where it comes from, in words
     fixed: str | None = None  # what an agent the settings do not change searches (in words)
+    champion: Champion | None = None  # a champion, loaded once
+
+    @property
+    def player(self) -> specs.Player | None:
+        """What plays: the loaded champion, else the agent spec."""
+        return self.champion if self.champion is not None else self.source
 
     def to_json(self) -> dict:
         return {"type": self.type, "label": self.label, "searches": self.searches,
@@ -88,22 +97,35 @@ def parse_player(game, runs: RunCatalogue, value, index: int, limits: Limits,
     if champion.game != game.name:
         raise ApiError(400, f"{field}: champion {champion.id!r} plays {champion.game}, "
                             f"not {game.name}")
-    return PlayerChoice("champion", champion.to_json()["label"], str(champion.path),
-                        champion.settings, searches=game.spec_searches(str(champion.path)),
-                        config=study_config(runs, champion))
+    label = champion.to_json()["label"]
+    return PlayerChoice("champion", label, str(champion.path), champion.settings,
+                        searches=True, config=study_config(runs, champion),
+                        champion=load_entry(game, champion, label))
+
+
+def load_entry(game, entry, label: str) -> Champion:
+    """The champion of a catalogue entry, from the content the scan read (else the file, once);
+    400 if the game cannot read it, 404 if it is gone."""
+    try:
+        if entry.document is not None:
+            return champion_of(entry.document, game)
+        return load_champion(entry.path, game)
+    except (ChampionFileError, ValueError) as err:
+        raise ApiError(400, f"{label}: {err}") from None
+    except OSError as err:  # removed since the runs were scanned
+        raise ApiError(404, f"{label}: cannot read {Path(entry.path).name} ({err})") from None
 
 
 def study_config(runs: RunCatalogue, champion) -> Path | None:
     """The champion's run's Hydra config, if it lies inside the run's ``--runs`` root (none for
     a loose champion file)."""
-    if not champion.in_run:
-        return None
-    return runs.run(champion.run).file(".hydra/config.yaml")
+    return champion.config if champion.in_run else None
 
 
 def recorded(choice: PlayerChoice, defaults: SearchSettings, overrides: dict | None = None):
     """A champion's search (``engine.core.champion_search``) with ``overrides`` over it."""
-    return champion_search(choice.source, defaults, overrides, config=choice.config)
+    return champion_search(choice.champion if choice.champion is not None else choice.source,
+                           defaults, overrides, config=choice.config)
 
 
 def assign_searches(game, choices: tuple[PlayerChoice, ...], search: SearchSettings,
@@ -164,7 +186,7 @@ def configured_game(game, choices: tuple[PlayerChoice, ...]):
 def build_agent(game, choice: PlayerChoice, search: SearchSettings, seed):
     """The agent for an agent or champion choice (400 if the game refuses it)."""
     try:
-        return specs.make_agent(game, choice.source, choice.search or search, seed)
+        return specs.make_agent(game, choice.player, choice.search or search, seed)
     except ValueError as err:  # ChampionFileError included
         raise ApiError(400, f"{choice.label}: {err}") from None
     except OSError as err:  # a champion file removed since the runs were scanned

@@ -8,33 +8,27 @@ open the resolved path, so a link cannot be swapped between the check and the re
 from __future__ import annotations
 
 import csv
-import json
 from pathlib import Path
 
-from engine.core.files import champion_game as core_champion_game
+from engine.core.files import ChampionDocument, read_document, recognizing_game
 from engine.core.registry import game_names
 
 RUN_MARKERS = ("champion.json", "champions", "games.csv", "yardstick_games.csv")
 
 
-def champion_game(path: Path) -> str:
-    """The registered game a champion file was evolved for; ``ValueError`` if no game
-    recognises it."""
-    game = core_champion_game(path)
-    if game not in game_names():
-        raise ValueError(f"{path}: no registered game named (got {game!r})")
-    return game
-
-
-def champion_file(path: Path) -> tuple[str, dict | None] | None:
-    """A champion file's game and its ``settings`` (None if it stores none); None if it is no
-    champion file of a registered game."""
+def champion_file(path: Path) -> tuple[str, dict | None, ChampionDocument] | None:
+    """A champion file's game, its ``settings`` (None if it stores none) and its parsed
+    content, from one read (a session playing it reads it no more); None if it is no champion
+    file of a registered game."""
     try:
-        game = champion_game(path)
-        stored = json.loads(path.read_text()).get("settings")
-    except (ValueError, OSError, AttributeError):
+        document = read_document(path)
+        game = recognizing_game(document.header)
+    except (ValueError, OSError):
         return None
-    return game, stored if isinstance(stored, dict) and stored else None
+    if game is None or game.name not in game_names():
+        return None
+    stored = document.header.get("settings")
+    return game.name, stored if isinstance(stored, dict) and stored else None, document
 
 
 def confined(path: Path, root: Path) -> Path | None:
@@ -60,18 +54,20 @@ def run_dirs(root: Path, depth: int) -> list[Path]:
     return found
 
 
-def run_game(directory: Path, root: Path) -> tuple[str | None, dict | None]:
+def run_game(directory: Path, root: Path
+             ) -> tuple[str | None, dict | None, dict[Path, ChampionDocument]]:
     """The run's game and settings: its Hydra config's ``game`` block, else its champion files
-    (the game they name and their ``settings``); files leading out of ``root`` are not read."""
+    (the game they name and their ``settings``); files leading out of ``root`` are not read.
+    Third: the champion files read to find them, by path (parsed once: a session reuses them)."""
     name, settings = _hydra_game(confined(directory / ".hydra" / "config.yaml", root))
     if name in game_names():
-        return name, settings
+        return name, settings, {}
     candidates = [directory / "champion.json", *sorted((directory / "champions").glob("*.json"))]
     for file in filter(None, (confined(c, root) for c in candidates)):
         found = champion_file(file)
         if found is not None:
-            return found
-    return None, None
+            return found[0], found[1], {file: found[2]}
+    return None, None, {}
 
 
 def _hydra_game(config: Path | None) -> tuple[str | None, dict | None]:

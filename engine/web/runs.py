@@ -16,9 +16,10 @@ legacy runs before them, so a page that picks the first run gets a current one i
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
+from engine.core.files import ChampionDocument
 from engine.web.errors import ApiError
 from engine.web.run_files import (
     champion_file,
@@ -53,6 +54,10 @@ class ChampionEntry:
     name: str = ""  # the run's name in the lists (RunEntry.label); its folder's if empty
     legacy: bool = False
     in_run: bool = True  # False: a loose file of a --runs folder, with no run (no config)
+    # the file's content when scanning read it already (loose files, runs without a config):
+    # a session plays it from this rather than reading the file again
+    document: ChampionDocument | None = field(default=None, compare=False, repr=False)
+    config: Path | None = None  # its run's Hydra config (resolved, inside the root), if any
 
     def to_json(self) -> dict:
         label = "final" if self.generation is None else f"gen {self.generation}"
@@ -69,6 +74,7 @@ class RunEntry:
     root: Path  # the resolved --runs directory it was found under: no file outside is read
     game: str | None  # None when no file says which game the run played
     settings: dict | None = None  # ``game:`` of its Hydra config without name/seed_references
+    documents: dict = field(default_factory=dict, compare=False, repr=False)  # files read
     name: str = ""  # set where its folder's name would read like another run's (_named_apart)
 
     @property
@@ -112,18 +118,23 @@ class RunEntry:
     def champions(self) -> list[ChampionEntry]:
         if self.game is None:
             return []
-        found = []
+        found, config = [], self.file(".hydra/config.yaml")
         final = self.file("champion.json")
         if final is not None:
             found.append(ChampionEntry(f"{self.id}/champion.json", self.id, self.game, None,
-                                       final, self.settings, self.label(), self.legacy))
+                                       final, self.settings, self.label(), self.legacy,
+                                       document=self._read(final), config=config))
         for file in sorted((self.path / "champions").glob("gen_*.json")):
             match, resolved = _GENERATION.match(file.name), confined(file, self.root)
             if match and resolved is not None:
                 found.append(ChampionEntry(f"{self.id}/champions/{file.name}", self.id,
                                            self.game, int(match[1]), resolved, self.settings,
-                                           self.label(), self.legacy))
+                                           self.label(), self.legacy,
+                                           document=self._read(resolved), config=config))
         return found
+
+    def _read(self, path: Path) -> ChampionDocument | None:
+        return self.documents.get(path)
 
     def to_json(self) -> dict:
         tables, replayable = self.tables(), self.replayable()
@@ -206,9 +217,10 @@ def _loose_champions(label: str, root: Path) -> list[ChampionEntry]:
         champion = champion_file(resolved)
         if champion is None:
             continue  # not a champion file of a registered game
-        game, settings = champion
+        game, settings, document = champion
         found.append(ChampionEntry(f"{label}/{file.name}", f"{label}/{file.stem}", game, None,
-                                   resolved, settings, file.stem, in_run=False))
+                                   resolved, settings, file.stem, in_run=False,
+                                   document=document))
     return found
 
 

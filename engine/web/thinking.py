@@ -71,7 +71,7 @@ class ProcessThinker:
         worker = await self.queue.take()
         self.busy[worker] = session.id
         choice = session.players[player]
-        job = (session.id, player, session.game.name, session.game.settings(), choice.source,
+        job = (session.id, player, session.game.name, session.game.settings(), choice.player,
                choice.search or session.search, session.seeds[player], list(session.moves),
                self.limits.deadline, time_limit)
         running = worker

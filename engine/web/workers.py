@@ -126,13 +126,14 @@ def think(game, agent, state, seed, ply: int, deadline: float | None = None,
 _worker_agents: OrderedDict = OrderedDict()
 
 
-def think_in_worker(session_id: str, player: int, game_name: str, settings: dict, source: str,
+def think_in_worker(session_id: str, player: int, game_name: str, settings: dict,
+                    source: specs.Player,
                     search: SearchSettings, seed, moves: list[int],
                     deadline: float | None = None,
                     time_limit: float | None = None) -> tuple[int, dict]:
     """The move of ``player`` of session ``session_id`` after ``moves``: its agent is built
-    from the session's spec, search and seed (as the server builds it) and kept for its next
-    moves (building may read a file and allocate tables)."""
+    from the session's spec or loaded ``Champion`` (no file is read here), search and seed (as
+    the server builds it) and kept for its next moves (building may allocate tables)."""
     game = get_game(game_name, settings)
     key = (session_id, player)
     agent = _worker_agents.get(key)

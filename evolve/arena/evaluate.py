@@ -35,7 +35,8 @@ from evolve.errors import ConfigError, first_line
 def run(args, argv: list[str]) -> dict:
     players, settings, searches = prepare(args)
     rr = args.round_robin is not None
-    labels = player_labels(players)
+    champions = dict(settings.champions)
+    labels = player_labels(players, champions)
     games = args.games + args.games % 2
     pairs = list(itertools.combinations(players, 2)) if rr else \
         [(players[0], opponent) for opponent in players[1:]]
@@ -64,7 +65,7 @@ def run(args, argv: list[str]) -> dict:
     print(match_table(matches, labels))
     print()
     for block in (summary.sprt_lines(matches, labels),
-                  summary.legend_lines(players, labels, bool(args.sprt), rr),
+                  summary.legend_lines(players, labels, bool(args.sprt), rr, champions),
                   [summary.played_line(matches, n_matches * games, seconds, args.backend,
                                        workers)]):
         if block:
@@ -77,7 +78,14 @@ def prepare(args) -> tuple[list[str], EvalSettings, dict[str, PlayerSearch]]:
     """The players (run directories resolved), the settings and each player's search, every
     input checked."""
     from engine.core.registry import get_game
-    from evolve.arena.matches import check_specs, choose_game, file_of, resolve_players
+    from evolve.arena.matches import (
+        check_specs,
+        choose_game,
+        file_of,
+        load_players,
+        read_players,
+        resolve_players,
+    )
 
     check_args(args)
     if args.games % 2:
@@ -86,15 +94,19 @@ def prepare(args) -> tuple[list[str], EvalSettings, dict[str, PlayerSearch]]:
     rr = args.round_robin
     first = [args.weights] if args.weights else []
     players = resolve_players(first + (rr if rr is not None else args.vs))
-    game, warning = choose_game(requested_game(args), players)
+    documents = read_players(players)  # each champion file read once, here
+    game, warning = choose_game(requested_game(args), players, documents)
     if warning:
         print(f"warning: {warning}", file=sys.stderr)
+    champions = load_players(documents, get_game(game))
     configured = game_settings(args.game_settings, game)
     base, searches = player_searches(players, get_game(game, configured), args,
-                                     player_labels(players), file_players(players, file_of))
+                                     player_labels(players, champions),
+                                     {**file_players(players, file_of), **champions})
     settings = EvalSettings(game, base.depth, args.time, args.epsilon, base.endgame_empties,
                             configured, args.clock,
-                            tuple((spec, s.settings()) for spec, s in searches.items()))
+                            tuple((spec, s.settings()) for spec, s in searches.items()),
+                            tuple(champions.items()))
     check_specs(players, settings)
     return players, settings, searches
 

@@ -15,10 +15,12 @@ name get their run folder's name added. ``describe`` gives the long form for a l
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from engine.core.files import champion_game, file_header
+from engine.core.records import Champion
 from evolve.arena.matches import file_of
 
 _GENERATION_FILE = re.compile(r"gen_(\d+)\.\w+$")
@@ -35,8 +37,10 @@ class ChampionOrigin:
     overrides: tuple[str, ...] = ()
 
 
-def origin(path: str | Path) -> ChampionOrigin:
-    path = Path(path)
+def origin(source: str | Path | Champion) -> ChampionOrigin:
+    """A file's origin; a ``Champion`` read already tells its metadata without a read."""
+    metadata = source.metadata if isinstance(source, Champion) else None
+    path = Path(source.path if isinstance(source, Champion) else source)
     run_dir = None
     if path.name == "champion.json":
         run_dir = path.parent
@@ -45,7 +49,7 @@ def origin(path: str | Path) -> ChampionOrigin:
     overrides = tuple(_overrides(run_dir)) if run_dir is not None else ()
     experiment = next((o.split("=", 1)[1] for o in overrides
                        if o.lstrip("+~").startswith("experiment=")), None)
-    return ChampionOrigin(path, run_dir, _generation(path), experiment, overrides)
+    return ChampionOrigin(path, run_dir, _generation(path, metadata), experiment, overrides)
 
 
 def _overrides(run_dir: Path) -> list[str]:
@@ -57,11 +61,12 @@ def _overrides(run_dir: Path) -> list[str]:
         return []
 
 
-def _generation(path: Path) -> int | None:
-    try:
-        metadata = file_header(path).get("metadata")
-    except (OSError, ValueError):
-        metadata = None
+def _generation(path: Path, metadata: dict | None = None) -> int | None:
+    if metadata is None:
+        try:
+            metadata = file_header(path).get("metadata")
+        except (OSError, ValueError):
+            metadata = None
     provenance = metadata.get("provenance") if isinstance(metadata, dict) else None
     generation = provenance.get("generation") if isinstance(provenance, dict) else None
     if isinstance(generation, int):
@@ -70,10 +75,11 @@ def _generation(path: Path) -> int | None:
     return int(match.group(1)) if match else None
 
 
-def file_label(path: str | Path) -> str:
-    o = origin(path)
+def file_label(source: str | Path | Champion) -> str:
+    o = origin(source)
     if o.run_dir is not None and o.generation is not None:
-        name = o.experiment or _game_or_none(o.path) or o.run_dir.name
+        game = source.game if isinstance(source, Champion) else _game_or_none(o.path)
+        name = o.experiment or game or o.run_dir.name
         return f"{name} gen {o.generation}"
     if o.run_dir is not None:
         return o.run_dir.name
@@ -95,15 +101,18 @@ def split_spec(spec: str) -> tuple[str, str | None]:
     return spec[: len(spec) - len(file)], file
 
 
-def player_labels(specs: list[str]) -> dict[str, str]:
-    """``{spec: short name}``, the names distinct for distinct specs."""
+def player_labels(specs: list[str], champions: Mapping[str, Champion] | None = None
+                  ) -> dict[str, str]:
+    """``{spec: short name}``, the names distinct for distinct specs; ``champions``: the
+    players read already (``{spec: Champion}``), not read again."""
+    champions = champions or {}
     labels = {}
     for spec in dict.fromkeys(specs):
         prefix, file = split_spec(spec)
-        labels[spec] = spec if file is None else prefix + file_label(file)
-    for refine in (_with_folder, _with_path):
-        labels = _distinct(labels, refine)
-    return labels
+        labels[spec] = spec if file is None else prefix + file_label(champions.get(spec, file))
+    labels = _distinct(labels, lambda spec, label: _with_folder(spec, label,
+                                                                champions.get(spec)))
+    return _distinct(labels, _with_path)
 
 
 def _distinct(labels: dict[str, str], refine) -> dict[str, str]:
@@ -115,11 +124,11 @@ def _distinct(labels: dict[str, str], refine) -> dict[str, str]:
             for spec, label in labels.items()}
 
 
-def _with_folder(spec: str, label: str) -> str:
+def _with_folder(spec: str, label: str, champion: Champion | None = None) -> str:
     _, file = split_spec(spec)
     if file is None:
         return label
-    o = origin(file)
+    o = origin(champion or file)
     folder = o.run_dir if o.run_dir is not None else o.path.parent
     return f"{label} [{folder.name}]"
 
@@ -128,13 +137,13 @@ def _with_path(spec: str, label: str) -> str:
     return spec
 
 
-def describe(spec: str, label: str) -> str | None:
-    """A legend line for a player that is a file: its label, path, and run; ``None`` for an
-    agent spec (its name says it all)."""
+def describe(spec: str, label: str, champion: Champion | None = None) -> str | None:
+    """A legend line for a player that is a file (``champion``: read already): its label,
+    path, and run; ``None`` for an agent spec (its name says it all)."""
     _, file = split_spec(spec)
     if file is None:
         return None
-    o = origin(file)
+    o = origin(champion or file)
     details = []
     if o.generation is not None:
         details.append(f"generation {o.generation}")

@@ -4,7 +4,9 @@ A game is an ``EvalTask`` (two players, an opening, a seed tuple); an ``EvalCont
 list of them and returns, in the same order, who won (0 = the task's first player, 1, or
 ``DRAW``). Agents are built fresh for every game from their specs, so a result cannot depend on
 which worker played it or what it played before. Players are agent specs of the game or
-champion files (a run directory means its ``champion.json``).
+champion files (a run directory means its ``champion.json``); a player that is a champion file
+is read once, by the command (``read_players``), and travels to the workers as a ``Champion``
+(``EvalSettings.champions``), so no game reads it again.
 """
 
 from __future__ import annotations
@@ -16,8 +18,8 @@ import numpy as np
 
 from engine.core import specs
 from engine.core.clock import ClockedAgent, TimeControl
-from engine.core.files import champion_game, resolve_source
-from engine.core.game import SearchSettings
+from engine.core.files import ChampionDocument, champion_game, read_document, resolve_source
+from engine.core.game import Champion, SearchSettings
 from evolve.execution.games import configured_game
 
 MAX_DEPTH_WITH_TIME = 60  # "no depth limit" when a per-move time budget is given
@@ -34,14 +36,21 @@ class EvalSettings:
     clock: str | None = None  # a whole-game time control, e.g. "60+1" (engine.core.clock)
     # (spec, its search) where a player's search is its own (evolve.arena.searches)
     player_search: tuple[tuple[str, SearchSettings], ...] = ()
+    # (spec, its Champion) for the players that are champion files, each read once
+    champions: tuple[tuple[str, Champion], ...] = ()
 
     def as_dict(self) -> dict:
         d = asdict(self)
         del d["player_search"]  # written per player by the command (its "search" entry)
+        del d["champions"]  # the players' files, named by the command's "players"
         for key in ("game_settings", "clock"):  # files written before them stay identical
             if not d[key]:
                 del d[key]
         return d
+
+    def player(self, spec: str):
+        """What plays ``spec``: its loaded ``Champion``, else the spec itself."""
+        return dict(self.champions).get(spec, spec)
 
     def search_for(self, spec: str) -> SearchSettings:
         """The search ``spec`` is built with: its own, else the match's."""
@@ -82,7 +91,7 @@ class EvalContext:
 
 
 def make_player(game, spec: str, settings: EvalSettings, seed):
-    agent = specs.make_agent(game, spec, settings.search_for(spec), seed=seed)
+    agent = specs.make_agent(game, settings.player(spec), settings.search_for(spec), seed=seed)
     if settings.clock is not None:
         agent = ClockedAgent(agent, TimeControl.parse(settings.clock), game)
     if settings.epsilon > 0:
@@ -117,25 +126,51 @@ def resolve_players(specs: list[str]) -> list[str]:
     return resolved
 
 
-def file_games(players: list[str]) -> dict[str, str]:
-    """``{champion file: game}`` for the players that are files naming their game."""
+def read_players(players: list[str]) -> dict[str, ChampionDocument]:
+    """``{spec: its parsed file}`` for the players that are champion files: the one read of
+    each (``ChampionFileError`` naming a file that is no champion file)."""
+    return {spec: read_document(spec) for spec in players
+            if file_of(spec) == spec and Path(spec).is_file()}
+
+
+def file_games(players: list[str], documents: dict | None = None) -> dict[str, str]:
+    """``{champion file: game}`` for the players that are files naming their game (from
+    ``documents``, the files read already, where they hold it)."""
+    from engine.core.files import recognizing_game
+
+    documents = documents or {}
     found = {}
     for spec in players:
         path = file_of(spec)
-        if path is not None and Path(path).is_file():
+        if spec in documents:
+            game = recognizing_game(documents[spec].header)
+            game = game.name if game is not None else None
+        elif path is not None and Path(path).is_file():
             game = champion_game(path)
-            if game:
-                found[path] = game
+        else:
+            continue
+        if game:
+            found[path] = game
     return found
 
 
-def choose_game(requested: str | None, players: list[str]) -> tuple[str, str | None]:
+def load_players(documents: dict[str, ChampionDocument], game) -> dict[str, Champion]:
+    """``{spec: Champion}`` of the files read by ``read_players``, read by ``game``."""
+    from engine.core.files import champion_of
+
+    return {spec: champion_of(document, game) for spec, document in documents.items()}
+
+
+def choose_game(requested: str | None, players: list[str], documents: dict | None = None
+                ) -> tuple[str, str | None]:
     """(game to play, warning or None): ``requested`` (``--game``) if given, else the one game
     the champion files name. A file for another game is refused, except between games that can
     read it (Othello weights under Reversed Reversi rules): allowed, with a warning."""
+    from engine.core.files import champion_of
     from engine.core.registry import get_game
 
-    found = file_games(players)
+    documents = documents or {}
+    found = file_games(players, documents)
     if requested is None:
         games = sorted(set(found.values()))
         if len(games) != 1:
@@ -146,7 +181,10 @@ def choose_game(requested: str | None, players: list[str]) -> tuple[str, str | N
     others = {path: g for path, g in found.items() if g != requested}
     for path, other in others.items():
         try:
-            game.load_champion(path)
+            if path in documents:
+                champion_of(documents[path], game)
+            else:
+                game.load_champion(path)
         except ValueError:
             raise ValueError(f"{path} is a {other} champion; it cannot play {requested}") from None
     if not others:
@@ -159,5 +197,5 @@ def check_specs(players: list[str], settings: EvalSettings) -> None:
     """Build each player once so that an unknown spec or a bad file fails before any game."""
     game = EvalContext(settings).game()
     for spec in players:
-        specs.check_spec(game, spec)
+        specs.check_spec(game, settings.player(spec))
         make_player(game, spec, settings, 0)

@@ -117,7 +117,8 @@ def settings_text(depth, endgame_empties, time_limit=None, clock=None) -> str:
 def player_searches(players: list[str], game, args, labels: dict[str, str],
                     files: dict[str, str | None]) -> tuple[PlayerSearch, dict[str, PlayerSearch]]:
     """(the fixed agents' search, ``{spec: PlayerSearch}`` for every player); ``files``: spec
-    -> its champion file or ``None``. See the module's rules."""
+    -> its champion file (or the ``Champion`` read from it) or ``None``. See the module's
+    rules."""
     flags = explicit_flags(args)
     timed = args.time is not None or args.clock is not None
     champions = {spec: _champion(spec, files[spec], game, flags, timed, args.clock)
@@ -151,7 +152,7 @@ def _flag_words(flags: dict, clock: str | None) -> str:
     return " ".join(words)
 
 
-def _champion(spec: str, file: str, game, flags: dict, timed: bool,
+def _champion(spec: str, file, game, flags: dict, timed: bool,
               clock: str | None) -> PlayerSearch:
     given = dict(flags)
     if timed and given["depth"] is None:

@@ -66,9 +66,11 @@ def search_lines(players: list[str], labels: dict[str, str], searches: dict[str,
 
 
 def legend_lines(players: list[str], labels: dict[str, str], sprt_run: bool,
-                 round_robin: bool) -> list[str]:
-    """The players that are files (label = path and run), then what the columns mean."""
-    described = [describe(p, labels[p]) for p in dict.fromkeys(players)]
+                 round_robin: bool, champions: dict | None = None) -> list[str]:
+    """The players that are files (label = path and run; ``champions``: those read already),
+    then what the columns mean."""
+    described = [describe(p, labels[p], (champions or {}).get(p))
+                 for p in dict.fromkeys(players)]
     lines = [line for d in described if d
              for line in textwrap.wrap(d, 100, initial_indent="  ", subsequent_indent="      ",
                                        break_on_hyphens=False)]

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.core import specs
-from engine.core.game import DRAW, Game, Outcome, SearchSettings, moves_text
+from engine.core.game import DRAW, Champion, Game, Outcome, SearchSettings, moves_text
 
 OPENINGS_STREAM = 1 << 30  # pairing slot for the openings' seed (never a real pairing index)
 
@@ -34,8 +34,10 @@ class GameTask:
     index: int  # position in this batch's result list
     pairing: int
     game: int  # game number within the pairing
-    first: int | str  # population index, or a panel agent spec; player 0 (moves first)
-    second: int | str
+    # population index, or a panel player (an agent spec, or a Champion loaded once); player 0
+    # (moves first)
+    first: int | specs.Player
+    second: int | specs.Player
     opening: tuple[int, ...]
     seed: tuple[int, ...]  # SeedSequence entropy
 
@@ -93,7 +95,7 @@ def play_tasks(context: Context, tasks: list[GameTask]) -> list[GameResult]:
 
 
 def _agent(game: Game, context: Context, who, seed):
-    if isinstance(who, str):
+    if isinstance(who, str | Champion):
         agent = specs.make_agent(game, who, context.search, seed=seed)
     else:
         agent = game.make_agent(context.genomes[who], context.search, seed=seed, name=f"g{who}")

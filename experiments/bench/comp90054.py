@@ -31,7 +31,7 @@ from engine.core.records import SearchSettings
 from engine.reversi.comp90054 import write_comp90054
 from engine.reversi.position import PASS, Position
 from engine.reversi.search import Searcher
-from engine.reversi.weights_io import load_evaluation
+from engine.reversi.files import load_evaluation
 from experiments.common import arguments
 from experiments.stamp import ROOT, Stamp, write_result
 

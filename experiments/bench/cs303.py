@@ -137,7 +137,7 @@ import time
 start = time.perf_counter()
 from engine.reversi.position import Position
 from engine.reversi.search import Searcher
-from engine.reversi.weights_io import reference_weights
+from engine.reversi.files import reference_weights
 imported = time.perf_counter()
 Searcher(reference_weights("wpc"), "reversed", endgame_empties=0).search(Position.start(), depth=1)
 print(imported - start, time.perf_counter() - imported)

@@ -30,7 +30,7 @@ from engine.reversi.evaluation import evaluate
 from engine.reversi.network_eval import children_indices, move_value, network_value
 from engine.reversi.position import PASS, Position
 from engine.reversi.search import Searcher
-from engine.reversi.weights_io import reference_weights
+from engine.reversi.files import reference_weights
 from experiments.common import arguments, best_of
 from experiments.stamp import Stamp, write_result
 

@@ -54,18 +54,19 @@ def verdict(target: Target | None, m: dict) -> tuple[bool | None, str]:
 def time_used(goal: Goal, games: int = 4) -> dict:
     """Mean and longest wall time per move of the champion and the first opponent over
     ``games`` games at the goal's time per move (both sides' kernels loaded first)."""
-    from engine.core import SearchSettings, get_game
+    from engine.core import SearchSettings, get_game, specs
 
     words = goal.search.split()
     search = SearchSettings(time_limit=float(words[words.index("--time") + 1]),
                             endgame_empties=int(words[words.index("--endgame-empties") + 1]))
     game, sides = get_game(goal.game), (goal.champion, goal.opponents[0])
+    players = {spec: specs.resolve_player(game, spec) for spec in sides}  # files read once
     for spec in sides:
-        game.make_panel_agent(spec, search, 0).select_move(game.initial_state())
+        specs.make_agent(game, players[spec], search, 0).select_move(game.initial_state())
     used: dict[str, list[float]] = {spec: [] for spec in sides}
     for i, opening in enumerate(game.random_openings(games, 99, 2, 2)):
         order = sides if i % 2 == 0 else sides[::-1]
-        agents = [game.make_panel_agent(spec, search, i) for spec in order]
+        agents = [specs.make_agent(game, players[spec], search, i) for spec in order]
         state = game.initial_state()
         for move in opening:
             state = game.apply(state, move)

@@ -5,13 +5,14 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from engine.reversi.cs303 import render_cs303
+from engine.reversi.files import load_weights, save_json
 from engine.reversi.weights import FEATURE_NAMES, GenomeLayout, Weights, default_phase_bounds
-from engine.reversi.weights_io import load_weights, save_json
 from evolve.export import export, main
 
 
@@ -192,3 +193,18 @@ def test_play_needs_the_json_format(run_dir, tmp_path, capsys):
     assert main([str(run_dir), "--format", "npz", "--out", str(tmp_path / "c.npz"),
                  "--play", '{"depth": 2, "endgame_empties": 4}']) == 1
     assert "--format npz cannot hold it" in capsys.readouterr().err
+
+
+def test_the_export_command_reads_the_champion_once(tmp_path, monkeypatch, capsys):
+    """Loading, the format, the label and the search line all use the one ``Champion``."""
+    import shutil
+
+    from tests.engine.core.reads import count_opens
+
+    source = Path(__file__).resolve().parents[2] / "experiments" / "results" / "champions"
+    path = tmp_path / "p.json"
+    shutil.copy(source / "pentago_twist.json", path)
+    opened = count_opens(monkeypatch, path)
+    assert main([str(path), "--format", "comp424", "--out", str(tmp_path / "java")]) == 0
+    assert len(opened) == 1, opened
+    assert "search: " in capsys.readouterr().out

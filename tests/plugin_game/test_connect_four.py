@@ -104,3 +104,11 @@ def test_a_smoke_study_of_the_plug_in_runs_and_exports_a_champion(tmp_path):
     assert done.returncode == 0, done.stderr[-2000:]
     champion = GAME.load_champion(tmp_path / "champion.json")
     assert champion.game == "connect_four" and champion.genome.shape == (14,)
+
+
+def test_the_plug_in_declares_what_the_ga_needs_and_no_other_capability():
+    from engine.core.capabilities import capabilities, commands, export_formats
+
+    assert capabilities(GAME) == ("genomes",)
+    assert [f.name for f in export_formats(GAME)] == ["json"]
+    assert list(commands(GAME)) == ["play"]

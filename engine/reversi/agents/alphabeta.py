@@ -12,10 +12,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine.core.agent import Seed, check_search_args, cut_info
+from engine.reversi.files import NtupleWeights, load_evaluation
 from engine.reversi.position import PASS, Position, Variant
 from engine.reversi.search import NO_MOVE, Searcher, SearchResult
 from engine.reversi.weights import Weights
-from engine.reversi.weights_io import NtupleWeights, load_evaluation
 
 
 class AlphaBetaAgent:

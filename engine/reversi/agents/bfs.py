@@ -49,8 +49,8 @@ from engine.reversi.agents.simple import (
     wpc_move_scores,
 )
 from engine.reversi.evaluation import stable_discs
+from engine.reversi.files import reference_weights
 from engine.reversi.position import Position, Variant, square
-from engine.reversi.weights_io import reference_weights
 
 CORNER_SQUARES = tuple(square(n) for n in ("a1", "h1", "a8", "h8"))
 X_SQUARES = {square(x): square(c) for x, c in (("b2", "a1"), ("g2", "h1"), ("b7", "a8"),

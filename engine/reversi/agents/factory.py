@@ -34,9 +34,9 @@ from engine.reversi.agents.simple import (
     RandomAgent,
     WeightedPieceCounterAgent,
 )
+from engine.reversi.files import NtupleWeights, load_evaluation, reference_weights
 from engine.reversi.position import Variant
 from engine.reversi.weights import REFERENCE_NAMES, Weights
-from engine.reversi.weights_io import NtupleWeights, load_evaluation, reference_weights
 
 REFERENCE_SPECS = REFERENCE_NAMES
 AGENT_SPECS = ("random", "greedy", "wpc1", *REFERENCE_SPECS, "mcts", "bfs")

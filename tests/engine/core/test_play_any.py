@@ -43,11 +43,12 @@ def test_a_champion_opponent_plays_its_recorded_search_and_says_so(tmp_path):
     out = io.StringIO()
     assert main(["--game", "connect_four", "--opponent", str(path)],
                 stdin=io.StringIO("quit\n"), stdout=out) == 0
-    assert "champion searches depth 2, exact endgame from 5 (champion file)." in out.getvalue()
+    # the agent bears the champion's name, as in every game (its file's stem when it has none)
+    assert "c4 searches depth 2, exact endgame from 5 (champion file)." in out.getvalue()
     out = io.StringIO()
     main(["--game", "connect_four", "--opponent", str(path), "--depth", "1"],
          stdin=io.StringIO("quit\n"), stdout=out)
-    assert ("champion searches depth 1, exact endgame from 5 (depth set; the champion file "
+    assert ("c4 searches depth 1, exact endgame from 5 (depth set; the champion file "
             "records depth 2).") in out.getvalue()
     out = io.StringIO()
     main(["--game", "connect_four", "--opponent", "random"], stdin=io.StringIO("quit\n"),

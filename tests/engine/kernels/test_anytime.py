@@ -14,8 +14,8 @@ import pytest
 from engine.kernels import driver
 from engine.kernels.driver import NO_MOVE, UNLIMITED, Iteration, SearchDriver
 from engine.kernels.tt import next_generation
+from engine.reversi.files import reference_weights
 from engine.reversi.search import Searcher
-from engine.reversi.weights_io import reference_weights
 from tests.engine.kernels.work_clock import node_clock
 from tests.engine.reversi.conftest import random_reachable
 

@@ -93,7 +93,7 @@ def test_a_header_that_contradicts_the_settings_is_refused(tmp_path, name, mutat
 
 
 def test_the_npz_twin_is_validated_as_the_json_file(tmp_path):
-    from engine.reversi.weights_io import save_npz_evaluation
+    from engine.reversi.files import save_npz_evaluation
 
     game = get_game("othello", SETTINGS["othello"])
     w = game.weights(np.zeros(game.genome_spec().size), "z", {"variant": "othello"})

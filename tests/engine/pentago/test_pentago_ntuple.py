@@ -269,12 +269,14 @@ def test_figures_draw_the_most_spread_tables_and_markdown_lists_every_table():
     assert "| t0 | (0,0) (0,1) (0,2) (0,3) (0,4) | 2 |" in text
 
 
-def test_a_champion_file_is_parsed_once_while_its_bytes_stay_the_same(tmp_path):
+def test_a_loaded_champion_plays_without_its_file(tmp_path):
+    from engine.core import specs
+
     game = GAME.with_settings({"genome": {"kind": "ntuple", "layout": "straight5", "phases": 1}})
     path = tmp_path / "c.json"
     game.save_champion(path, weights_of(game, 0))
-    first = GAME.load_champion(path)
-    first.genome[:] = 0  # a caller's changes never reach the next reader
-    assert GAME.load_champion(path).genome.any()
-    game.save_champion(path, weights_of(game, 1))  # same size, other bytes
-    assert np.array_equal(GAME.load_champion(path).genome, weights_of(game, 1))
+    champion = specs.resolve_player(GAME, str(path))
+    path.unlink()  # every agent after the first read comes from the object
+    agent = specs.make_agent(GAME, champion, SearchSettings(depth=1), seed=0)
+    assert agent.select_move(GAME.initial_state()) in GAME.legal_moves(GAME.initial_state())
+    assert np.array_equal(champion.genome, weights_of(game, 0)) and champion.path == path

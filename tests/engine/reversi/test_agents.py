@@ -24,8 +24,8 @@ from engine.reversi.agents.simple import (
     WeightedPieceCounterAgent,
     legal_list,
 )
+from engine.reversi.files import save_json, save_npz
 from engine.reversi.position import PASS, Position, square
-from engine.reversi.weights_io import save_json, save_npz
 from tests.engine.kernels.work_clock import WorkClock
 from tests.engine.reversi import reference_rules as ref
 from tests.engine.reversi.conftest import random_reachable
@@ -89,7 +89,7 @@ def test_wpc_picks_the_argmax_of_a_slow_evaluation(reachable_positions):
 
 
 def test_wpc_reads_weights_objects_like_matrices(reachable_positions):
-    import engine.reversi.weights_io as weights_io_mod
+    import engine.reversi.files as weights_io_mod
     weights = weights_io_mod.reference_weights("wpc")
     matrix = weights.positional[0]
     from_weights, from_matrix = WeightedPieceCounterAgent(weights, 3), WeightedPieceCounterAgent(
@@ -279,7 +279,7 @@ def test_factory_builds_playable_agents(spec, variant):
 
 
 def test_factory_wpc1_uses_the_variant_matrix():
-    import engine.reversi.weights_io as weights_io_mod
+    import engine.reversi.files as weights_io_mod
     start = random_reachable(8, 20)
     for variant, ref_name in (("othello", "wpc"), ("reversed", "wpc_negated")):
         matrix = weights_io_mod.reference_weights(ref_name).positional[0]
@@ -299,7 +299,7 @@ def test_factory_missing_weights_file(tmp_path):
 
 
 def test_factory_alphabeta_specs(tmp_path):
-    import engine.reversi.weights_io as weights_io_mod
+    import engine.reversi.files as weights_io_mod
     path = tmp_path / "mine.json"
     save_json(weights_io_mod.reference_weights("course"), path)
     position = random_reachable(4, 16)

@@ -18,9 +18,9 @@ import numpy as np
 import pytest
 
 from engine.reversi.agents.alphabeta import AlphaBetaAgent
+from engine.reversi.files import load_evaluation
 from engine.reversi.position import PASS, Position
 from engine.reversi.weights import GenomeLayout, Weights, default_phase_bounds
-from engine.reversi.weights_io import load_evaluation
 from evolve.export import main as export_main
 
 STANDINS = Path(__file__).with_name("comp90054_standins")

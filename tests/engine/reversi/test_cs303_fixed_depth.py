@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 
 from engine.reversi.agents.alphabeta import AlphaBetaAgent
+from engine.reversi.files import load_weights
 from engine.reversi.position import PASS, Position
 from engine.reversi.weights import GenomeLayout, Weights, default_phase_bounds
-from engine.reversi.weights_io import load_weights
 from evolve.export import main as export_main
 from tests.engine.reversi.test_cs303 import chessboard_of
 

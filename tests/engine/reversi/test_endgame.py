@@ -142,8 +142,8 @@ def test_solver_equals_brute_force_at_9_and_10_empties(variant):
 def test_solver_equals_the_plain_negamax_solver_at_12_to_16_empties(variant):
     """Beyond brute force: the old explicit-stack negamax (no shortcuts but the table)."""
     from engine.kernels.tt import new_table as midgame_table
+    from engine.reversi.files import reference_weights
     from engine.reversi.negamax import EXACT_DEPTH, negamax
-    from engine.reversi.weights_io import reference_weights
 
     arrays = reference_weights("wpc").search_arrays()
     rev = variant == "reversed"

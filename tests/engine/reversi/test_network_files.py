@@ -15,15 +15,15 @@ import pytest
 from engine.core.files import champion_game
 from engine.core.game import ChampionFileError
 from engine.core.registry import get_game
-from engine.reversi.network import NtupleWeights
-from engine.reversi.weights import Weights, WeightsFileError
-from engine.reversi.weights_io import (
+from engine.reversi.files import (
     load_evaluation,
     load_weights,
     reference_weights,
     save_evaluation,
     save_npz_evaluation,
 )
+from engine.reversi.network import NtupleWeights
+from engine.reversi.weights import Weights, WeightsFileError
 from evolve.export import export
 from tests.engine.reversi.conftest import random_reachable
 from tests.engine.reversi.helpers_ntuple import file_network_value, network_game, random_network

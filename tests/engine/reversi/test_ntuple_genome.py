@@ -10,10 +10,10 @@ import pytest
 from engine.core.game import GameSettingsError
 from engine.core.registry import get_game
 from engine.kernels import ntuple as nt
+from engine.reversi.files import reference_weights
 from engine.reversi.network import family_layout, max_gene_magnitude, network_genome
 from engine.reversi.network_eval import network_value
 from engine.reversi.weights import GenomeLayout
-from engine.reversi.weights_io import reference_weights
 from tests.engine.reversi.conftest import random_reachable
 from tests.engine.reversi.helpers_ntuple import network_game
 from tests.engine.reversi.helpers_search import slow_positional

@@ -14,6 +14,7 @@ from engine.core.registry import get_game
 from engine.kernels.rng import new_state
 from engine.reversi import bitboard as bb
 from engine.reversi.evaluation import evaluate
+from engine.reversi.files import reference_weights
 from engine.reversi.layout import CATALOGUE_INDEX
 from engine.reversi.network_eval import network_value
 from engine.reversi.position import Position
@@ -26,7 +27,6 @@ from engine.reversi.td import (
 )
 from engine.reversi.td_opponents import OPPONENT_BLOCK, opponent_network, opponent_schedule
 from engine.reversi.td_rules import no_rule
-from engine.reversi.weights_io import reference_weights
 from evolve import td
 from tests.engine.reversi.conftest import random_reachable
 from tests.engine.reversi.helpers_ntuple import network_game, random_network
@@ -39,7 +39,7 @@ SETTINGS = {"genome": {"kind": "ntuple", "layout": "straight2", "features": []}}
 @pytest.mark.parametrize("spec, table", [("wpc1", "wpc"), ("course", "course"),
                                          (LEAGUE, LEAGUE)])
 def test_a_square_table_opponent_is_a_network_with_the_same_values(spec, table):
-    from engine.reversi.weights_io import load_weights
+    from engine.reversi.files import load_weights
 
     net = opponent_network(spec, False)
     source = load_weights(table) if table.endswith(".json") else reference_weights(table)

@@ -9,9 +9,9 @@ import sys
 
 import pytest
 
+from engine.reversi.files import save_json
 from engine.reversi.play import main
 from engine.reversi.position import Position
-from engine.reversi.weights_io import save_json
 
 
 def run(argv, text):
@@ -104,7 +104,7 @@ def test_module_runs_as_a_program():
 
 
 def test_weights_file_opponent(tmp_path):
-    import engine.reversi.weights_io as weights_io_mod
+    import engine.reversi.files as weights_io_mod
     path = tmp_path / "mine.json"
     save_json(weights_io_mod.reference_weights("course"), path)
     code, out = run(["--opponent", str(path), "--depth", "3"], "f5\nquit\n")
@@ -120,7 +120,7 @@ def test_corrupt_weights_file_is_a_one_line_error(tmp_path, capsys):
 
 
 def saved_weights(tmp_path, variant):
-    import engine.reversi.weights_io as weights_io_mod
+    import engine.reversi.files as weights_io_mod
     w = weights_io_mod.reference_weights("wpc")
     if variant is None:
         w.metadata.pop("variant", None)

@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 
 from engine.reversi.evaluation import evaluate
+from engine.reversi.files import reference_weights, save_json
 from engine.reversi.position import PASS, Position
 from engine.reversi.search import NO_MOVE, Searcher
 from engine.reversi.weights import FEATURE_NAMES, Weights, default_phase_bounds
-from engine.reversi.weights_io import reference_weights, save_json
 from tests.engine.reversi.conftest import random_reachable
 from tests.engine.reversi.helpers_search import (
     exact_score,

@@ -7,6 +7,14 @@ import json
 import numpy as np
 import pytest
 
+from engine.reversi.files import (
+    load_weights,
+    reference_weights,
+    save_json,
+    save_npz,
+    weights_from_dict,
+    weights_to_dict,
+)
 from engine.reversi.weights import (
     FEATURE_NAMES,
     REFERENCE_NAMES,
@@ -15,14 +23,6 @@ from engine.reversi.weights import (
     Weights,
     WeightsFileError,
     default_phase_bounds,
-)
-from engine.reversi.weights_io import (
-    load_weights,
-    reference_weights,
-    save_json,
-    save_npz,
-    weights_from_dict,
-    weights_to_dict,
 )
 
 COURSE = [

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from engine.reversi.weights_io import save_json
+from engine.reversi.files import save_json
 from evolve.arena import evaluate as ev
 from evolve.arena.elo import elo_from_score
 
@@ -155,7 +155,7 @@ def test_cli_refuses_a_malformed_weights_file(tmp_path, capsys):
 
 def test_weights_file_players_take_the_files_variant(tmp_path, capsys):
     pytest.importorskip("engine.reversi.agents.alphabeta")
-    from engine.reversi.weights_io import reference_weights
+    from engine.reversi.files import reference_weights
 
     w = reference_weights("course")
     save_json(w, tmp_path / "course.json")
@@ -167,7 +167,7 @@ def test_weights_file_players_take_the_files_variant(tmp_path, capsys):
 
 
 def test_a_variant_that_contradicts_the_weights_file_is_never_silent(tmp_path, capsys):
-    from engine.reversi.weights_io import reference_weights
+    from engine.reversi.files import reference_weights
 
     save_json(reference_weights("course"), tmp_path / "course.json")  # a reversed weight set
     argv = [f"eps0.5:{tmp_path / 'course.json'}", "--vs", "random", "--games", "2", "--depth",
@@ -181,7 +181,7 @@ def test_a_variant_that_contradicts_the_weights_file_is_never_silent(tmp_path, c
 
 
 def test_run_directories_inside_any_spec_become_their_champion_file(tmp_path):
-    from engine.reversi.weights_io import reference_weights
+    from engine.reversi.files import reference_weights
     from evolve.arena.matches import choose_game, resolve_players
 
     run = tmp_path / "run"
@@ -217,3 +217,20 @@ def test_a_game_clock_plays_timed_agents_and_says_so(capsys):
                            capsys)
     assert code == 0
     assert "a 2+0.02 game clock per player" in out
+
+
+def test_a_champion_file_is_read_once_for_the_whole_evaluation(tmp_path, capsys, monkeypatch):
+    """The command reads each champion file once and its games play the ``Champion``."""
+    import shutil
+    from pathlib import Path
+
+    from tests.engine.core.reads import count_opens
+
+    champions = Path(__file__).resolve().parents[3] / "experiments" / "results" / "champions"
+    path = tmp_path / "h.json"
+    shutil.copy(champions / "hexifence.json", path)
+    opened = count_opens(monkeypatch, path)
+    code, text, _ = run_cli([str(path), "--vs", "random", "greedy", "--games", "4",
+                             "--depth", "1", "--endgame-empties", "0"], capsys)
+    assert code == 0 and "played 8 games" in text
+    assert len(opened) == 1, opened

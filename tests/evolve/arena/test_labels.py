@@ -10,7 +10,7 @@ import pytest
 
 from evolve.arena.labels import describe, file_label, player_labels
 
-reversi = pytest.importorskip("engine.reversi.weights_io")
+reversi = pytest.importorskip("engine.reversi.files")
 
 
 def champion(path: Path, generation: int | None = None) -> Path:

@@ -129,7 +129,7 @@ def test_unknown_game_names_the_allowed_ones():
 
 @pytest.mark.parametrize("bounds", [(24, 44), (30,), tuple(range(5, 64))])
 def test_reference_genome_repeats_a_one_phase_reference_in_every_phase(bounds):
-    from engine.reversi.weights_io import reference_weights
+    from engine.reversi.files import reference_weights
 
     game = get_game("reversed_reversi", {"genome": {"phases": len(bounds) + 1,
                                                     "phase_bounds": list(bounds)}})

@@ -77,6 +77,7 @@ class ConnectFour(GameBase):
     seed_references = ("reference",)
     default_panel = ("random", "reference", "reference@d+1")
     config_dir = Path(__file__).resolve().parent / "conf"
+    capabilities = frozenset({"genomes"})  # the least an evolvable game declares
 
     def __init__(self, phases: int = 2):
         self.phases = phases

@@ -35,7 +35,9 @@ import numpy as np
 
 from engine.reversi.evaluation import ALL_FEATURE_NAMES
 from engine.reversi.weights import (
+    DATA_DIR,
     GAME,
+    REFERENCE_NAMES,
     SCHEMA_VERSION,
     Weights,
     WeightsFileError,
@@ -177,7 +179,7 @@ def weights_from_dict(d) -> Weights:
         _fail("", f"expected a JSON object at the top level, got {type(d).__name__}")
     if d.get("kind") == "ntuple":
         _fail("kind", "this file holds an n-tuple network, not square tables (an alpha-beta "
-              "player reads it; weights_io.load_evaluation loads either)")
+              "player reads it; engine.reversi.files.read loads either)")
     version = d.get("schema_version")
     if type(version) is not int or version != SCHEMA_VERSION:
         _fail("schema_version", f"expected {SCHEMA_VERSION}, got {_short(version)}")
@@ -258,6 +260,15 @@ def read_json(path: Path):
         _fail(str(path), f"{what} at line {e.lineno} column {e.colno}: {e.msg}")
     except RecursionError:
         _fail(str(path), "invalid JSON: nested too deeply")
+
+
+def reference_weights(name: str) -> Weights:
+    """One of the shipped reference weight sets (``REFERENCE_NAMES``), loaded from its file."""
+    if name not in REFERENCE_NAMES:
+        raise ValueError(
+            f"unknown reference weights {name!r} (allowed: {', '.join(REFERENCE_NAMES)})"
+        )
+    return _load_json(DATA_DIR / f"{name}.json")
 
 
 def _load_json(path: Path) -> Weights:

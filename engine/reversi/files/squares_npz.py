@@ -1,6 +1,6 @@
 """The ``.npz`` form of a Reversi weights file: arrays only, loaded with
 ``allow_pickle=False``, validated by turning the arrays into the JSON file's dict
-(``weights_json.weights_from_dict`` checks the rest, with the same messages)."""
+(``squares_json.weights_from_dict`` checks the rest, with the same messages)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from pathlib import Path
 
 import numpy as np
 
+from engine.reversi.files.squares_json import _fail, weights_from_dict
 from engine.reversi.weights import GAME, SCHEMA_VERSION, Weights, WeightsFileError
-from engine.reversi.weights_json import _fail, weights_from_dict
 
 
 def save_npz(w: Weights, path) -> None:

@@ -17,7 +17,7 @@
 
 ``"game"`` names the rules (``othello`` or ``reversed_reversi``). Files of schema version 1
 (every network file written before; ``"game": "reversi"`` with a ``variant``) still load:
-``engine.reversi.network_files_v1``.
+``engine.reversi.files.network_v1``.
 """
 
 from __future__ import annotations
@@ -28,7 +28,6 @@ from pathlib import Path
 import numpy as np
 
 from engine.core.records import ChampionFileError, GameSettingsError
-from engine.core.registry import get_game
 from engine.kernels import ntuple as nt
 from engine.kernels.ntuple_files import NetworkFile
 from engine.kernels.ntuple_settings import is_layout_file
@@ -58,10 +57,49 @@ def _header(game, weights: NtupleWeights) -> dict:
             "phase_discs": [list(weights.phase_discs(p)) for p in range(weights.n_phases)]}
 
 
+class FileGame:
+    """What the shared network reader and writer ask of a game (``name``, ``settings()``,
+    ``network``, ``genome``), built from a file's settings alone: the reader needs no game
+    object, so the game's module can import this one."""
+
+    def __init__(self, name: str, settings: Mapping):
+        from engine.reversi.genome import NetworkKind, validated_genome
+        from engine.reversi.search_settings import EXACT_SOLVERS
+
+        unknown = set(settings) - {"genome", "endgame_solver"}
+        if unknown:
+            raise GameSettingsError(f"game.{sorted(unknown)[0]}: unknown setting for {name} "
+                                    "(allowed: genome, endgame_solver)")
+        self.name, self.genome = name, validated_genome(settings.get("genome") or {})
+        self.endgame_solver = settings.get("endgame_solver", "pvs")
+        if self.endgame_solver not in EXACT_SOLVERS:
+            raise GameSettingsError(f"game.endgame_solver={self.endgame_solver} must be one "
+                                    f"of: {', '.join(EXACT_SOLVERS)}")
+        bounds = self.genome["phase_bounds"]
+        self.phase_bounds = tuple(bounds) if bounds is not None else \
+            _default_bounds(self.genome["phases"])
+        ntuple = self.genome.get("kind", "weights") == "ntuple"
+        self.kind = NetworkKind(self.genome, self.phase_bounds) if ntuple else None
+
+    @property
+    def network(self):
+        return None if self.kind is None else self.kind.layout()
+
+    def settings(self) -> dict:
+        return {"genome": dict(self.genome, phase_bounds=list(self.phase_bounds)),
+                "endgame_solver": self.endgame_solver}
+
+
+def _default_bounds(phases: int) -> tuple[int, ...]:
+    from engine.reversi.layout import default_phase_bounds
+
+    return tuple(default_phase_bounds(phases))
+
+
 def save(path: str | Path, weights: NtupleWeights, npz: bool = False) -> None:
     """Write ``weights``: JSON, or with ``npz`` its ``.npz`` twin. The game is the rules of
     ``weights.variant`` (Othello when it names none) with the network's settings."""
-    game = get_game(GAMES[weights.variant == "reversed"], file_settings(weights))
+    game = FileGame(GAMES[weights.variant == "reversed"], file_settings(weights))
     file = network_file(game.name)
     write = file.save_npz if npz else file.save
     write(path, game, weights.to_genome(), _header(game, weights), PHASE_RULE, weights.name,
@@ -74,7 +112,7 @@ def load(path: str | Path, data: dict) -> NtupleWeights:
     if data.get("game") not in GAMES:
         raise WeightsFileError(f"{path}: game: expected one of {list(GAMES)}, got "
                                f"{data.get('game')!r}")
-    base = get_game(data["game"])  # through the registry: engine.reversi.game imports us
+    name = data["game"]
 
     def make_game(settings: dict, layout: nt.Layout):
         genome = settings["genome"]
@@ -84,13 +122,14 @@ def load(path: str | Path, data: dict) -> NtupleWeights:
                                                    genome.get("symmetry"), layout)}
         if not isinstance(own["layout"], str):
             own["symmetry"] = None
-        return base.with_settings({**settings, "genome": own})
+        return FileGame(name, {**settings, "genome": own})
 
     try:
-        champion = network_file(base.name).load(path, data, make_game)
-        game = base.with_settings(champion.settings)
-        return game.weights(champion.genome, champion.name,
-                            {**champion.metadata, "variant": game.variant.value})
+        champion = network_file(name).load(path, data, make_game)
+        game = FileGame(name, champion.settings)
+        variant = "reversed" if name == "reversed_reversi" else "othello"
+        return game.kind.weights(champion.genome, champion.name,
+                                 {**champion.metadata, "variant": variant})
     except ChampionFileError as exc:
         raise WeightsFileError(str(exc)) from None
     except ValueError as exc:  # NtupleWeights: weights too large for the win score

@@ -1,5 +1,5 @@
 """Reading the network files of schema version 1: every n-tuple network file written before
-schema 2 (``engine.reversi.network_files``), committed champions and exported files alike.
+schema 2 (``engine.reversi.files.network``), committed champions and exported files alike.
 Nothing writes this form any more; ``python -m evolve.export old.json --format json --out
 new.json`` rewrites a file in schema 2 (the same weights).
 
@@ -46,11 +46,11 @@ import numpy as np
 from engine.kernels import ntuple as nt
 from engine.kernels.ntuple_layout import LayoutError
 from engine.reversi.evaluation import ALL_FEATURE_NAMES
+from engine.reversi.files.squares_json import VARIANTS, _fail, _number, _short, read_json
+from engine.reversi.files.squares_npz import _check_npz_arrays, _npz_metadata
 from engine.reversi.layout import FEATURE_GROUPS, groups_of_features
 from engine.reversi.network import NtupleWeights, family_layout
 from engine.reversi.weights import GAME, WeightsFileError
-from engine.reversi.weights_json import VARIANTS, _fail, _number, _short, read_json
-from engine.reversi.weights_npz import _check_npz_arrays, _npz_metadata
 
 SCHEMA_VERSION = 1
 KIND = "ntuple"
