@@ -1,7 +1,7 @@
 """Temporal-difference learning of Reversi's ``ntuple`` genomes behind the game contract (a
 mixin of ``ReversiGame``, which gives ``kind``, ``network``, ``phase_bounds``, ``variant`` and
-``weights``): online self-play (``engine.reversi.td``), against fixed opponents, and in rounds
-(``engine.reversi.td_rounds``)."""
+``weights``): online self-play (``engine.reversi.td.selfplay``), against fixed opponents, and in
+rounds (``engine.reversi.td.rounds``)."""
 
 from __future__ import annotations
 
@@ -19,11 +19,11 @@ class ReversiTD:
                  rule=None) -> np.ndarray:
         """TD(0) self-play of a network genome, some games against fixed ``opponents`` (agent
         specs: references, ``wpc1``, weights or network files) if given
-        (``engine.reversi.td.td_learn``)."""
+        (``engine.reversi.td.selfplay.td_learn``)."""
         if self.kind != "ntuple":
             return super().td_learn(genome, games, seed, alpha, epsilon)
-        from engine.reversi.td import td_learn
-        from engine.reversi.td_opponents import opponent_networks
+        from engine.reversi.td.opponents import opponent_networks
+        from engine.reversi.td.selfplay import td_learn
 
         fixed = opponent_networks(tuple(opponents), self.variant.is_reversed)
         learnt = td_learn(self.network, genome, games, seed, alpha, epsilon, self.phase_bounds,
@@ -40,11 +40,11 @@ class ReversiTD:
     def td_play(self, genome: np.ndarray, games: int, seed: Seed, epsilon: float,
                 openings=None, opponents=(), self_play_share: float = 0.5) -> dict:
         """Fixed-network self-play, recorded, some games against fixed ``opponents`` (agent
-        specs, as ``td_learn`` takes them) if given (``engine.reversi.td_rounds.td_play``)."""
+        specs, as ``td_learn`` takes them) if given (``engine.reversi.td.rounds.td_play``)."""
         if self.kind != "ntuple":
             return super().td_play(genome, games, seed, epsilon, openings)
-        from engine.reversi.td_opponents import opponent_networks
-        from engine.reversi.td_rounds import td_play
+        from engine.reversi.td.opponents import opponent_networks
+        from engine.reversi.td.rounds import td_play
 
         fixed = opponent_networks(tuple(opponents), self.variant.is_reversed)
         return td_play(self.network, genome, self.phase_bounds, self.variant.is_reversed,
@@ -57,7 +57,7 @@ class ReversiTD:
                        ) -> tuple[np.ndarray, np.ndarray]:
         if self.kind != "ntuple":
             return super().td_learn_games(genome, records, alpha)
-        from engine.reversi.td_rounds import td_learn_games
+        from engine.reversi.td.rounds import td_learn_games
 
         learnt, errors = td_learn_games(self.network, genome, self.phase_bounds,
                                         self.variant.is_reversed, records, alpha, rule)

@@ -28,9 +28,9 @@ import numpy as np
 
 from engine.core.champion_search import champion_search
 from engine.core.records import SearchSettings
-from engine.reversi.comp90054 import write_comp90054
-from engine.reversi.position import PASS, Position
-from engine.reversi.search import Searcher
+from engine.reversi.export.comp90054 import write_comp90054
+from engine.reversi.rules.state import PASS, Position
+from engine.reversi.search.searcher import Searcher
 from engine.reversi.weights_io import load_evaluation
 from experiments.common import arguments
 from experiments.stamp import ROOT, Stamp, write_result

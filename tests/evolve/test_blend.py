@@ -12,7 +12,7 @@ import sys
 import numpy as np
 import pytest
 
-from engine.reversi.network_eval import network_value
+from engine.reversi.genome.network_eval import network_value
 from engine.reversi.weights_io import save_evaluation
 from evolve import blend
 from tests.engine.reversi.conftest import random_reachable

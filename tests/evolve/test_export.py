@@ -9,8 +9,8 @@ import sys
 import numpy as np
 import pytest
 
-from engine.reversi.cs303 import render_cs303
-from engine.reversi.weights import FEATURE_NAMES, GenomeLayout, Weights, default_phase_bounds
+from engine.reversi.export.cs303 import render_cs303
+from engine.reversi.genome.weights import FEATURE_NAMES, GenomeLayout, Weights, default_phase_bounds
 from engine.reversi.weights_io import load_weights, save_json
 from evolve.export import export, main
 

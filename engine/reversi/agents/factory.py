@@ -34,8 +34,8 @@ from engine.reversi.agents.simple import (
     RandomAgent,
     WeightedPieceCounterAgent,
 )
-from engine.reversi.position import Variant
-from engine.reversi.weights import REFERENCE_NAMES, Weights
+from engine.reversi.genome.weights import REFERENCE_NAMES, Weights
+from engine.reversi.rules.state import Variant
 from engine.reversi.weights_io import NtupleWeights, load_evaluation, reference_weights
 
 REFERENCE_SPECS = REFERENCE_NAMES

@@ -15,10 +15,10 @@ from numba import njit
 
 from engine.core.agent import Seed, make_rng
 from engine.core.agents import EpsilonAgent as CoreEpsilonAgent
-from engine.reversi import bitboard as bb
-from engine.reversi.evaluation import positional_sum
-from engine.reversi.position import PASS, Position, Variant
-from engine.reversi.weights import Weights
+from engine.reversi.genome.evaluation import positional_sum
+from engine.reversi.genome.weights import Weights
+from engine.reversi.rules import bitboard as bb
+from engine.reversi.rules.state import PASS, Position, Variant
 from engine.reversi.weights_io import load_weights
 
 ILLEGAL_SCORE = -(10.0**18)  # score of an illegal square in the kernels' 64-entry score arrays

@@ -158,7 +158,7 @@ def record_pentago() -> list[dict]:
 # --- Reversi --------------------------------------------------------------------------------
 
 def reversi_positions(seed: int, n: int) -> list:
-    from engine.reversi.position import Position
+    from engine.reversi.rules.state import Position
 
     rng = np.random.default_rng(seed)
     positions = []
@@ -200,7 +200,7 @@ def reversi_agent(config: dict):
 
 
 def record_reversi() -> list[dict]:
-    from engine.reversi.position import PASS, Position
+    from engine.reversi.rules.state import PASS, Position
 
     seen = watch_reversi_root()
     cases = []

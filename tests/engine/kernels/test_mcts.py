@@ -206,7 +206,7 @@ CACHED = """
 from engine.pentago.mcts import MCTSAgent as PentagoMCTS, mcts_run as pentago_run
 from engine.pentago.state import State
 from engine.reversi.agents.mcts import MCTSAgent as ReversiMCTS, mcts_run as reversi_run
-from engine.reversi.position import Position
+from engine.reversi.rules.state import Position
 PentagoMCTS(playouts=20, seed=1)._search(*State().boards(), [0, 8, 16])  # the search first
 ReversiMCTS(playouts=20, seed=1).select_move(Position.start())
 print(len(pentago_run.stats.cache_misses), len(reversi_run.stats.cache_misses),

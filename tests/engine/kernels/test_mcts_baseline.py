@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from engine.pentago.state import State, parse_state
-from engine.reversi.position import PASS, Position
+from engine.reversi.rules.state import PASS, Position
 
 DATA = json.loads((Path(__file__).parents[2] / "data" / "mcts_baseline_moves.json").read_text())
 

@@ -16,9 +16,8 @@ from hypothesis import strategies as st
 
 from engine.core.game import GameSettingsError
 from engine.core.registry import get_game
-from engine.reversi.evaluation import ALL_FEATURE_NAMES, evaluate, feature_vector
-from engine.reversi.position import Position, square
-from engine.reversi.weights import (
+from engine.reversi.genome.evaluation import ALL_FEATURE_NAMES, evaluate, feature_vector
+from engine.reversi.genome.weights import (
     FEATURE_GROUPS,
     FEATURE_NAMES,
     GenomeLayout,
@@ -26,6 +25,7 @@ from engine.reversi.weights import (
     WeightsFileError,
     default_phase_bounds,
 )
+from engine.reversi.rules.state import Position, square
 from engine.reversi.weights_io import dumps, load_weights, save_json, save_npz, weights_to_dict
 from evolve.ga.config import ConfigError, to_config
 from tests.engine.reversi import reference_rules as ref

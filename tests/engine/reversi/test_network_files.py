@@ -15,8 +15,8 @@ import pytest
 from engine.core.files import champion_game
 from engine.core.game import ChampionFileError
 from engine.core.registry import get_game
-from engine.reversi.network import NtupleWeights
-from engine.reversi.weights import Weights, WeightsFileError
+from engine.reversi.genome.network import NtupleWeights
+from engine.reversi.genome.weights import Weights, WeightsFileError
 from engine.reversi.weights_io import (
     load_evaluation,
     load_weights,

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from engine.reversi.play import main
-from engine.reversi.position import Position
+from engine.reversi.rules.state import Position
 from engine.reversi.weights_io import save_json
 
 

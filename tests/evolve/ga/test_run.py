@@ -12,7 +12,7 @@ import pytest
 from hydra import compose, initialize_config_dir
 
 from engine.core.registry import get_game
-from engine.reversi.weights import GenomeLayout
+from engine.reversi.genome.weights import GenomeLayout
 from engine.reversi.weights_io import load_weights
 from evolve.execution.backends import SerialBackend
 from evolve.ga import checkpoint
