@@ -16,7 +16,7 @@ from engine.core.clock import (
     midgame_weight,
 )
 from engine.kernels.mcts import TIMED_CHUNK
-from engine.pentago import mcts as pentago_mcts
+from engine.pentago.agents import mcts as pentago_mcts
 from engine.reversi.agents import mcts as reversi_mcts
 from engine.reversi.search import searcher as reversi_search
 from tests.engine.kernels.work_clock import WorkClock, node_clock

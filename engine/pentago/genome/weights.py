@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from engine.core import GenomeSpec
-from engine.pentago.evaluation import FEATURES, N_FEATURES
+from engine.pentago.genome.evaluation import FEATURES, N_FEATURES
 
 MAX_WEIGHT = 1000.0  # far below WIN_SCORE / (counts per position): wins stay dominant
 GENE_BOUND = 1.0  # default init/clip range [-1, 1]; WIN_SCORE dwarfs any weighted count

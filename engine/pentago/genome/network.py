@@ -1,12 +1,12 @@
 """The ``ntuple`` genome of Pentago Twist: a pattern (n-tuple) network over the 36 cells.
 
 The network is ``engine.kernels.ntuple`` on the ``(P, O)`` bitboards (cell ``6x + y`` = bit, as
-in ``engine.pentago.bitboard``; states 0 empty, 1 side to move, 2 opponent), with its lookup
+in ``engine.pentago.rules.bitboard``; states 0 empty, 1 side to move, 2 opponent), with its lookup
 tables shared by the board symmetries that keep Pentago Twist's move set: the identity and the
 half turn (``rot180``; a mirror or a quarter turn would turn the clockwise twist or the column
 flip into a move the game does not have). A position's value for the side to move is the sum
-of its phase's table entries, plus the weighted features of ``engine.pentago.evaluation`` when
-``features`` is on.
+of its phase's table entries, plus the weighted features of ``engine.pentago.genome.evaluation``
+when ``features`` is on.
 
 A genome is ``phases`` rows, each the network's ``layout.n_weights`` entries (LUT after LUT, as
 the layout orders them) followed, with ``features``, by the 18 feature weights of that phase.
@@ -31,9 +31,9 @@ from engine.kernels.ntuple_genome import (  # noqa: F401  (the search's evaluati
     lut_states,
 )
 from engine.kernels.ntuple_settings import is_layout_file, layout_from_setting, validated_kinds
-from engine.pentago import bitboard as bb
-from engine.pentago import genome as genes
-from engine.pentago.evaluation import CENTRES, CORNERS, EDGES, N_FEATURES, QUADRANT_LINES
+from engine.pentago.genome import weights as genes
+from engine.pentago.genome.evaluation import CENTRES, CORNERS, EDGES, N_FEATURES, QUADRANT_LINES
+from engine.pentago.rules import bitboard as bb
 
 SIZE = 6
 SYMMETRIES = ("rot180", "identity")  # the board symmetries that keep the move set
@@ -68,7 +68,7 @@ def validated_genome(genome: dict) -> tuple[dict, NetworkGenome | None]:
 
 def network_of(layout: nt.Layout, phases: int, features: bool) -> NetworkGenome:
     """The genome of a network: its LUTs, then with ``features`` the 18 feature weights of
-    ``engine.pentago.evaluation`` (own then opp) per phase."""
+    ``engine.pentago.genome.evaluation`` (own then opp) per phase."""
     return NetworkGenome(layout, phases, FEATURE_NAMES if features else (),
                          feature_inputs=FEATURE_GENES, bound=GENE_BOUND)
 

@@ -1,50 +1,12 @@
-"""Pentago Twist agents besides MCTS: random, greedy, and the evolvable alpha-beta.
-
-Every agent owns an explicit ``np.random.Generator``; ``reset(seed)`` reseeds it, so a game is
-reproducible from its seed. Agents take a ``State`` and return a move id.
-"""
+"""The agent the GA tunes: Pentago Twist's alpha-beta (``engine.pentago.search.searcher``) with
+a genome's weights (features per phase) or an n-tuple network."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from engine.core.agent import Seed, check_search_args, cut_info, make_rng
-from engine.pentago import tactics
-from engine.pentago.search import NO_MOVE, Searcher, SearchResult
-
-
-class RandomAgent:
-    """A uniformly random legal move (over all move ids, duplicates included, as the course's
-    random player)."""
-
-    def __init__(self, seed: Seed = None, name: str = "random"):
-        self.name = name
-        self.reset(seed)
-
-    def reset(self, seed: Seed = None) -> None:
-        self._rng = make_rng(seed)
-
-    def select_move(self, state) -> int:
-        moves = state.legal_moves()
-        return moves[int(self._rng.integers(len(moves)))]
-
-
-class GreedyAgent:
-    """Win now if possible, never hand the opponent a win in one (nor draw at once) while
-    something else is left, else a random distinct move among the best ranked."""
-
-    def __init__(self, seed: Seed = None, name: str = "greedy"):
-        self.name = name
-        self.reset(seed)
-
-    def reset(self, seed: Seed = None) -> None:
-        self._rng = make_rng(seed)
-
-    def select_move(self, state) -> int:
-        top, moves = tactics.best_ranked_moves(*state.boards())
-        if top == tactics.WIN:
-            return moves[0]
-        return moves[int(self._rng.integers(len(moves)))]
+from engine.core.agent import Seed, check_search_args, cut_info
+from engine.pentago.search.searcher import NO_MOVE, Searcher, SearchResult
 
 
 class AlphaBetaAgent:

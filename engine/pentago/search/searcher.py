@@ -2,7 +2,7 @@
 exact (to the end of the game) with few empty cells left.
 
 The search is the shared kernel (``engine.kernels.alphabeta``) with Pentago's parts
-(``engine.pentago.negamax``); table, generations and timing are the shared driver's.
+(``engine.pentago.search.negamax``); table, generations and timing are the shared driver's.
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ import time
 import numpy as np
 
 from engine.kernels.driver import UNLIMITED, SearchDriver, SearchResult
-from engine.pentago.evaluation import WIN_SCORE
-from engine.pentago.negamax import NO_MOVE, negamax  # noqa: F401 - NO_MOVE re-exported
-from engine.pentago.network import FEATURES_ONLY, no_network
+from engine.pentago.genome.evaluation import WIN_SCORE
+from engine.pentago.genome.network import FEATURES_ONLY, no_network
+from engine.pentago.search.negamax import NO_MOVE, negamax  # noqa: F401 - NO_MOVE re-exported
 
 MIN_RATE = 20_000.0  # floor of the measured speed (nodes/s)
 START_RATE = 300_000.0  # speed assumed before anything is measured
@@ -29,7 +29,7 @@ class Searcher(SearchDriver):
     ``search(P, O, depth=...)`` searches to a fixed depth; ``time_limit=...`` deepens
     iteratively within it. With at most ``endgame_empties`` empty cells the search goes to the
     end. ``network``: ``(tables, weights [phases, n_weights], mode)`` of an n-tuple genome
-    (``engine.pentago.network``); without it the feature ``weights`` alone evaluate.
+    (``engine.pentago.genome.network``); without it the feature ``weights`` alone evaluate.
     """
 
     def __init__(self, weights: np.ndarray, phase_of_stones: np.ndarray,

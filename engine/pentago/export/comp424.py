@@ -78,7 +78,7 @@ def render_student_player(game, genome: np.ndarray, name: str, command: str,
         cells = [[int(c) for c in tables.cells[i, :tables.length[i]]]
                  for i in range(len(offsets))]
         hex_rows = _hex_chunks(np.ascontiguousarray(net, np.float64).ravel())
-    from engine.pentago.evaluation import FEATURES
+    from engine.pentago.genome.evaluation import FEATURES
 
     values = {
         "COMMAND": _comment_safe(command),

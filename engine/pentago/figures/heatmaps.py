@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.pentago.evaluation import FEATURES, N_FEATURES
+from engine.pentago.genome.evaluation import FEATURES, N_FEATURES
 
 
 def weights_figure(weights: np.ndarray, title: str = ""):

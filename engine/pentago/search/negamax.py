@@ -14,7 +14,7 @@ used 2+ plies from the horizon.
 net, mode): each ply's boards, its distinct children and their order, the feature weights, the
 scratch set ``distinct_children_into`` needs (the callbacks allocate nothing: see
 engine.kernels.alphabeta), and the n-tuple network (index tables, weights per phase) with the
-evaluation mode of ``engine.pentago.network``: features only (the ``features`` genome, whose
+evaluation mode of ``engine.pentago.genome.network``: features only (the ``features`` genome, whose
 network is never read), the network, or both summed.
 """
 
@@ -27,9 +27,9 @@ from engine.kernels import alphabeta as ab
 from engine.kernels.bits import popcount
 from engine.kernels.ntuple_eval import evaluate_bits
 from engine.kernels.tt import slot_of_pair
-from engine.pentago import bitboard as bb
-from engine.pentago.evaluation import WIN_SCORE, evaluate, terminal_value
-from engine.pentago.network import FEATURES_ONLY, NETWORK_AND_FEATURES
+from engine.pentago.genome.evaluation import WIN_SCORE, evaluate, terminal_value
+from engine.pentago.genome.network import FEATURES_ONLY, NETWORK_AND_FEATURES
+from engine.pentago.rules import bitboard as bb
 
 INF = np.inf
 NO_MOVE = ab.NO_MOVE

@@ -46,8 +46,8 @@ def check_spec(spec: str, load_champion) -> None:
 
 def make_agent(game, spec: str, search: SearchSettings, seed: Seed = None):
     """The agent ``spec`` names, searching with ``search`` where it searches."""
-    from engine.pentago.agents import GreedyAgent, RandomAgent
-    from engine.pentago.mcts import MCTSAgent
+    from engine.pentago.agents.mcts import MCTSAgent
+    from engine.pentago.agents.simple import GreedyAgent, RandomAgent
 
     check_spec(spec, game.load_champion)
     text = str(spec).strip()

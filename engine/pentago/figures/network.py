@@ -11,7 +11,7 @@ import numpy as np
 
 from engine.core import Champion
 from engine.kernels import ntuple_figures as nf
-from engine.pentago.figures import weights_figure
+from engine.pentago.figures.heatmaps import weights_figure
 
 LEGEND = "dark: side to move, light: opponent"
 

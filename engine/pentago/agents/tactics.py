@@ -11,7 +11,7 @@ import numpy as np
 from numba import njit
 
 from engine.kernels.bits import ONE, lowest_bit_index
-from engine.pentago import bitboard as bb
+from engine.pentago.rules import bitboard as bb
 
 HANDS_WIN, DRAW_NOW, SAFE, WIN = 0, 1, 2, 3
 

@@ -1,7 +1,7 @@
 """Pentago Twist positions as small immutable values, their text forms, and move text.
 
 ``State`` holds the two colours' 36-bit masks (bit ``6x + y`` = cell (x, y), as in
-``engine.pentago.bitboard``). White moves first and every move adds one stone, so the side to
+``engine.pentago.rules.bitboard``). White moves first and every move adds one stone, so the side to
 move follows from the stone count; the text form still spells it out (a 7th line ``W``/``B``)
 and ``parse_state`` checks that it agrees.
 """
@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.pentago import bitboard as bb
+from engine.pentago.rules import bitboard as bb
 
 WHITE, BLACK = 0, 1
 SYMBOLS = ("W", "B")

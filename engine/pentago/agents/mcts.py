@@ -21,9 +21,9 @@ from engine.core.agent import Seed, check_search_args, make_rng
 from engine.kernels import mcts as uct
 from engine.kernels.rng import below
 from engine.kernels.rng import new_state as new_rng_state
-from engine.pentago import bitboard as bb
-from engine.pentago import tactics
-from engine.pentago.evaluation import evaluate
+from engine.pentago.agents import tactics
+from engine.pentago.genome.evaluation import evaluate
+from engine.pentago.rules import bitboard as bb
 
 EXPLORATION = math.sqrt(2.0)
 REWARD = {bb.TO_MOVE_WINS: 1.0, bb.TO_MOVE_LOSES: 0.0, bb.DRAWN: 0.5}

@@ -21,7 +21,7 @@ import numpy as np
 from numba import njit
 
 from engine.kernels.bits import popcount
-from engine.pentago import bitboard as bb
+from engine.pentago.rules import bitboard as bb
 
 FEATURES = ("win1", "win2", "win3", "win4", "centre", "corner", "edge", "qline3", "qline2")
 N_FEATURES = len(FEATURES)

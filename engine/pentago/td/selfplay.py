@@ -37,8 +37,8 @@ from engine.core.agent import Seed
 from engine.kernels.bits import popcount
 from engine.kernels.ntuple_eval import evaluate_indices, indices_bits
 from engine.kernels.ntuple_td import add_to_entries, explores, learn_genome, squared_counts
-from engine.pentago import bitboard as bb
-from engine.pentago.evaluation import evaluate, phase_table
+from engine.pentago.genome.evaluation import evaluate, phase_table
+from engine.pentago.rules import bitboard as bb
 
 MAX_PLIES = 36
 
