@@ -26,8 +26,8 @@ from pathlib import Path
 import numpy as np
 
 from engine.core import Champion
-from engine.hexifence.board import board
-from engine.hexifence.network import nodes
+from engine.hexifence.genome.network import nodes
+from engine.hexifence.rules.board import board
 from engine.kernels.ntuple_files import NetworkFile
 
 MAX_WEIGHT = 1000.0  # far beyond any cell count: a larger weight is a broken file

@@ -29,7 +29,4 @@ class NetworkGenomeFigures:
         return self._figures_module().network_markdown(self, genome)
 
     def _figures_module(self):
-        try:
-            return import_module(f"{self.network_package}.figures.network")
-        except ModuleNotFoundError:  # a game whose figures are not in a room yet
-            return import_module(f"{self.network_package}.network_figures")
+        return import_module(f"{self.network_package}.figures.network")

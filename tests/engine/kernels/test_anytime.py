@@ -191,7 +191,7 @@ def test_a_fixed_depth_finished_before_its_deadline_plays_the_fixed_depth_move(m
                                                 ("reversed_reversi",
                                                  "engine.reversi.search.searcher"),
                                                 ("pentago_twist", "engine.pentago.search.searcher"),
-                                                ("hexifence", "engine.hexifence.searcher")])
+                                                ("hexifence", "engine.hexifence.search.searcher")])
 def test_a_deadline_stops_a_deep_fixed_depth_and_says_how_deep_it_got(monkeypatch, name,
                                                                       searcher):
     """On a clock that only the nodes searched move, so the depth it gets to is the same on

@@ -1,6 +1,7 @@
-"""Hexifence agents: random, the course's greedy, safe-edge, alpha-beta and the perfect player.
+"""Hexifence's baseline agents: random, the course's greedy, safe-edge and the perfect player.
 
-The chain-aware agent (the seed's endgame) is in ``engine.hexifence.chain_agent``. Every agent
+The chain-aware agent (the seed's endgame) is in ``engine.hexifence.agents.chain``, the tuned
+alpha-beta in ``engine.hexifence.agents.alphabeta``. Every agent
 draws its random choices from its own generator, reseeded by ``reset(seed)``.
 """
 
@@ -8,11 +9,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.core.agent import Seed, check_search_args, cut_info, make_rng
-from engine.hexifence.searcher import NO_MOVE, Searcher
-from engine.hexifence.state import State
-from engine.hexifence.structure import N_FEATURES
-from engine.hexifence.tactics import CAPTURES, IMMEDIATE, SWEEP, table_of
+from engine.core.agent import Seed, make_rng
+from engine.hexifence.agents.tactics import CAPTURES, IMMEDIATE, SWEEP, table_of
+from engine.hexifence.genome.evaluation import N_FEATURES
+from engine.hexifence.rules.state import State
+from engine.hexifence.search.searcher import Searcher
 
 
 class _RandomChoice:
@@ -75,40 +76,6 @@ class SafeAgent(_RandomChoice):
         if len(safe):
             return self.pick(state, safe)
         return self.pick(state, _minimal(table, edges, SWEEP))
-
-
-class AlphaBetaAgent:
-    """Alpha-beta with evaluation ``weights`` ([phases, features]): ``depth`` turns, or
-    iterative deepening within ``time_limit`` seconds; exact once ``endgame_empties`` or fewer
-    edges are undrawn. Deterministic (``seed`` is accepted and ignored). ``network``: an n-tuple
-    genome's evaluation (``Searcher``)."""
-
-    def __init__(self, weights: np.ndarray, size: int, depth: int = 2,
-                 time_limit: float | None = None, endgame_empties: int = 12, name: str = "",
-                 tt_bits: int = 20, network: tuple | None = None):
-        check_search_args(depth, time_limit)
-        self.searcher = Searcher(weights, size, tt_bits, network=network)
-        self.depth, self.time_limit = int(depth), time_limit
-        self.deadline: float | None = None  # a fixed-depth search's cap (``cut_info``)
-        self.endgame_empties = int(endgame_empties)
-        budget = f"{time_limit}s" if time_limit is not None else f"d{depth}"
-        self.name = name or f"alphabeta@{budget}"
-        self.last_info: dict = {}
-
-    def reset(self, seed: Seed = None) -> None:
-        self.searcher.clear()
-
-    def select_move(self, state: State) -> int:
-        if state.empty_edges <= self.endgame_empties:
-            result = self.searcher.solve(state)
-        elif self.time_limit is not None:
-            result = self.searcher.search(state, time_limit=self.time_limit)
-        else:
-            result = self.searcher.search(state, depth=self.depth, deadline=self.deadline)
-        if result.move == NO_MOVE:
-            raise RuntimeError(f"search returned no move for\n{state.to_text()}")
-        self.last_info = {"eval": result.value, **cut_info(self, result)}
-        return result.move
 
 
 class PerfectAgent:

@@ -3,7 +3,7 @@
 ``python -m evolve.export CHAMPION --format comp30024 --out DIR`` writes
 ``DIR/aiproj/hexifence/<ClassName>.java``: a class of package ``aiproj.hexifence`` implementing
 the course's ``Player`` and ``Piece``, rendered from ``comp30024_template.java`` (a port of
-``engine.hexifence.search`` that compiles on its own). The generated block holds the search
+``engine.hexifence.search.negamax`` that compiles on its own). The generated block holds the search
 settings, the feature weights as Java literals (Python's ``repr`` of a float is read back by
 ``Double.parseDouble`` to the same double), the n-tuple network's tables and weights as hex
 strings of their IEEE bits (a literal array that large would pass the JVM's 64 KB method limit)
@@ -50,8 +50,8 @@ def _strings(items: list[str]) -> list[str]:
 
 
 def keys_block(size: int) -> list[str]:
-    """The engine's Zobrist keys of one board size (``engine.hexifence.searcher.Keys``)."""
-    from engine.hexifence.searcher import keys
+    """The engine's Zobrist keys of one board size (``engine.hexifence.search.searcher.Keys``)."""
+    from engine.hexifence.search.searcher import keys
 
     k = keys(size)
     arrays = (k.zob1, k.zob2, k.zmar1, k.zmar2, k.zg1.ravel(), k.zg2.ravel())
@@ -62,7 +62,7 @@ def keys_block(size: int) -> list[str]:
 def network_block(game, genome: np.ndarray) -> tuple[list[str], np.ndarray, int]:
     """``NETWORK``: node of each edge, the instances' offsets, lengths, cells and digit powers,
     phases, entries per phase, then the weights' bits; returns it with the feature weights."""
-    from engine.hexifence import network as nw
+    from engine.hexifence.genome import network as nw
 
     network = game.network
     net, feat = network.split(genome)
@@ -80,7 +80,7 @@ def network_block(game, genome: np.ndarray) -> tuple[list[str], np.ndarray, int]
 
 def generated_block(champion: Champion, game, depth: int, endgame_empties: int,
                     move_ms: int) -> str:
-    from engine.hexifence import weights as W
+    from engine.hexifence.genome import weights as W
 
     if game.network is None:
         phases = len(champion.genome) // len(W.FEATURES)

@@ -1,7 +1,7 @@
 """A Hexifence position: who drew each edge, who owns each cell, whose turn it is.
 
 Immutable and small: ``edges`` holds one byte per edge (0 undrawn, 1 blue, 2 red) in the
-compact order of ``engine.hexifence.board``, ``cells`` one byte per cell (0 free, 1 blue,
+compact order of ``engine.hexifence.rules.board``, ``cells`` one byte per cell (0 free, 1 blue,
 2 red). Drawing the last empty edge of a cell captures it and the mover moves again.
 
 Text (``to_text`` / ``from_text``): the course's board text -- first line N, then 4N-1 lines of
@@ -17,7 +17,7 @@ from functools import cached_property
 
 import numpy as np
 
-from engine.hexifence.board import Board, board, check_size
+from engine.hexifence.rules.board import Board, board, check_size
 
 BLUE, RED = 0, 1
 PLAYER_NAMES = ("blue", "red")

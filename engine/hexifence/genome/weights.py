@@ -20,7 +20,7 @@ import numpy as np
 
 from engine.core.files import read_champion_json
 from engine.core.game import Champion, ChampionFileError, GenomeSpec
-from engine.hexifence.structure import FEATURES, N_FEATURES
+from engine.hexifence.genome.evaluation import FEATURES, N_FEATURES
 
 SCHEMA_VERSION = 1
 GAME = "hexifence"

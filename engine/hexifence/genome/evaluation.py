@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from engine.hexifence.rules import count_safe, is_undrawn
+from engine.hexifence.rules.bitboard import count_safe, is_undrawn
 
 FEATURES = (
     "margin",  # cells: side to move minus opponent

@@ -13,11 +13,11 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from engine.hexifence.board import board, cell_symmetries
-from engine.hexifence.network import FEATURES_ONLY
-from engine.hexifence.network_eval import no_network
-from engine.hexifence.search import NO_MOVE, negamax
-from engine.hexifence.state import State
+from engine.hexifence.genome.network import FEATURES_ONLY
+from engine.hexifence.genome.network_eval import no_network
+from engine.hexifence.rules.board import board, cell_symmetries
+from engine.hexifence.rules.state import State
+from engine.hexifence.search.negamax import NO_MOVE, negamax
 from engine.kernels.driver import UNLIMITED, SearchDriver
 from engine.kernels.tt import PERMANENT_GEN
 
@@ -67,7 +67,7 @@ def keys(size: int) -> Keys:
 class Searcher(SearchDriver):
     """Alpha-beta with ``weights`` ([phases, features] float64) on boards of one size.
     ``network``: ``(node of each edge, tables, weights [phases, n_weights], mode)`` of an
-    n-tuple genome (``engine.hexifence.network``); without it the features alone evaluate."""
+    n-tuple genome (``engine.hexifence.genome.network``); without it the features alone evaluate."""
 
     def __init__(self, weights: np.ndarray, size: int, tt_bits: int = 20, shared: bool = True,
                  network: tuple | None = None):

@@ -11,7 +11,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from engine.hexifence.rules import captures_of, degrees, draw, is_undrawn, last_edge, sweep_gain
+from engine.hexifence.rules.bitboard import (
+    captures_of,
+    degrees,
+    draw,
+    is_undrawn,
+    last_edge,
+    sweep_gain,
+)
 
 CAPTURES, IMMEDIATE, SWEEP, DEAL_POINTS = range(4)
 

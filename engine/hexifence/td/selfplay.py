@@ -28,11 +28,11 @@ import numpy as np
 from numba import njit
 
 from engine.core.agent import Seed
-from engine.hexifence.board import board
-from engine.hexifence.network import nodes
-from engine.hexifence.network_eval import drawing_gain
-from engine.hexifence.rules import captures_of, degrees, draw, is_undrawn
-from engine.hexifence.structure import N_FEATURES, evaluate
+from engine.hexifence.genome.evaluation import N_FEATURES, evaluate
+from engine.hexifence.genome.network import nodes
+from engine.hexifence.genome.network_eval import drawing_gain
+from engine.hexifence.rules.bitboard import captures_of, degrees, draw, is_undrawn
+from engine.hexifence.rules.board import board
 from engine.kernels.ntuple_eval import evaluate_indices, indices_cells, set_cell
 from engine.kernels.ntuple_td import (
     explores,

@@ -1,6 +1,6 @@
 """The Hexifence network on the kernels' position (numba): undrawn-edge bitset -> node states
--> value, and the change one drawn edge makes (``engine.hexifence.network`` says what the nodes
-are). Used by the search at its leaves and by TD self-play for every candidate move."""
+-> value, and the change one drawn edge makes (``engine.hexifence.genome.network`` says what the
+nodes are). Used by the search at its leaves and by TD self-play for every candidate move."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from functools import cache
 import numpy as np
 from numba import njit
 
-from engine.hexifence.rules import is_undrawn
+from engine.hexifence.rules.bitboard import is_undrawn
 from engine.kernels import ntuple as nt
 from engine.kernels.ntuple_eval import evaluate_cells
 

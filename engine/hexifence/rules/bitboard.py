@@ -1,7 +1,7 @@
 """Numba kernels over an undrawn-edge bitset: degrees, drawing, captures, safe edges.
 
 A position for the kernels is ``words`` (uint64 bitset of the *undrawn* edges, compact edge
-order of ``engine.hexifence.board``) plus ``deg`` (int8 per cell: its undrawn edges; 0 means
+order of ``engine.hexifence.rules.board``) plus ``deg`` (int8 per cell: its undrawn edges; 0 means
 captured, since a free cell always has an undrawn edge). That is strings-and-coins: cells are
 coins, undrawn edges are strings (to another coin or to the ground for a boundary edge), the
 degree of a coin is its number of strings, and cutting a coin's last string captures it.

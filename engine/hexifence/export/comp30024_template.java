@@ -7,7 +7,7 @@ import java.io.PrintStream;
  * {@code python -m evolve.export CHAMPION --format comp30024 --out DIR} from a board-evolve
  * champion. Standard library only, no file or network I/O.
  *
- * It is a port of the engine's alpha-beta ({@code engine/hexifence/search.py} on the kernel
+ * It is a port of the engine's alpha-beta ({@code engine/hexifence/search/negamax.py} on the kernel
  * {@code engine/kernels/alphabeta.py}): negamax over strings and coins where a capture keeps the
  * turn and costs no depth, Barker and Korf's capture filter, one boundary edge per cell, a
  * transposition table keyed by the smallest of the 12 hexagon symmetries' Zobrist hashes (the

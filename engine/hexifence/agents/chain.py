@@ -16,16 +16,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.hexifence.agents import _minimal, _RandomChoice, _undrawn
-from engine.hexifence.rules import (
-    count_safe,
-    degrees,
-    last_edge,
-    other_edge,
-    sweep_gain,
-)
-from engine.hexifence.state import State
-from engine.hexifence.structure import (
+from engine.hexifence.agents.simple import _minimal, _RandomChoice, _undrawn
+from engine.hexifence.agents.tactics import DEAL_POINTS, IMMEDIATE, SWEEP, table_of
+from engine.hexifence.genome.evaluation import (
     LONG,
     LONG_CELLS,
     LOOP_CELLS,
@@ -34,7 +27,14 @@ from engine.hexifence.structure import (
     SHORT,
     analyse,
 )
-from engine.hexifence.tactics import DEAL_POINTS, IMMEDIATE, SWEEP, table_of
+from engine.hexifence.rules.bitboard import (
+    count_safe,
+    degrees,
+    last_edge,
+    other_edge,
+    sweep_gain,
+)
+from engine.hexifence.rules.state import State
 
 
 def controlled_value(counts: np.ndarray) -> int:

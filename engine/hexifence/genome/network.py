@@ -19,8 +19,8 @@ Patterns (``game.genome.layout``, joined by ``+``):
 
 The value of a position for the side to move is its cell margin plus the network's sum for
 its phase (a cell count: the network estimates the cells still to come), or, with
-``features``, the network plus the weighted features of ``engine.hexifence.structure`` (whose
-``margin`` weight then carries the margin). A genome is ``phases`` rows, each the network's
+``features``, the network plus the weighted features of ``engine.hexifence.genome.evaluation``
+(whose ``margin`` weight then carries the margin). A genome is ``phases`` rows, each the network's
 entries then, with ``features``, the 11 feature weights. Gene ``p0.t2.0101`` is phase 0, LUT 2,
 the entry whose nodes (in the tuple's order) hold 0, 1, 0, 1; crossover blocks are one per LUT
 per phase (``p0.t2``) and ``p0.features``.
@@ -34,9 +34,9 @@ from functools import cache
 import numpy as np
 
 from engine.core import GameSettingsError
-from engine.hexifence import weights as W
-from engine.hexifence.board import board, cell_symmetries
-from engine.hexifence.structure import FEATURES, N_FEATURES
+from engine.hexifence.genome import weights as W
+from engine.hexifence.genome.evaluation import FEATURES, N_FEATURES
+from engine.hexifence.rules.board import board, cell_symmetries
 from engine.kernels import ntuple as nt
 from engine.kernels.ntuple_genome import (  # noqa: F401  (the search's evaluation modes)
     FEATURES_ONLY,
@@ -142,7 +142,7 @@ def build_layout(size: int, spec: str) -> nt.Layout:
 
 def network_of(size: int, genome: dict) -> NetworkGenome:
     """The genome of validated ``ntuple`` settings on the board of ``size``: its LUTs, then with
-    ``features`` the 11 feature weights of ``engine.hexifence.structure`` per phase."""
+    ``features`` the 11 feature weights of ``engine.hexifence.genome.evaluation`` per phase."""
     return _cached_network(size, genome["layout"], genome["phases"], genome["features"])
 
 

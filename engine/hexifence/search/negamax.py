@@ -18,7 +18,7 @@ heuristic mode scores a node at the horizon with ``structure.evaluate`` (weights
   them; heuristic entries mix the margin into the key instead, since a weighted evaluation
   is not a margin plus something. Heuristic cut-offs use entries of exactly the same depth.
 - Leaves are scored by the features, by the cell margin plus an n-tuple network
-  (``engine.hexifence.network``: it reads strings and coins, so positions the table or the
+  (``engine.hexifence.genome.network``: it reads strings and coins, so positions the table or the
   move list treat alike get the same value), or by both.
 - The search itself is the shared kernel (``engine.kernels.alphabeta``); this module supplies
   Hexifence's frames (``ctx``, below) and the seven functions it asks for.
@@ -29,10 +29,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from engine.hexifence.network import FEATURES_ONLY, NETWORK_AND_FEATURES
-from engine.hexifence.network_eval import network_value
-from engine.hexifence.rules import capture_candidates, degrees, draw, is_safe, is_undrawn
-from engine.hexifence.structure import N_FEATURES, evaluate
+from engine.hexifence.genome.evaluation import N_FEATURES, evaluate
+from engine.hexifence.genome.network import FEATURES_ONLY, NETWORK_AND_FEATURES
+from engine.hexifence.genome.network_eval import network_value
+from engine.hexifence.rules.bitboard import capture_candidates, degrees, draw, is_safe, is_undrawn
 from engine.kernels import alphabeta as ab
 
 INF = np.inf

@@ -13,8 +13,8 @@ import math
 import numpy as np
 
 from engine.core import Champion
-from engine.hexifence.board import OFFSETS, board
-from engine.hexifence.network import nodes
+from engine.hexifence.genome.network import nodes
+from engine.hexifence.rules.board import OFFSETS, board
 from engine.kernels import ntuple_figures as nf
 
 SQRT3 = math.sqrt(3.0)
