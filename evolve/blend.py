@@ -11,8 +11,8 @@ value is linear in its weights, so the blend scores every position as the weight
 the files' scores, and its 1-ply moves are the ensemble's. Networks that learnt differently
 err differently: in Othello, the mean of the 4+2x2 and the 2x2-square networks in 4 phases
 scores 65% head to head against today's network, where they score 65% and 55% alone
-(experiments/notes/tuning.md, "Strength at scale"). The game and settings default to the first file's. The
-output's metadata name every file, its SHA-256 and its weight.
+(experiments/notes/tuning.md, "Strength at scale"). The game and settings default to the
+first file's. The output's metadata name every file, its SHA-256 and its weight.
 """
 
 from __future__ import annotations

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+
 @dataclass(frozen=True)
 class Row:
     job: str             # its result file <job>.md is shown; the figure is read from its .json

@@ -75,6 +75,18 @@ def test_the_core_the_kernels_and_the_pipeline_import_no_game(package):
             assert not any(m.startswith(games) for m in imports_of(path)), name
 
 
+def test_every_game_package_keeps_its_modules_in_rooms():
+    """A game package's top level holds its contract and commands; the rest lives in rooms by
+    role (``rules/``, ``genome/``, ``search/``, ``agents/``, ...): at most 15 modules on top."""
+    crowded = {}
+    for package in game_packages():
+        top = ROOT.joinpath(*package.split("."))
+        modules = [p.stem for p in top.glob("*.py") if p.stem != "__init__"]
+        if len(modules) > 15:
+            crowded[package] = sorted(modules)
+    assert crowded == {}
+
+
 GAME_NAMES_IN_SOURCE = ("reversi", "othello", "pentago", "hexifence", "cs303")
 
 

@@ -25,7 +25,8 @@ RUNS = 3
 
 
 @pytest.mark.slow  # three sessions, each starting Ray and chromium: about a minute
-@pytest.mark.skipif(not chromium_available(), reason="needs Debian's chromium (.ci/run installs it)")
+@pytest.mark.skipif(not chromium_available(),
+                    reason="needs Debian's chromium (.ci/run installs it)")
 def test_a_session_with_ray_numba_and_chromium_exits_0_and_leaves_no_files():
     for attempt in range(RUNS):
         with tempfile.TemporaryDirectory(prefix="be-exit-", dir="/tmp") as folder:

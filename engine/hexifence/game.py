@@ -4,8 +4,8 @@ Player 0 is blue (moves first), player 1 red; margins are blue cells minus red c
 is ``row * (4N-1) + col`` on the course's edge grid, written ``"row col"``. A capture keeps the
 turn, so ``to_move`` may stay the same after a move. Settings: ``size`` (N, default 3) and
 ``genome``: ``{phases: P}`` (the ``features`` kind, the default: weights of
-``engine.hexifence.structure``'s features) or ``{kind: ntuple, phases, layout, features}`` (a
-pattern network, ``engine.hexifence.network``).
+``engine.hexifence.genome.evaluation``'s features) or ``{kind: ntuple, phases, layout, features}``
+(a pattern network, ``engine.hexifence.genome.network``).
 """
 
 from __future__ import annotations
@@ -29,11 +29,11 @@ from engine.core.game import (
     SearchSettings,
 )
 from engine.core.settings import int_in
-from engine.hexifence import network as nw
-from engine.hexifence import weights as W
-from engine.hexifence.board import MAX_SIZE, board
-from engine.hexifence.comp30024 import COMP30024_EXPORT
-from engine.hexifence.state import PLAYER_NAMES, State, edge_of_move, from_text, initial_state
+from engine.hexifence.export.comp30024 import COMP30024_EXPORT
+from engine.hexifence.genome import network as nw
+from engine.hexifence.genome import weights as W
+from engine.hexifence.rules.board import MAX_SIZE, board
+from engine.hexifence.rules.state import PLAYER_NAMES, State, edge_of_move, from_text, initial_state
 from engine.kernels.ntuple_game import NetworkGenomeFigures
 from engine.kernels.ntuple_settings import merged_genome
 
@@ -43,7 +43,7 @@ SEARCH_SPECS = ("alphabeta", "reference", "margin", "perfect")
 
 class HexifenceGame(NetworkGenomeFigures, GameBase):
     name = "hexifence"
-    network_package = "engine.hexifence"  # its network_figures module (NetworkGenomeFigures)
+    network_package = "engine.hexifence"  # its figures.network module (NetworkGenomeFigures)
     description = "Hexifence: hexagonal dots-and-boxes (Melbourne COMP30024), most cells wins"
     players = PLAYER_NAMES
     margin_unit = "cells"
@@ -117,14 +117,14 @@ class HexifenceGame(NetworkGenomeFigures, GameBase):
                  epsilon: float) -> np.ndarray:
         if self.network is None:
             return super().td_learn(genome, games, seed, alpha, epsilon)
-        from engine.hexifence.td import td_learn
+        from engine.hexifence.td.selfplay import td_learn
 
         return td_learn(self, genome, games, seed, alpha, epsilon)
 
     # --- agents ---------------------------------------------------------------------------
     def make_agent(self, genome: np.ndarray, search: SearchSettings, seed: Seed = None,
                    name: str = ""):
-        from engine.hexifence.agents import AlphaBetaAgent
+        from engine.hexifence.agents.alphabeta import AlphaBetaAgent
 
         if self.network is not None:
             net, feat = self.network.split(genome)
@@ -137,8 +137,8 @@ class HexifenceGame(NetworkGenomeFigures, GameBase):
                               search.time_limit, search.endgame_empties, name=name)
 
     def make_panel_agent(self, spec: str, search: SearchSettings, seed: Seed = None):
-        from engine.hexifence import agents
-        from engine.hexifence.chain_agent import ChainAgent
+        from engine.hexifence.agents import simple as agents
+        from engine.hexifence.agents.chain import ChainAgent
 
         self.check_spec(spec)
         simple = {"random": agents.RandomAgent, "greedy": agents.GreedyAgent,
@@ -276,12 +276,11 @@ class HexifenceGame(NetworkGenomeFigures, GameBase):
         return network_files.read_champion(document, GAME)
 
     def export(self, champion: Champion | Path, fmt: str, out: Path, **options) -> None:
-        """``comp30024``: the course's Java player (``engine.hexifence.comp30024``); its
+        """``comp30024``: the course's Java player (``engine.hexifence.export.comp30024``); its
         options are that format's."""
         if fmt != COMP30024_EXPORT.name:
             return super().export(champion, fmt, out, **options)
-        from engine.hexifence import comp30024
-
+        from engine.hexifence.export import comp30024
         comp30024.export(self, champion, out, **options)
 
     def genome_figure(self, genome: np.ndarray, title: str = ""):

@@ -26,9 +26,9 @@ from pathlib import Path
 import numpy as np
 
 from engine.core import Champion, ChampionFileError
-from engine.hexifence import weights
-from engine.hexifence.board import board
-from engine.hexifence.network import nodes
+from engine.hexifence.genome import weights
+from engine.hexifence.genome.network import nodes
+from engine.hexifence.rules.board import board
 from engine.kernels.ntuple_files import NetworkFile
 
 MAX_WEIGHT = 1000.0  # far beyond any cell count: a larger weight is a broken file
@@ -63,7 +63,7 @@ def node_edges(size: int) -> list[list[list[int]]]:
 
 def read_champion(document, game) -> Champion:
     """The champion in a parsed file (``ChampionDocument``) of either genome kind: the feature
-    genome's JSON (schema 1, ``engine.hexifence.weights``) or a network file (schema 2),
+    genome's JSON (schema 1, ``engine.hexifence.genome.weights``) or a network file (schema 2),
     configured by the file's own settings (``game``: the unconfigured game)."""
     if document.npz:
         raise ChampionFileError(f"{document.path}: {game.name} champion files are JSON")

@@ -21,7 +21,7 @@ from engine.core import specs
 from engine.core.play import View, add_options, check_options, clocked, run, shown_search
 from engine.core.play_any import champion_opponent_search
 from engine.hexifence.game import GAME
-from engine.hexifence.state import PLAYER_NAMES, State
+from engine.hexifence.rules.state import PLAYER_NAMES, State
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:

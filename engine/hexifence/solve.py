@@ -19,9 +19,9 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.hexifence.searcher import Searcher
-from engine.hexifence.state import PLAYER_NAMES, State, from_text
-from engine.hexifence.structure import N_FEATURES
+from engine.hexifence.genome.evaluation import N_FEATURES
+from engine.hexifence.rules.state import PLAYER_NAMES, State, from_text
+from engine.hexifence.search.searcher import Searcher
 
 
 def solve_state(state: State, all_moves: bool = False, tt_bits: int = 22) -> dict:

@@ -1,6 +1,6 @@
 """What a game whose genome may be an n-tuple network adds to ``GameBase`` (a mixin, listed
 before ``GameBase``): ``self.network`` is the network (``None`` for the game's other genome
-kind), and the game's package holds ``network_figures.py`` with ``network_figures(game,
+kind), and the game's package holds ``figures/network.py`` with ``network_figures(game,
 champion)`` and ``network_markdown(game, genome)``."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from engine.core.records import Champion
 
 
 class NetworkGenomeFigures:
-    network_package: str  # e.g. "engine.pentago": where ``network_figures`` lives
+    network_package: str  # e.g. "engine.pentago": its ``figures.network`` draws the network
 
     def learns_by_td(self) -> bool:
         return self.network is not None
@@ -29,4 +29,4 @@ class NetworkGenomeFigures:
         return self._figures_module().network_markdown(self, genome)
 
     def _figures_module(self):
-        return import_module(f"{self.network_package}.network_figures")
+        return import_module(f"{self.network_package}.figures.network")

@@ -1,1 +1,16 @@
-"""Pentago Twist (McGill COMP 424): bitboard rules, agents and the ``Game`` contract."""
+"""Pentago Twist (McGill COMP 424) on bitboards, in rooms by role (the same room and file names
+in every game package)::
+
+    game.py           the game contract (PentagoTwistGame; GAME)
+    play.py           python -m engine.play's Pentago Twist board in the terminal
+    perft.py          python -m engine.perft: move and position counts
+    network_files.py  champion files of the ntuple genome
+    rules/            bitboard (numba kernels), state (positions, move text), reference (tests)
+    genome/           evaluation (features and kernel), weights (the feature-weights genome),
+                      network (the ntuple genome)
+    search/           negamax (parts of engine.kernels.alphabeta), searcher
+    agents/           simple (random, greedy), alphabeta, mcts, tactics, factory (agent specs)
+    td/               selfplay
+    export/           comp424 (+ comp424_template/: the Java sources)
+    figures/          heatmaps, network
+"""

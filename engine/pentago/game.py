@@ -4,9 +4,9 @@ Player 0 is white (moves first), player 1 black. A state is a ``State`` (two sto
 move ids are ``(x * 6 + y) * 8 + a * 2 + b`` (0..287), written ``"x y a b"`` as in the course.
 The margin is in wins: +1 white won, -1 black won, 0 a draw. The genome (``game.genome``) is of
 one of two kinds: ``features`` (the default: the per-phase own/opp feature weights of
-``engine.pentago.evaluation``, setting ``phases``: equal slices of 0..36 stones) or ``ntuple``
-(a pattern network, ``engine.pentago.network``: ``phases``, ``layout``, ``symmetry``,
-``features``).
+``engine.pentago.genome.evaluation``, setting ``phases``: equal slices of 0..36 stones) or
+``ntuple`` (a pattern network, ``engine.pentago.genome.network``: ``phases``, ``layout``,
+``symmetry``, ``features``).
 """
 
 from __future__ import annotations
@@ -30,19 +30,19 @@ from engine.core.base import GameBase
 from engine.core.files import ChampionDocument
 from engine.kernels.ntuple_game import NetworkGenomeFigures
 from engine.kernels.ntuple_settings import merged_genome
-from engine.pentago import genome as genes
-from engine.pentago import network as nw
-from engine.pentago import specs
-from engine.pentago import state as st
-from engine.pentago.comp424 import COMP424_EXPORT
-from engine.pentago.evaluation import phase_table
+from engine.pentago.agents import factory as specs
+from engine.pentago.export.comp424 import COMP424_EXPORT
+from engine.pentago.genome import network as nw
+from engine.pentago.genome import weights as genes
+from engine.pentago.genome.evaluation import phase_table
+from engine.pentago.rules import state as st
 
 
 class PentagoTwistGame(NetworkGenomeFigures, GameBase):
     """Pentago Twist with its genome settings (``with_settings`` makes a copy)."""
 
     name = "pentago_twist"
-    network_package = "engine.pentago"  # its network_figures module (NetworkGenomeFigures)
+    network_package = "engine.pentago"  # its figures.network module (NetworkGenomeFigures)
     description = ("Pentago Twist (McGill COMP 424): 6x6, place a stone then rotate a quadrant "
                    "clockwise or flip it; five in a row wins")
     players = ("white", "black")
@@ -121,14 +121,14 @@ class PentagoTwistGame(NetworkGenomeFigures, GameBase):
                  epsilon: float) -> np.ndarray:
         if self.network is None:
             return super().td_learn(genome, games, seed, alpha, epsilon)
-        from engine.pentago.td import td_learn
+        from engine.pentago.td.selfplay import td_learn
 
         return td_learn(self.network, genome, games, seed, alpha, epsilon)
 
     # --- agents ----------------------------------------------------------------------------
     def make_agent(self, genome, search: SearchSettings, seed: Seed = None,
                    name: str = "") -> Agent:
-        from engine.pentago.agents import AlphaBetaAgent
+        from engine.pentago.agents.alphabeta import AlphaBetaAgent
 
         weights, phases = self.evaluation_arrays(genome)
         return AlphaBetaAgent(weights, phases, depth=search.depth, time_limit=search.time_limit,
@@ -229,17 +229,17 @@ class PentagoTwistGame(NetworkGenomeFigures, GameBase):
 
     def export(self, champion: Champion | Path, fmt: str, out: Path, **options) -> None:
         """``json`` (the base), or ``comp424``: the course's ``student_player`` package written
-        into the folder ``out`` (``engine.pentago.comp424``)."""
+        into the folder ``out`` (``engine.pentago.export.comp424``)."""
         if fmt != COMP424_EXPORT.name:
             return super().export(champion, fmt, out, **options)
-        from engine.pentago.comp424 import export_comp424
+        from engine.pentago.export.comp424 import export_comp424
 
         export_comp424(self, champion, out, **options)
 
     def genome_figure(self, genome: np.ndarray, title: str = ""):
         if self.network is not None:
             return None
-        from engine.pentago.figures import weights_figure
+        from engine.pentago.figures.heatmaps import weights_figure
 
         return weights_figure(genes.weights_matrix(genome, self.phases), title)
 

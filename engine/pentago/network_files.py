@@ -28,8 +28,8 @@ from engine.core import Champion, ChampionFileError, GameBase, GameSettingsError
 from engine.kernels import ntuple as nt
 from engine.kernels.ntuple_files import NetworkFile
 from engine.kernels.ntuple_settings import is_layout_file
-from engine.pentago import genome as genes
-from engine.pentago.network import build_layout, symmetry_of
+from engine.pentago.genome import weights as genes
+from engine.pentago.genome.network import build_layout, symmetry_of
 
 CELLS = "cell 6x + y: row x (0 = top), column y (0 = left); bit 6x + y of a 36-bit board"
 STATES = {"0": "empty", "1": "a stone of the side to move", "2": "an opponent's stone"}

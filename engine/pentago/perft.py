@@ -21,8 +21,8 @@ import numpy as np
 from numba import njit
 
 from engine.kernels.bits import ONE, lowest_bit_index, popcount
-from engine.pentago import bitboard as bb
-from engine.pentago.state import State, parse_state
+from engine.pentago.rules import bitboard as bb
+from engine.pentago.rules.state import State, parse_state
 
 
 @njit(cache=True)

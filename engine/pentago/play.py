@@ -18,9 +18,9 @@ from typing import TextIO
 
 from engine.core.play import View, add_options, run
 from engine.core.play_any import opponent_agent
+from engine.pentago.agents.factory import allowed_specs
 from engine.pentago.game import GAME
-from engine.pentago.specs import allowed_specs
-from engine.pentago.state import State, state_text
+from engine.pentago.rules.state import State, state_text
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:

@@ -4,12 +4,12 @@ The genome is of one of two kinds (``game.genome.kind``): ``weights`` (the defau
 ``Weights`` layout (per-phase positional matrix + the feature weights of the chosen feature
 groups; ``phases``, ``phase_bounds`` in discs, ``symmetric``, ``features``: the groups, by
 default ``[mobility, stability]``), or ``ntuple``, an ``NtupleWeights`` network per phase
-(``layout``, ``symmetry``) plus the same feature groups (``engine.reversi.network``; both kinds
-as the game uses them: ``engine.reversi.genome``).
+(``layout``, ``symmetry``) plus the same feature groups (``engine.reversi.genome.network``; both
+kinds as the game uses them: ``engine.reversi.genome.settings``).
 A state is a ``Position``; move ids are squares 0..63 (a1 = 0, b1 = 1, ..., h8 = 63) and
 ``PASS`` (64). Champion files are the Reversi weights files (``engine.reversi.files``)
 or network files (``engine.reversi.files.network``); networks learn by TD self-play
-(``engine.reversi.td``).
+(``engine.reversi.td.selfplay``).
 """
 
 from __future__ import annotations
@@ -27,14 +27,14 @@ from engine.core.records import (
     GenomeSpec,
     SearchSettings,
 )
-from engine.reversi.comp90054 import COMP90054_EXPORT
-from engine.reversi.cs303 import CS303_EXPORT, NPZ_EXPORT
+from engine.reversi.export.comp90054 import COMP90054_EXPORT
+from engine.reversi.export.cs303 import CS303_EXPORT, NPZ_EXPORT
 from engine.reversi.files import save_evaluation
 from engine.reversi.game_states import ReversiStates
 from engine.reversi.game_td import ReversiTD
-from engine.reversi.genome import NetworkKind, SquareTableKind, validated_genome
-from engine.reversi.position import Position, Variant
-from engine.reversi.search_settings import EXACT_SOLVERS
+from engine.reversi.genome.settings import NetworkKind, SquareTableKind, validated_genome
+from engine.reversi.rules.state import Position, Variant
+from engine.reversi.search.settings import EXACT_SOLVERS
 
 WEIGHTS_CACHE_SIZE = 256  # genomes whose Weights a game keeps (a population plus anchors)
 
@@ -93,7 +93,7 @@ class ReversiGame(ReversiStates, ReversiTD, GameBase):
 
     @property
     def phase_bounds(self) -> tuple[int, ...]:
-        from engine.reversi.weights import default_phase_bounds
+        from engine.reversi.genome.weights import default_phase_bounds
 
         bounds = self.genome["phase_bounds"]
         return tuple(bounds) if bounds is not None else default_phase_bounds(self.genome["phases"])
@@ -135,7 +135,7 @@ class ReversiGame(ReversiStates, ReversiTD, GameBase):
         return GenomeSpec(tuple(layout.names), dict(layout.blocks), low, high)
 
     def reference_names(self) -> tuple[str, ...]:
-        from engine.reversi.weights import REFERENCE_NAMES
+        from engine.reversi.genome.weights import REFERENCE_NAMES
 
         return REFERENCE_NAMES
 
@@ -155,7 +155,7 @@ class ReversiGame(ReversiStates, ReversiTD, GameBase):
         return (60 - state.empties) / 60
 
     def phase_of(self, state: Position) -> int:
-        from engine.reversi.weights import phase_of_discs_table
+        from engine.reversi.genome.weights import phase_of_discs_table
 
         return int(phase_of_discs_table(self.phase_bounds)[64 - state.empties])
 
@@ -293,11 +293,11 @@ class ReversiGame(ReversiStates, ReversiTD, GameBase):
 
     def export(self, champion, fmt: str, out, **options) -> None:
         """``options``: ``depth`` / ``endgame_empties`` of a fixed-depth CS303 agent; those and
-        the time and team options of the COMP90054 agent (``engine.reversi.comp90054``)."""
-        from engine.reversi.exports import export_weights
+        the time and team options of the COMP90054 agent (``engine.reversi.export.comp90054``)."""
+        from engine.reversi.export.formats import export_weights
 
         if fmt == COMP90054_EXPORT.name:
-            from engine.reversi.comp90054 import export_comp90054
+            from engine.reversi.export.comp90054 import export_comp90054
 
             export_comp90054(as_champion(champion, self), out, **options)
             return
@@ -307,7 +307,7 @@ class ReversiGame(ReversiStates, ReversiTD, GameBase):
 
     def genome_figures(self, champion: Champion, history=()) -> dict:
         """Heatmaps, feature weights and (given the champions' history) weight history; for a
-        network its patterns instead (``engine.reversi.network_figures``)."""
+        network its patterns instead (``engine.reversi.figures.network``)."""
         weights = self.weights(champion.genome, champion.name, champion.metadata)
         past = [(g, self.weights(c.genome, c.name)) for g, c in history]
         return self.model().figures(weights, past)

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from engine.core import Agent, Seed, match
 from engine.core.records import DRAW, Outcome
-from engine.reversi.position import PASS, Position, move_name, parse_move
+from engine.reversi.rules.state import PASS, Position, move_name, parse_move
 
 
 def only_pass(legal: Sequence[int]) -> bool:

@@ -1,7 +1,7 @@
 """Temporal-difference learning of Reversi's ``ntuple`` genomes behind the game contract (a
 mixin of ``ReversiGame``, which gives ``model()``, ``network``, ``phase_bounds``, ``variant``
-and ``weights``): online self-play (``engine.reversi.td``), against fixed opponents, and in
-rounds (``engine.reversi.td_rounds``).
+and ``weights``): online self-play (``engine.reversi.td.selfplay``), against fixed opponents, and in
+rounds (``engine.reversi.td.rounds``).
 
 The genome kind decides whether it learns (``model().learns_by_td``): a network learns through
 a ``NetworkTD``; square tables fall back to ``GameBase`` (no TD)."""
@@ -23,7 +23,7 @@ class NetworkTD:
 
     def learn(self, genome, games, seed, alpha, epsilon, opponents, self_play_share, rule):
         from engine.reversi.td import td_learn
-        from engine.reversi.td_opponents import opponent_networks
+        from engine.reversi.td.opponents import opponent_networks
 
         g = self.game
         fixed = opponent_networks(tuple(opponents), g.variant.is_reversed)
@@ -33,8 +33,8 @@ class NetworkTD:
         return learnt
 
     def play(self, genome, games, seed, epsilon, openings, opponents, self_play_share):
-        from engine.reversi.td_opponents import opponent_networks
-        from engine.reversi.td_rounds import td_play
+        from engine.reversi.td.opponents import opponent_networks
+        from engine.reversi.td.rounds import td_play
 
         g = self.game
         fixed = opponent_networks(tuple(opponents), g.variant.is_reversed)
@@ -42,7 +42,7 @@ class NetworkTD:
                        epsilon, openings, fixed, self_play_share)
 
     def learn_games(self, genome, records, alpha, rule):
-        from engine.reversi.td_rounds import td_learn_games
+        from engine.reversi.td.rounds import td_learn_games
 
         g = self.game
         learnt, errors = td_learn_games(g.network, genome, g.phase_bounds,
@@ -63,7 +63,7 @@ class ReversiTD:
                  rule=None) -> np.ndarray:
         """TD(0) self-play of a network genome, some games against fixed ``opponents`` (agent
         specs: references, ``wpc1``, weights or network files) if given
-        (``engine.reversi.td.td_learn``)."""
+        (``engine.reversi.td.selfplay.td_learn``)."""
         learner = self._learner()
         if learner is None:
             return super().td_learn(genome, games, seed, alpha, epsilon)
@@ -79,7 +79,7 @@ class ReversiTD:
     def td_play(self, genome: np.ndarray, games: int, seed: Seed, epsilon: float,
                 openings=None, opponents=(), self_play_share: float = 0.5) -> dict:
         """Fixed-network self-play, recorded, some games against fixed ``opponents`` (agent
-        specs, as ``td_learn`` takes them) if given (``engine.reversi.td_rounds.td_play``)."""
+        specs, as ``td_learn`` takes them) if given (``engine.reversi.td.rounds.td_play``)."""
         learner = self._learner()
         if learner is None:
             return super().td_play(genome, games, seed, epsilon, openings)

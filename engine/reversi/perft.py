@@ -17,8 +17,8 @@ import time
 import numpy as np
 from numba import njit
 
-from engine.reversi import bitboard as bb
-from engine.reversi.position import Position
+from engine.reversi.rules import bitboard as bb
+from engine.reversi.rules.state import Position
 
 ZERO = np.uint64(0)
 

@@ -30,7 +30,7 @@ from engine.core.play import (
 from engine.core.specs import Player, resolve_player
 from engine.reversi.agents.factory import allowed_specs, load_spec_weights, make_agent, parse_spec
 from engine.reversi.game_states import only_pass
-from engine.reversi.position import Position, Variant
+from engine.reversi.rules.state import Position, Variant
 
 SIDES = ("X (black)", "O (white)")
 

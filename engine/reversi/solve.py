@@ -18,8 +18,8 @@ import time
 from pathlib import Path
 
 from engine.reversi.files import reference_weights
-from engine.reversi.position import Position, Variant, move_name, parse_move
-from engine.reversi.search import NO_MOVE, Searcher
+from engine.reversi.rules.state import Position, Variant, move_name, parse_move
+from engine.reversi.search.searcher import NO_MOVE, Searcher
 
 TT_BITS = 21  # 2M entries (48 MB): the FFO #20-#39 benchmark runs faster than with 2**20
 

@@ -21,13 +21,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from tests.engine.hexifence import comp30024_check as check
-from engine.hexifence.comp30024 import recorded_endgame
+from engine.hexifence.export.comp30024 import recorded_endgame
 from engine.hexifence.game import GAME
-from engine.hexifence.searcher import Searcher
+from engine.hexifence.search.searcher import Searcher
 from evolve.export import export
 from experiments.common import arguments, rel
 from experiments.stamp import ROOT, Stamp, write_result
+from tests.engine.hexifence import comp30024_check as check
 
 CHAMPION = ROOT / "experiments" / "results" / "champions" / "hexifence.json"
 STANDINS = ROOT / "tests" / "engine" / "hexifence" / "comp30024_standins" / "aiproj" / "hexifence"

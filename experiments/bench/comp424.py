@@ -21,11 +21,11 @@ import tempfile
 from pathlib import Path
 
 from engine.core import SearchSettings
-from tests.engine.pentago import comp424_check as cc
-from engine.pentago.comp424 import COURSE_FIRST_MOVE_MS, COURSE_MOVE_MS
+from engine.pentago.export.comp424 import COURSE_FIRST_MOVE_MS, COURSE_MOVE_MS
 from engine.pentago.game import GAME
 from experiments.common import arguments
 from experiments.stamp import ROOT, Stamp, write_result
+from tests.engine.pentago import comp424_check as cc
 
 CHAMPIONS = ("experiments/results/champions/pentago_twist.json",
              "experiments/results/champions/pentago_twist_ntuple.json")

@@ -28,10 +28,10 @@ import numpy as np
 
 from engine.core.champion_search import champion_search
 from engine.core.records import SearchSettings
-from engine.reversi.comp90054 import write_comp90054
-from engine.reversi.position import PASS, Position
-from engine.reversi.search import Searcher
+from engine.reversi.export.comp90054 import write_comp90054
 from engine.reversi.files import load_evaluation
+from engine.reversi.rules.state import PASS, Position
+from engine.reversi.search.searcher import Searcher
 from experiments.common import arguments
 from experiments.stamp import ROOT, Stamp, write_result
 

@@ -135,8 +135,8 @@ def summary(searched, calls: dict, depth: int) -> dict:
 COMPILE = """
 import time
 start = time.perf_counter()
-from engine.reversi.position import Position
-from engine.reversi.search import Searcher
+from engine.reversi.rules.state import Position
+from engine.reversi.search.searcher import Searcher
 from engine.reversi.files import reference_weights
 imported = time.perf_counter()
 Searcher(reference_weights("wpc"), "reversed", endgame_empties=0).search(Position.start(), depth=1)
@@ -201,7 +201,7 @@ def main(argv: list[str] | None = None) -> int:
     for label, row in rows.items():
         lines += lines_for(label, row)
     lines += ["", f"A numba path would first pay for compiling: the engine's numba alpha-beta "
-              f"(`engine.reversi.search`) in a new process with an empty numba cache took "
+              f"(`engine.reversi.search.searcher`) in a new process with an empty numba cache took "
               f"{numba['import_seconds']:.1f} s to import and **{numba['compile_seconds']:.1f} s** "
               "to compile (its first search, depth 1)."]
     write_result(args.out, "# The exported CS303 agent: speed and use of the time limit", lines,

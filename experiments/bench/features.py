@@ -19,10 +19,10 @@ import time
 import numpy as np
 from numba import njit
 
-from engine.reversi.evaluation import evaluate
-from engine.reversi.position import PASS, Position
-from engine.reversi.search import Searcher
-from engine.reversi.weights import GenomeLayout, Weights, default_phase_bounds
+from engine.reversi.genome.evaluation import evaluate
+from engine.reversi.genome.weights import GenomeLayout, Weights, default_phase_bounds
+from engine.reversi.rules.state import PASS, Position
+from engine.reversi.search.searcher import Searcher
 from experiments.common import arguments
 from experiments.stamp import Stamp, write_result
 

@@ -21,14 +21,14 @@ import numpy as np
 from numba import njit
 
 from engine.core import SearchSettings, get_game
-from engine.hexifence.chain_agent import ChainAgent
+from engine.hexifence.agents.chain import ChainAgent
 from engine.hexifence.game import GAME
-from engine.hexifence.network import nodes
-from engine.hexifence.network_eval import drawing_gain, network_value
-from engine.hexifence.rules import degrees, is_undrawn
-from engine.hexifence.searcher import Searcher
-from engine.hexifence.state import initial_state
-from engine.hexifence.structure import N_FEATURES, evaluate
+from engine.hexifence.genome.evaluation import N_FEATURES, evaluate
+from engine.hexifence.genome.network import nodes
+from engine.hexifence.genome.network_eval import drawing_gain, network_value
+from engine.hexifence.rules.bitboard import degrees, is_undrawn
+from engine.hexifence.rules.state import initial_state
+from engine.hexifence.search.searcher import Searcher
 from engine.kernels import ntuple as nt
 from experiments.common import arguments, best_of, random_game
 from experiments.stamp import Stamp, write_result

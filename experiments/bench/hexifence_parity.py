@@ -20,11 +20,11 @@ import sys
 
 import numpy as np
 
-from engine.hexifence.chain_agent import ChainAgent
-from engine.hexifence.rules import count_safe, degrees
-from engine.hexifence.searcher import Searcher
-from engine.hexifence.state import initial_state
-from engine.hexifence.structure import FEATURES, N_FEATURES, features
+from engine.hexifence.agents.chain import ChainAgent
+from engine.hexifence.genome.evaluation import FEATURES, N_FEATURES, features
+from engine.hexifence.rules.bitboard import count_safe, degrees
+from engine.hexifence.rules.state import initial_state
+from engine.hexifence.search.searcher import Searcher
 from experiments.common import arguments
 from experiments.stamp import Stamp, write_json, write_markdown
 

@@ -59,7 +59,7 @@ def load_baseline(engine: Path, into: Path) -> str:
 
 def endgame_positions(rng, n: int, empties: int) -> list[str]:
     """``n`` positions of random play down to ``empties`` empty squares, each with a move."""
-    from engine.reversi.position import PASS, Position
+    from engine.reversi.rules.state import PASS, Position
 
     out = []
     while len(out) < n:
@@ -85,15 +85,24 @@ def game_states(name, rng, n, lo, hi):
 
 def case(pkg: str, name: str, inputs):
     """A zero-argument function running ``name`` on ``pkg``'s engine, returning its results."""
-    imp = lambda m: importlib.import_module(f"{pkg}.{m}")  # noqa: E731
+
+    def imp(*names):
+        """The first of ``names`` (today's layout first, then older ones) that ``pkg`` has."""
+        for m in names:
+            try:
+                return importlib.import_module(f"{pkg}.{m}")
+            except ModuleNotFoundError as e:
+                if not f"{pkg}.{m}".startswith(e.name or "?"):
+                    raise
+        raise ModuleNotFoundError(f"{pkg} has none of {names}")
+
     if name in ("reversi", "reversi_solve"):
-        Position = imp("reversi.position").Position
-        files = "reversi.files" if importlib.util.find_spec(f"{pkg}.reversi.files") else \
-            "reversi.weights_io"  # a checkout from before the files had a room
-        weights = imp(files).reference_weights("wpc")
+        Position = imp("reversi.rules.state", "reversi.position").Position
+        weights = imp("reversi.files", "reversi.weights_io").reference_weights("wpc")
         solve = name == "reversi_solve"
-        s = imp("reversi.search").Searcher(weights, "othello", endgame_empties=64 if solve else 0,
-                                           tt_bits=20 if solve else 18)
+        searcher = imp("reversi.search.searcher", "reversi.search")
+        s = searcher.Searcher(weights, "othello", endgame_empties=64 if solve else 0,
+                              tt_bits=20 if solve else 18)
         positions = [Position.parse(t) for t in inputs]
 
         def run():
@@ -105,12 +114,13 @@ def case(pkg: str, name: str, inputs):
             return out
         return run
     if name == "perft":
-        start = imp("reversi.position").Position.start()
+        start = imp("reversi.rules.state", "reversi.position").Position.start()
         return lambda: imp("reversi.perft").perft(start, 9)
     if name == "pentago":
         game = imp("pentago.game").GAME
         w, ph = game.evaluation_arrays(game.reference_genome("reference"))
-        s = imp("pentago.search").Searcher(w, ph, endgame_empties=0, tt_bits=18, shared=False)
+        searcher = imp("pentago.search.searcher", "pentago.search")
+        s = searcher.Searcher(w, ph, endgame_empties=0, tt_bits=18, shared=False)
         states = [game.parse_state(t) for t in inputs]
 
         def run():
@@ -122,9 +132,10 @@ def case(pkg: str, name: str, inputs):
             return out
         return run
     game = imp("hexifence.game").GAME
-    W = imp("hexifence.weights")
-    s = imp("hexifence.searcher").Searcher(W.weights_matrix(W.reference_genome("reference", 1), 1),
-                                           3, tt_bits=18, shared=False)
+    W = imp("hexifence.genome.weights", "hexifence.weights")
+    searcher = imp("hexifence.search.searcher", "hexifence.searcher")
+    s = searcher.Searcher(W.weights_matrix(W.reference_genome("reference", 1), 1),
+                          3, tt_bits=18, shared=False)
     states = [game.parse_state(t) for t in inputs]
 
     def run():

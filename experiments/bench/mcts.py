@@ -32,10 +32,10 @@ from experiments.stamp import Stamp, write_result
 PROBE = r"""
 import json, sys, time
 import numpy as np
-from engine.pentago.mcts import MCTSAgent as PentagoMCTS
-from engine.pentago.state import State
+from engine.pentago.agents.mcts import MCTSAgent as PentagoMCTS
+from engine.pentago.rules.state import State
 from engine.reversi.agents.mcts import MCTSAgent as ReversiMCTS
-from engine.reversi.position import Position
+from engine.reversi.rules.state import Position
 
 playouts = int(sys.argv[1])
 rng = np.random.default_rng(0)

@@ -29,7 +29,7 @@ from numba import njit
 
 from engine.kernels import ntuple as nt
 from engine.kernels.bits import lowest_bit_index
-from engine.reversi.position import PASS, Position
+from engine.reversi.rules.state import PASS, Position
 from experiments.common import arguments, best_of, first_call_seconds
 from experiments.stamp import Stamp, write_result
 

@@ -25,12 +25,12 @@ import numpy as np
 from numba import njit
 
 from engine.core.registry import get_game
-from engine.reversi import bitboard as bb
-from engine.reversi.evaluation import evaluate
-from engine.reversi.network_eval import children_indices, move_value, network_value
-from engine.reversi.position import PASS, Position
-from engine.reversi.search import Searcher
 from engine.reversi.files import reference_weights
+from engine.reversi.genome.evaluation import evaluate
+from engine.reversi.genome.network_eval import children_indices, move_value, network_value
+from engine.reversi.rules import bitboard as bb
+from engine.reversi.rules.state import PASS, Position
+from engine.reversi.search.searcher import Searcher
 from experiments.common import arguments, best_of
 from experiments.stamp import Stamp, write_result
 

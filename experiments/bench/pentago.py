@@ -25,12 +25,12 @@ from engine.core import get_game
 from engine.kernels import ntuple as nt
 from engine.kernels.bits import lowest_bit_index, popcount
 from engine.kernels.ntuple_eval import bit_state
-from engine.pentago import bitboard as bb
-from engine.pentago.evaluation import evaluate
+from engine.pentago.genome.evaluation import evaluate
+from engine.pentago.rules import bitboard as bb
 from experiments.common import arguments, best_of, first_call_seconds, random_game
 from experiments.stamp import Stamp, write_result
 
-SETUP = ("import numpy as np; from engine.pentago import bitboard as bb; "
+SETUP = ("import numpy as np; from engine.pentago.rules import bitboard as bb; "
          "from engine.kernels.rng import new_state")
 CALL = "bb.random_games(1, new_state(np.random.default_rng(0)))"
 LAYOUTS = ("straight5", "straight5+corner3", "lines+square2")
@@ -140,8 +140,8 @@ def evaluation_rows(args) -> list[str]:
 
 
 def mcts_rows(data: dict) -> list[str]:
-    from engine.pentago.mcts import MCTSAgent
-    from engine.pentago.state import State
+    from engine.pentago.agents.mcts import MCTSAgent
+    from engine.pentago.rules.state import State
 
     agent = MCTSAgent(time_limit=1.0, seed=0)
     agent.select_move(State())  # warm

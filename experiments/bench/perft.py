@@ -19,7 +19,7 @@ from experiments.stamp import Stamp, write_result
 # its convention; tests/engine/reversi/test_perft.py holds the same numbers): an independent
 # check of the move generator, index = depth
 KNOWN = [1, 4, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288, 24571284, 212258800]
-SETUP = "from engine.reversi.perft import perft; from engine.reversi.position import Position"
+SETUP = "from engine.reversi.perft import perft; from engine.reversi.rules.state import Position"
 
 
 def main() -> int:
@@ -33,7 +33,7 @@ def main() -> int:
     (import_s, cold), (_, cached) = first["compile"], first["cached"]
 
     from engine.reversi.perft import perft
-    from engine.reversi.position import Position
+    from engine.reversi.rules.state import Position
 
     perft(Position.start(), 1)
     rows = []

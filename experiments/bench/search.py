@@ -18,18 +18,18 @@ import time
 
 import numpy as np
 
-from engine.reversi.position import PASS, Position, move_name
-from engine.reversi.search import Searcher
-from engine.reversi.solve import read_obf
-from engine.reversi.weights import FEATURE_NAMES, Weights, default_phase_bounds
 from engine.reversi.files import reference_weights
+from engine.reversi.genome.weights import FEATURE_NAMES, Weights, default_phase_bounds
+from engine.reversi.rules.state import PASS, Position, move_name
+from engine.reversi.search.searcher import Searcher
+from engine.reversi.solve import read_obf
 from experiments.common import ROOT, arguments, first_call_seconds, first_call_table
 from experiments.stamp import Stamp, write_result
 
 FFO = ROOT / "tests" / "data" / "ffo_1_19.obf"
-SETUP = ("from engine.reversi.search import Searcher; "
+SETUP = ("from engine.reversi.search.searcher import Searcher; "
          "from engine.reversi.files import reference_weights; "
-         "from engine.reversi.position import Position")
+         "from engine.reversi.rules.state import Position")
 CALL = "Searcher(reference_weights('wpc'), tt_bits=16).search(Position.start(), depth=3)"
 
 

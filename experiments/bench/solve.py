@@ -20,18 +20,18 @@ import sys
 import time
 from pathlib import Path
 
-from engine.reversi.endgame import solve_exact
-from engine.reversi.endgame_table import new_table
-from engine.reversi.position import move_name
+from engine.reversi.endgame.solver import solve_exact
+from engine.reversi.endgame.table import new_table
+from engine.reversi.rules.state import move_name
 from engine.reversi.solve import TT_BITS, read_obf
 from experiments.common import ROOT, arguments, first_call_seconds, first_call_table
 from experiments.stamp import Stamp, write_result
 
 EDAX_SECONDS, EDAX_NODES = 24.5, 792e6
 GOAL_SECONDS = 75.0
-SETUP = ("from engine.reversi.endgame import solve_exact; "
-         "from engine.reversi.endgame_table import new_table; "
-         "from engine.reversi.position import Position")
+SETUP = ("from engine.reversi.endgame.solver import solve_exact; "
+         "from engine.reversi.endgame.table import new_table; "
+         "from engine.reversi.rules.state import Position")
 CALL = "solve_exact(*Position.parse({pos!r}).boards, False, new_table(16), 1)"
 
 

@@ -113,7 +113,8 @@ def main() -> None:
     table = render(rows, pooled, args)
     print(table)
     if args.out:
-        write_markdown(args.out, f"# Diversity settings vs the old settings ({args.game})", table, stamp)
+        write_markdown(args.out, f"# Diversity settings vs the old settings ({args.game})",
+                       table, stamp)
         write_json(args.out.with_suffix(".json"), {"game": args.game, "runs": [
             {"setting": setting, "seed": seed, "diversity_gen3": float(d3),
              "diversity_final": float(dlast), "diversity_lowest_from_gen3": float(dmin),

@@ -104,7 +104,8 @@ def main() -> None:
     table, verdict = render(results, weights, runs, pairs, args)
     print(table)
     if args.out:
-        write_markdown(args.out, "# Tuned GA settings vs the defaults, Reversed Reversi", table, stamp)
+        write_markdown(args.out, "# Tuned GA settings vs the defaults, Reversed Reversi", table,
+                       stamp)
         write_json(args.out.with_suffix(".json"), {
             "sweep": rel(args.sweep), "best_params": best, "best_value": results["best_value"],
             "importances": weights, "runs": runs["defaults"] + runs["tuned"],

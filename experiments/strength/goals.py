@@ -180,7 +180,8 @@ GOALS = (
          champion("reversed_reversi_ntuple_square2"),
          (champion("reversed_reversi_1ply"), "wpc_negated", "course",
           "experiments/runs/reversed_reversi_1ply_cmaes/champion.json"), RR_1PLY, 400, None,
-         "the Reversed Reversi n-tuple champion before the current one (2x2 squares, 4 million games), "
+         "the Reversed Reversi n-tuple champion before the current one (2x2 squares, "
+         "4 million games), "
          "the same opponents, for comparison", 40),
     Goal("strength_reversed_reversi_ntuple_vs_square2", "reversed_reversi",
          champion("reversed_reversi_ntuple"),

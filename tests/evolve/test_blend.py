@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from engine.reversi.files import save_evaluation
-from engine.reversi.network_eval import network_value
+from engine.reversi.genome.network_eval import network_value
 from evolve import blend
 from tests.engine.reversi.conftest import random_reachable
 from tests.engine.reversi.helpers_ntuple import network_game, random_network

@@ -10,9 +10,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine.reversi.cs303 import render_cs303
+from engine.reversi.export.cs303 import render_cs303
 from engine.reversi.files import load_weights, save_json
-from engine.reversi.weights import FEATURE_NAMES, GenomeLayout, Weights, default_phase_bounds
+from engine.reversi.genome.weights import FEATURE_NAMES, GenomeLayout, Weights, default_phase_bounds
 from evolve.export import export, main
 
 

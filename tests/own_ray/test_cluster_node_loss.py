@@ -11,8 +11,8 @@ import time
 
 import pytest
 
-from tests.own_ray.test_cluster import evolve_process, unlisted_cluster
 from tests.evolve.ga.test_determinism import assert_same_run
+from tests.own_ray.test_cluster import evolve_process, unlisted_cluster
 
 SCENARIO = ["+experiment=smoke", "ga.population=16", "search.depth=5", "ga.generations=12",
             "plot=false"]

@@ -1,10 +1,10 @@
-"""The agent the GA tunes: alpha-beta over ``engine.reversi.search`` with given weights (square
-tables, or an n-tuple network).
+"""The agent the GA tunes: alpha-beta over ``engine.reversi.search.searcher`` with given weights
+(square tables, or an n-tuple network).
 
 Deterministic: the move depends only on the position, the weights, the variant and the depth
 (or, with ``time_limit``, on how deep the search got in time). ``seed`` is accepted for the Agent
 protocol and ignored. Agents in one process share one transposition table (see
-``engine.reversi.search.shared_table``), so creating thousands of them in a GA costs nothing.
+``engine.kernels.tt.shared_table``), so creating thousands of them in a GA costs nothing.
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from pathlib import Path
 
 from engine.core.agent import Seed, check_search_args, cut_info
 from engine.reversi.files import NtupleWeights, load_evaluation
-from engine.reversi.position import PASS, Position, Variant
-from engine.reversi.search import NO_MOVE, Searcher, SearchResult
-from engine.reversi.weights import Weights
+from engine.reversi.genome.weights import Weights
+from engine.reversi.rules.state import PASS, Position, Variant
+from engine.reversi.search.searcher import NO_MOVE, Searcher, SearchResult
 
 
 class AlphaBetaAgent:

@@ -18,10 +18,10 @@ What ``select_move`` does (every rule keeps its input if it would remove all mov
    after which the opponent can take a corner, then X-squares (b2, g2, b7, g7) next to an empty
    corner. Reversed Reversi, the mirror (a corner disc can never be flipped back, so it stays
    ours to the end): drop corner moves; handing the opponent a corner is fine there.
-3. **Stable-disc rule.** Count our stable discs (``engine.reversi.evaluation.stable_discs``, discs
-   that can never be flipped) after each remaining move. Othello: if some move gains stable discs,
-   keep the moves with the most. Reversed: keep the moves with the fewest (stable discs are
-   discs we can never get rid of).
+3. **Stable-disc rule.** Count our stable discs
+   (``engine.reversi.genome.evaluation.stable_discs``, discs that can never be flipped) after each
+   remaining move. Othello: if some move gains stable discs, keep the moves with the most. Reversed:
+   keep the moves with the fewest (stable discs are discs we can never get rid of).
 4. **Weighted matrix**: the 1-ply weighted piece counter picks among what is left, with
    ``weights`` or the variant's reference matrix (``wpc`` for Othello, ``wpc_negated`` for
    Reversed); exact ties are broken by the agent's seeded generator.
@@ -40,7 +40,6 @@ from numba import njit
 
 from engine.core.agent import Seed, check_search_args, make_rng
 from engine.kernels.rng import new_state, random_bit
-from engine.reversi import bitboard as bb
 from engine.reversi.agents.simple import (
     ILLEGAL_SCORE,
     legal_list,
@@ -48,9 +47,10 @@ from engine.reversi.agents.simple import (
     positional_arrays,
     wpc_move_scores,
 )
-from engine.reversi.evaluation import stable_discs
 from engine.reversi.files import reference_weights
-from engine.reversi.position import Position, Variant, square
+from engine.reversi.genome.evaluation import stable_discs
+from engine.reversi.rules import bitboard as bb
+from engine.reversi.rules.state import Position, Variant, square
 
 CORNER_SQUARES = tuple(square(n) for n in ("a1", "h1", "a8", "h8"))
 X_SQUARES = {square(x): square(c) for x, c in (("b2", "a1"), ("g2", "h1"), ("b7", "a8"),

@@ -35,8 +35,8 @@ from engine.reversi.agents.simple import (
     WeightedPieceCounterAgent,
 )
 from engine.reversi.files import NtupleWeights, load_evaluation, reference_weights
-from engine.reversi.position import Variant
-from engine.reversi.weights import REFERENCE_NAMES, Weights
+from engine.reversi.genome.weights import REFERENCE_NAMES, Weights
+from engine.reversi.rules.state import Variant
 
 REFERENCE_SPECS = REFERENCE_NAMES
 AGENT_SPECS = ("random", "greedy", "wpc1", *REFERENCE_SPECS, "mcts", "bfs")

@@ -23,9 +23,9 @@ from numba import njit
 from engine.core.agent import Seed, check_search_args, make_rng
 from engine.kernels import mcts as uct
 from engine.kernels.rng import new_state, random_bit, uniform
-from engine.reversi import bitboard as bb
 from engine.reversi.agents.simple import legal_list, positional_arrays
-from engine.reversi.position import PASS, Position, Variant
+from engine.reversi.rules import bitboard as bb
+from engine.reversi.rules.state import PASS, Position, Variant
 
 TIMED_CAPACITY = 1 << 20  # nodes of a timed search
 

@@ -15,11 +15,11 @@ from numba import njit
 
 from engine.core.agent import Seed, make_rng
 from engine.core.agents import EpsilonAgent as CoreEpsilonAgent
-from engine.reversi import bitboard as bb
-from engine.reversi.evaluation import positional_sum
 from engine.reversi.files import load_weights
-from engine.reversi.position import PASS, Position, Variant
-from engine.reversi.weights import Weights
+from engine.reversi.genome.evaluation import positional_sum
+from engine.reversi.genome.weights import Weights
+from engine.reversi.rules import bitboard as bb
+from engine.reversi.rules.state import PASS, Position, Variant
 
 ILLEGAL_SCORE = -(10.0**18)  # score of an illegal square in the kernels' 64-entry score arrays
 

@@ -34,8 +34,8 @@ from engine.reversi.files.squares_json import (
     weights_to_dict,  # noqa: F401 - part of this API
 )
 from engine.reversi.files.squares_npz import _read_npz, load_npz, save_npz, weights_from_arrays
-from engine.reversi.network import NtupleWeights
-from engine.reversi.weights import Weights, WeightsFileError
+from engine.reversi.genome.network import NtupleWeights
+from engine.reversi.genome.weights import Weights, WeightsFileError
 
 __all__ = ["NtupleWeights", "Weights", "WeightsFileError", "dumps", "file_settings",
            "load_evaluation", "load_weights", "read", "read_champion", "reference_weights",

@@ -31,9 +31,9 @@ from engine.core.records import ChampionFileError, GameSettingsError
 from engine.kernels import ntuple as nt
 from engine.kernels.ntuple_files import NetworkFile
 from engine.kernels.ntuple_settings import is_layout_file
-from engine.reversi.evaluation import WIN_SCORE
-from engine.reversi.network import NtupleWeights, family_layout
-from engine.reversi.weights import WeightsFileError
+from engine.reversi.genome.evaluation import WIN_SCORE
+from engine.reversi.genome.network import NtupleWeights, family_layout
+from engine.reversi.genome.weights import WeightsFileError
 
 GAMES = ("othello", "reversed_reversi")
 CELLS = ("square = 8 * (rank - 1) + file: a1 = 0, b1 = 1, ..., h1 = 7, a2 = 8, ..., h8 = 63; "
@@ -64,7 +64,7 @@ class FileGame:
 
     def __init__(self, name: str, settings: Mapping):
         from engine.reversi.genome import NetworkKind, validated_genome
-        from engine.reversi.search_settings import EXACT_SOLVERS
+        from engine.reversi.search.settings import EXACT_SOLVERS
 
         unknown = set(settings) - {"genome", "endgame_solver"}
         if unknown:
@@ -91,7 +91,7 @@ class FileGame:
 
 
 def _default_bounds(phases: int) -> tuple[int, ...]:
-    from engine.reversi.layout import default_phase_bounds
+    from engine.reversi.genome.layout import default_phase_bounds
 
     return tuple(default_phase_bounds(phases))
 

@@ -45,12 +45,12 @@ import numpy as np
 
 from engine.kernels import ntuple as nt
 from engine.kernels.ntuple_layout import LayoutError
-from engine.reversi.evaluation import ALL_FEATURE_NAMES
 from engine.reversi.files.squares_json import VARIANTS, _fail, _number, _short, read_json
 from engine.reversi.files.squares_npz import _check_npz_arrays, _npz_metadata
-from engine.reversi.layout import FEATURE_GROUPS, groups_of_features
-from engine.reversi.network import NtupleWeights, family_layout
-from engine.reversi.weights import GAME, WeightsFileError
+from engine.reversi.genome.evaluation import ALL_FEATURE_NAMES
+from engine.reversi.genome.layout import FEATURE_GROUPS, groups_of_features
+from engine.reversi.genome.network import NtupleWeights, family_layout
+from engine.reversi.genome.weights import GAME, WeightsFileError
 
 SCHEMA_VERSION = 1
 KIND = "ntuple"

@@ -33,8 +33,8 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.reversi.evaluation import ALL_FEATURE_NAMES
-from engine.reversi.weights import (
+from engine.reversi.genome.evaluation import ALL_FEATURE_NAMES
+from engine.reversi.genome.weights import (
     DATA_DIR,
     GAME,
     REFERENCE_NAMES,

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from engine.reversi.files.squares_json import _fail, weights_from_dict
-from engine.reversi.weights import GAME, SCHEMA_VERSION, Weights, WeightsFileError
+from engine.reversi.genome.weights import GAME, SCHEMA_VERSION, Weights, WeightsFileError
 
 
 def save_npz(w: Weights, path) -> None:

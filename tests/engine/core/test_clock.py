@@ -16,9 +16,9 @@ from engine.core.clock import (
     midgame_weight,
 )
 from engine.kernels.mcts import TIMED_CHUNK
-from engine.pentago import mcts as pentago_mcts
-from engine.reversi import search as reversi_search
+from engine.pentago.agents import mcts as pentago_mcts
 from engine.reversi.agents import mcts as reversi_mcts
+from engine.reversi.search import searcher as reversi_search
 from tests.engine.kernels.work_clock import WorkClock, node_clock
 
 

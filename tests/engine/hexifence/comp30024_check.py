@@ -17,7 +17,7 @@ import numpy as np
 
 from engine.core.game import SearchSettings
 from engine.hexifence.game import GAME
-from engine.hexifence.state import State
+from engine.hexifence.rules.state import State
 
 PACKAGE = "aiproj.hexifence"
 

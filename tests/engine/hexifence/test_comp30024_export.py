@@ -10,9 +10,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.engine.hexifence import comp30024_check as check
 from engine.hexifence.game import GAME
 from evolve.export import export, main
+from tests.engine.hexifence import comp30024_check as check
 
 ROOT = Path(__file__).resolve().parents[3]
 STANDINS = Path(__file__).with_name("comp30024_standins") / "aiproj" / "hexifence"

@@ -8,10 +8,10 @@ import pytest
 
 from engine.core import GameSettingsError, SearchSettings, get_game
 from engine.core.match import play_pairs
-from engine.hexifence import searcher as searcher_module
-from engine.hexifence.chain_agent import ChainAgent
+from engine.hexifence.agents.chain import ChainAgent
 from engine.hexifence.game import GAME
-from engine.hexifence.state import from_text
+from engine.hexifence.rules.state import from_text
+from engine.hexifence.search import searcher as searcher_module
 from tests.engine.kernels.work_clock import node_clock
 
 FAST = SearchSettings(depth=1, endgame_empties=8)
@@ -56,7 +56,7 @@ def test_greedy_takes_a_capture_and_safe_avoids_offering_cells():
     safe = game.make_panel_agent("safe", FAST, 0)
     for _ in range(5):
         after = empty.play(safe.select_move(empty))
-        from engine.hexifence.tactics import IMMEDIATE, table_of
+        from engine.hexifence.agents.tactics import IMMEDIATE, table_of
         assert table_of(after)[:, IMMEDIATE].max() == 0  # nothing offered to the opponent
 
 
@@ -81,16 +81,16 @@ def test_the_chain_agent_double_deals_when_keeping_control_wins():
         moves.append(move)
         state = state.play(move)
     assert state.scores[1] == 1, state.to_text()  # took one cell, declined the last two
-    from engine.hexifence.searcher import Searcher
-    from engine.hexifence.structure import N_FEATURES
+    from engine.hexifence.genome.evaluation import N_FEATURES
+    from engine.hexifence.search.searcher import Searcher
     solver = Searcher(np.zeros((1, N_FEATURES)), 2, tt_bits=16, shared=False)
     assert solver.solve(from_text(OPENED_CHAIN)).value == -solver.solve(state).value
 
 
 def test_perfect_agent_is_n2_only_and_always_gets_at_least_the_solved_value():
     from engine.core.match import replay
-    from engine.hexifence.searcher import Searcher
-    from engine.hexifence.structure import N_FEATURES
+    from engine.hexifence.genome.evaluation import N_FEATURES
+    from engine.hexifence.search.searcher import Searcher
 
     with pytest.raises(ValueError, match="N=2"):
         GAME.check_spec("perfect")

@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 
 from engine.core import Champion, ChampionFileError, GameSettingsError, SearchSettings, get_game
-from engine.hexifence.board import board, cell_symmetries
-from engine.hexifence.network import nodes
-from engine.hexifence.network_eval import drawing_gain, network_value
-from engine.hexifence.searcher import Searcher
-from engine.hexifence.state import State
+from engine.hexifence.genome.network import nodes
+from engine.hexifence.genome.network_eval import drawing_gain, network_value
+from engine.hexifence.rules.board import board, cell_symmetries
+from engine.hexifence.rules.state import State
+from engine.hexifence.search.searcher import Searcher
 from engine.kernels import ntuple as nt
 from tests.engine.hexifence.test_hexifence_solver import random_position
 from tests.engine.kernels.reference_ntuple import ReferenceNetwork
@@ -123,7 +123,7 @@ def test_the_gain_of_drawing_an_edge_is_the_change_of_the_full_value():
 def naive_negamax(state: State, margin: int, depth: int, leaf) -> float:
     """Every undrawn edge (boundary edges one by one), no pruning, no table, no symmetry; the
     engine's turn depth, capture candidates and leaves with nothing to capture."""
-    from engine.hexifence.rules import capture_candidates, degrees
+    from engine.hexifence.rules.bitboard import capture_candidates, degrees
 
     b = state.board
     if state.is_terminal():

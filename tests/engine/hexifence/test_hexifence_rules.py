@@ -4,11 +4,11 @@ text, the course's board text, and clear errors."""
 import numpy as np
 import pytest
 
-from engine.hexifence import reference as ref
-from engine.hexifence.board import board
 from engine.hexifence.game import GAME
-from engine.hexifence.rules import captures_of, count_safe, degrees, draw, is_undrawn
-from engine.hexifence.state import from_text, initial_state
+from engine.hexifence.rules import reference as ref
+from engine.hexifence.rules.bitboard import captures_of, count_safe, degrees, draw, is_undrawn
+from engine.hexifence.rules.board import board
+from engine.hexifence.rules.state import from_text, initial_state
 
 SIZES = (1, 2, 3, 4)
 

@@ -7,12 +7,12 @@ from functools import cache
 import numpy as np
 import pytest
 
-from engine.hexifence import reference as ref
 from engine.hexifence.game import GAME
-from engine.hexifence.searcher import Searcher
-from engine.hexifence.state import initial_state
-from engine.hexifence.structure import N_FEATURES
-from engine.hexifence.weights import reference_genome, weights_matrix
+from engine.hexifence.genome.evaluation import N_FEATURES
+from engine.hexifence.genome.weights import reference_genome, weights_matrix
+from engine.hexifence.rules import reference as ref
+from engine.hexifence.rules.state import initial_state
+from engine.hexifence.search.searcher import Searcher
 
 
 @cache
@@ -83,8 +83,8 @@ def test_the_empty_n2_board_is_a_blue_loss_by_three():
 def naive_negamax(state, margin: int, depth: int, weights) -> float:
     """The engine's tree (turn depth, capture candidates, same leaves) without alpha-beta,
     table, symmetry or boundary-edge merging."""
-    from engine.hexifence.rules import capture_candidates, degrees, draw
-    from engine.hexifence.structure import evaluate
+    from engine.hexifence.genome.evaluation import evaluate
+    from engine.hexifence.rules.bitboard import capture_candidates, degrees, draw
 
     b = state.board
     words = state.undrawn

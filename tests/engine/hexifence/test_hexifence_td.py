@@ -8,7 +8,7 @@ import pytest
 
 from engine.core import SearchSettings, get_game
 from engine.core.match import play_game
-from engine.hexifence import td
+from engine.hexifence.td import selfplay as td
 
 GAME = get_game("hexifence")
 

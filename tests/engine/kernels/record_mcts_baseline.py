@@ -50,7 +50,7 @@ def root_rows(tree) -> list[list]:
 
 
 def watch_pentago_root():
-    from engine.pentago import mcts
+    from engine.pentago.agents import mcts
 
     seen = {}
     original = mcts.MCTSAgent._most_visited
@@ -90,7 +90,7 @@ def move_entry(agent, move, seen, extra=()) -> dict:
 # --- Pentago Twist --------------------------------------------------------------------------
 
 def pentago_positions(seed: int, n: int) -> list:
-    from engine.pentago.state import State
+    from engine.pentago.rules.state import State
 
     rng = np.random.default_rng(seed)
     positions = []
@@ -122,7 +122,7 @@ def pentago_configs() -> list[dict]:
 
 
 def pentago_agent(config: dict):
-    from engine.pentago.mcts import MCTSAgent
+    from engine.pentago.agents.mcts import MCTSAgent
 
     kwargs = dict(config)
     for key in ("weights", "phase_of_stones"):
@@ -132,7 +132,7 @@ def pentago_agent(config: dict):
 
 
 def record_pentago() -> list[dict]:
-    from engine.pentago.state import State, state_text
+    from engine.pentago.rules.state import State, state_text
 
     seen = watch_pentago_root()
     cases = []
@@ -158,7 +158,7 @@ def record_pentago() -> list[dict]:
 # --- Reversi --------------------------------------------------------------------------------
 
 def reversi_positions(seed: int, n: int) -> list:
-    from engine.reversi.position import Position
+    from engine.reversi.rules.state import Position
 
     rng = np.random.default_rng(seed)
     positions = []
@@ -200,7 +200,7 @@ def reversi_agent(config: dict):
 
 
 def record_reversi() -> list[dict]:
-    from engine.reversi.position import PASS, Position
+    from engine.reversi.rules.state import PASS, Position
 
     seen = watch_reversi_root()
     cases = []

@@ -15,7 +15,7 @@ from engine.kernels import driver
 from engine.kernels.driver import NO_MOVE, UNLIMITED, Iteration, SearchDriver
 from engine.kernels.tt import next_generation
 from engine.reversi.files import reference_weights
-from engine.reversi.search import Searcher
+from engine.reversi.search.searcher import Searcher
 from tests.engine.kernels.work_clock import node_clock
 from tests.engine.reversi.conftest import random_reachable
 
@@ -187,10 +187,11 @@ def test_a_fixed_depth_finished_before_its_deadline_plays_the_fixed_depth_move(m
         assert "cut" not in timed.last_info
 
 
-@pytest.mark.parametrize(("name", "searcher"), [("othello", "engine.reversi.search"),
-                                                ("reversed_reversi", "engine.reversi.search"),
-                                                ("pentago_twist", "engine.pentago.search"),
-                                                ("hexifence", "engine.hexifence.searcher")])
+@pytest.mark.parametrize(("name", "searcher"), [("othello", "engine.reversi.search.searcher"),
+                                                ("reversed_reversi",
+                                                 "engine.reversi.search.searcher"),
+                                                ("pentago_twist", "engine.pentago.search.searcher"),
+                                                ("hexifence", "engine.hexifence.search.searcher")])
 def test_a_deadline_stops_a_deep_fixed_depth_and_says_how_deep_it_got(monkeypatch, name,
                                                                       searcher):
     """On a clock that only the nodes searched move, so the depth it gets to is the same on

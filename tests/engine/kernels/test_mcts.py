@@ -203,10 +203,10 @@ def test_most_visited_breaks_ties_by_the_lowest_move():
 
 
 CACHED = """
-from engine.pentago.mcts import MCTSAgent as PentagoMCTS, mcts_run as pentago_run
-from engine.pentago.state import State
+from engine.pentago.agents.mcts import MCTSAgent as PentagoMCTS, mcts_run as pentago_run
+from engine.pentago.rules.state import State
 from engine.reversi.agents.mcts import MCTSAgent as ReversiMCTS, mcts_run as reversi_run
-from engine.reversi.position import Position
+from engine.reversi.rules.state import Position
 PentagoMCTS(playouts=20, seed=1)._search(*State().boards(), [0, 8, 16])  # the search first
 ReversiMCTS(playouts=20, seed=1).select_move(Position.start())
 print(len(pentago_run.stats.cache_misses), len(reversi_run.stats.cache_misses),
@@ -238,7 +238,7 @@ def test_playout_budget_defaults_only_without_a_time_limit_and_refuses_zero():
 
 @pytest.mark.parametrize("make", ["pentago", "reversi"])
 def test_the_agents_refuse_a_bad_budget_with_one_line(make):
-    from engine.pentago.mcts import MCTSAgent as PentagoMCTS
+    from engine.pentago.agents.mcts import MCTSAgent as PentagoMCTS
     from engine.reversi.agents.mcts import MCTSAgent as ReversiMCTS
 
     agent = PentagoMCTS if make == "pentago" else ReversiMCTS

@@ -14,14 +14,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine.pentago.state import State, parse_state
-from engine.reversi.position import PASS, Position
+from engine.pentago.rules.state import State, parse_state
+from engine.reversi.rules.state import PASS, Position
 
 DATA = json.loads((Path(__file__).parents[2] / "data" / "mcts_baseline_moves.json").read_text())
 
 
 def pentago_agent(config: dict, seed: int | None = None):
-    from engine.pentago.mcts import MCTSAgent
+    from engine.pentago.agents.mcts import MCTSAgent
 
     kwargs = {**config, "seed": config["seed"] if seed is None else seed}
     if "weights" in kwargs:

@@ -28,7 +28,7 @@ def calls(monkeypatch):
     shared tables keep exact entries (``PERMANENT_GEN``) across searches and tests, which
     changes node counts, never moves or values."""
     from engine.kernels import tt
-    from engine.reversi import endgame_table
+    from engine.reversi.endgame import table as endgame_table
 
     monkeypatch.setattr(tt, "_SHARED", {})
     monkeypatch.setattr(endgame_table, "_SHARED_TABLES", {})

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.pentago import state as st
+from engine.pentago.rules import state as st
 
 STANDINS = Path(__file__).resolve().parent / "comp424_standins"
 HARNESS = "student_player.Comp424Harness"

@@ -16,11 +16,11 @@ import numpy as np
 import pytest
 
 from engine.core import SearchSettings
-from tests.engine.pentago import comp424_check as cc
-from engine.pentago import state as st
 from engine.pentago.game import GAME
+from engine.pentago.rules import state as st
 from evolve.export import export
 from experiments.stamp import ROOT
+from tests.engine.pentago import comp424_check as cc
 
 CHAMPIONS = {
     "features": ROOT / "experiments" / "results" / "champions" / "pentago_twist.json",

@@ -9,13 +9,13 @@ import pytest
 
 from engine.core import SearchSettings
 from engine.kernels import mcts as uct
-from engine.pentago import mcts as pentago_mcts
-from engine.pentago import search as search_module
-from engine.pentago import tactics
-from engine.pentago.agents import GreedyAgent
+from engine.pentago.agents import mcts as pentago_mcts
+from engine.pentago.agents import tactics
+from engine.pentago.agents.mcts import MCTSAgent
+from engine.pentago.agents.simple import GreedyAgent
 from engine.pentago.game import GAME
-from engine.pentago.mcts import MCTSAgent
-from engine.pentago.state import parse_state
+from engine.pentago.rules.state import parse_state
+from engine.pentago.search import searcher as search_module
 from tests.engine.kernels.work_clock import WorkClock, node_clock
 from tests.engine.pentago.test_pentago_rules import random_reachable
 

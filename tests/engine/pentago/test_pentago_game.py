@@ -10,10 +10,10 @@ import pytest
 
 from engine.core import DRAW, ChampionFileError, GameSettingsError, SearchSettings, get_game
 from engine.core.match import play_game, replay
-from engine.pentago import reference as ref
 from engine.pentago.perft import distinct, sequences
 from engine.pentago.perft import main as perft_main
-from engine.pentago.state import State, move_text, parse_move
+from engine.pentago.rules import reference as ref
+from engine.pentago.rules.state import State, move_text, parse_move
 
 GAME = get_game("pentago_twist")
 SEARCH = SearchSettings(depth=1, endgame_empties=4)

@@ -11,13 +11,13 @@ import pytest
 
 from engine.core import ChampionFileError, GameSettingsError, SearchSettings, get_game
 from engine.kernels import ntuple as nt
-from engine.pentago import reference as ref
-from engine.pentago import tactics
-from engine.pentago.evaluation import WIN_SCORE, terminal_value
-from engine.pentago.genome import reference_genome
-from engine.pentago.network import HALF_TURN
-from engine.pentago.search import Searcher
-from engine.pentago.state import State, state_text
+from engine.pentago.agents import tactics
+from engine.pentago.genome.evaluation import WIN_SCORE, terminal_value
+from engine.pentago.genome.network import HALF_TURN
+from engine.pentago.genome.weights import reference_genome
+from engine.pentago.rules import reference as ref
+from engine.pentago.rules.state import State, state_text
+from engine.pentago.search.searcher import Searcher
 from tests.engine.kernels.reference_ntuple import ReferenceNetwork, board_of_bits
 from tests.engine.pentago.test_pentago_rules import random_board, random_reachable
 from tests.engine.pentago.test_pentago_search import python_features, unfinished

@@ -1,4 +1,5 @@
-"""The Pentago Twist kernels agree with the slow pure-Python rules (engine.pentago.reference)."""
+"""The Pentago Twist kernels agree with the slow pure-Python rules
+(engine.pentago.rules.reference)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.pentago import bitboard as bb
-from engine.pentago import reference as ref
-from engine.pentago.state import State, move_id, parse_state, state_text
+from engine.pentago.rules import bitboard as bb
+from engine.pentago.rules import reference as ref
+from engine.pentago.rules.state import State, move_id, parse_state, state_text
 
 
 def random_reachable(seed: int, plies: int) -> State:

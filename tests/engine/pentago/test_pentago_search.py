@@ -9,11 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.pentago import bitboard as bb
-from engine.pentago import reference as ref
-from engine.pentago import search as search_module
-from engine.pentago import tactics
-from engine.pentago.evaluation import (
+from engine.pentago.agents import tactics
+from engine.pentago.genome.evaluation import (
     FEATURES,
     N_FEATURES,
     WIN_SCORE,
@@ -22,9 +19,12 @@ from engine.pentago.evaluation import (
     phase_table,
     terminal_value,
 )
-from engine.pentago.genome import reference_genome, weights_matrix
-from engine.pentago.search import Searcher
-from engine.pentago.state import State, parse_state, state_text
+from engine.pentago.genome.weights import reference_genome, weights_matrix
+from engine.pentago.rules import bitboard as bb
+from engine.pentago.rules import reference as ref
+from engine.pentago.rules.state import State, parse_state, state_text
+from engine.pentago.search import searcher as search_module
+from engine.pentago.search.searcher import Searcher
 from tests.engine.kernels.work_clock import node_clock
 from tests.engine.pentago.test_pentago_rules import random_board, random_reachable
 

@@ -13,9 +13,10 @@ from engine.core.match import play_game
 from engine.kernels import ntuple as nt
 from engine.kernels.ntuple import evaluate_bits
 from engine.kernels.ntuple_td import squared_counts
-from engine.pentago import tactics, td
-from engine.pentago.evaluation import phase_table
-from engine.pentago.state import State, parse_state
+from engine.pentago.agents import tactics
+from engine.pentago.genome.evaluation import phase_table
+from engine.pentago.rules.state import State, parse_state
+from engine.pentago.td import selfplay as td
 
 GAME = get_game("pentago_twist")
 SMALL = GAME.with_settings({"genome": {"kind": "ntuple", "layout": "straight5", "phases": 1}})

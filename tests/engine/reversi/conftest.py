@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine.reversi.position import PASS, Position
+from engine.reversi.rules.state import PASS, Position
 
 
 def random_reachable(seed: int, plies: int) -> Position:

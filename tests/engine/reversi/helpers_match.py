@@ -13,7 +13,7 @@ from engine.core import match
 from engine.core.agent import Agent, Seed
 from engine.core.game import DRAW, Outcome
 from engine.core.registry import get_game
-from engine.reversi.position import Variant, move_name
+from engine.reversi.rules.state import Variant, move_name
 
 WINNERS = {0: "black", 1: "white", DRAW: "draw"}
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from engine.core.registry import get_game
-from engine.reversi.network import NtupleWeights
+from engine.reversi.genome.network import NtupleWeights
 
 
 def network_game(name: str = "othello", **genome):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.reversi.position import PASS, Position
+from engine.reversi.rules.state import PASS, Position
 from tests.engine.reversi import reference_rules as ref
 
 WIN = 1e6

@@ -25,7 +25,7 @@ from engine.reversi.agents.simple import (
     legal_list,
 )
 from engine.reversi.files import save_json, save_npz
-from engine.reversi.position import PASS, Position, square
+from engine.reversi.rules.state import PASS, Position, square
 from tests.engine.kernels.work_clock import WorkClock
 from tests.engine.reversi import reference_rules as ref
 from tests.engine.reversi.conftest import random_reachable
@@ -341,7 +341,7 @@ def test_kernel_rng_picks_set_bits_uniformly():
 
 def weights_file(tmp_path, seed=3, suffix=".json"):
     """A 3-phase random weights file and the ``Weights`` it holds."""
-    from engine.reversi.weights import GenomeLayout, Weights, default_phase_bounds
+    from engine.reversi.genome.weights import GenomeLayout, Weights, default_phase_bounds
 
     layout = GenomeLayout(3, False)
     w = Weights.from_genome(np.random.default_rng(seed).uniform(-1, 1, layout.size),
@@ -369,7 +369,7 @@ def test_agents_accept_a_weights_file_path(tmp_path, suffix):
 
 
 def test_agents_refuse_a_bad_weights_file(tmp_path):
-    from engine.reversi.weights import WeightsFileError
+    from engine.reversi.genome.weights import WeightsFileError
 
     bad = tmp_path / "bad.json"
     bad.write_text('{"schema_version": 1')

@@ -19,8 +19,8 @@ import pytest
 
 from engine.reversi.agents.alphabeta import AlphaBetaAgent
 from engine.reversi.files import load_evaluation
-from engine.reversi.position import PASS, Position
-from engine.reversi.weights import GenomeLayout, Weights, default_phase_bounds
+from engine.reversi.genome.weights import GenomeLayout, Weights, default_phase_bounds
+from engine.reversi.rules.state import PASS, Position
 from evolve.export import main as export_main
 
 STANDINS = Path(__file__).with_name("comp90054_standins")
@@ -258,7 +258,7 @@ def tie_heavy_champion() -> Weights:
 
 
 def fixed_depth_agent(framework, tmp_path, weights, depth: int, endgame: int, name: str):
-    from engine.reversi.comp90054 import write_comp90054
+    from engine.reversi.export.comp90054 import write_comp90054
 
     path = write_comp90054(weights, tmp_path / name, endgame, depth)
     return load_agent(path, f"comp90054_{name}")

@@ -10,12 +10,12 @@ import time
 import numpy as np
 import pytest
 
-from engine.reversi import bitboard as bb
-from engine.reversi import evaluation
 from engine.reversi.agents.simple import GreedyAgent, RandomAgent
-from engine.reversi.cs303 import render_cs303
-from engine.reversi.position import PASS, Position, square
-from engine.reversi.weights import GenomeLayout, Weights, default_phase_bounds
+from engine.reversi.export.cs303 import render_cs303
+from engine.reversi.genome import evaluation
+from engine.reversi.genome.weights import GenomeLayout, Weights, default_phase_bounds
+from engine.reversi.rules import bitboard as bb
+from engine.reversi.rules.state import PASS, Position, square
 from tests.engine.reversi.conftest import random_reachable
 
 
@@ -279,7 +279,7 @@ def every_group_champion(n_phases: int, seed: int, symmetric: bool = False) -> W
 
 
 def test_every_feature_equals_the_engines(ai_module, positions):
-    from engine.reversi.evaluation import ALL_FEATURE_NAMES
+    from engine.reversi.genome.evaluation import ALL_FEATURE_NAMES
 
     assert ai_module.ALL_FEATURES == ALL_FEATURE_NAMES
     for pos in positions:

@@ -12,8 +12,8 @@ import pytest
 
 from engine.reversi.agents.alphabeta import AlphaBetaAgent
 from engine.reversi.files import load_weights
-from engine.reversi.position import PASS, Position
-from engine.reversi.weights import GenomeLayout, Weights, default_phase_bounds
+from engine.reversi.genome.weights import GenomeLayout, Weights, default_phase_bounds
+from engine.reversi.rules.state import PASS, Position
 from evolve.export import main as export_main
 from tests.engine.reversi.test_cs303 import chessboard_of
 
@@ -39,7 +39,7 @@ def course() -> Weights:
 
 
 def generated(weights: Weights, tmp_path, depth: int, endgame: int):
-    from engine.reversi.cs303 import render_cs303
+    from engine.reversi.export.cs303 import render_cs303
 
     path = tmp_path / f"fixed_{depth}_{endgame}.py"
     path.write_text(render_cs303(weights, depth, endgame))
@@ -114,7 +114,7 @@ def test_with_the_default_pvs_solver_the_endgame_moves_are_exactly_as_good(tmp_p
 
 
 def test_the_evaluation_in_engine_order_is_bit_identical(tmp_path):
-    from engine.reversi import evaluation
+    from engine.reversi.genome import evaluation
     from tests.engine.reversi.conftest import random_reachable
 
     weights = symmetric_champion(7, False)

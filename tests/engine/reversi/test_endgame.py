@@ -10,12 +10,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine.reversi import endgame_small as small
-from engine.reversi.endgame import solve_exact
-from engine.reversi.endgame_table import new_table
-from engine.reversi.flips import flips
-from engine.reversi.position import PASS, Position
-from engine.reversi.stability import stable_discs
+from engine.reversi.endgame import small
+from engine.reversi.endgame.flips import flips
+from engine.reversi.endgame.solver import solve_exact
+from engine.reversi.endgame.stability import stable_discs
+from engine.reversi.endgame.table import new_table
+from engine.reversi.rules.state import PASS, Position
 from tests.engine.reversi import reference_rules as ref
 from tests.engine.reversi.conftest import random_reachable
 from tests.engine.reversi.helpers_search import exact_score, positions_with_empties, with_passes
@@ -143,7 +143,7 @@ def test_solver_equals_the_plain_negamax_solver_at_12_to_16_empties(variant):
     """Beyond brute force: the old explicit-stack negamax (no shortcuts but the table)."""
     from engine.kernels.tt import new_table as midgame_table
     from engine.reversi.files import reference_weights
-    from engine.reversi.negamax import EXACT_DEPTH, negamax
+    from engine.reversi.search.negamax import EXACT_DEPTH, negamax
 
     arrays = reference_weights("wpc").search_arrays()
     rev = variant == "reversed"

@@ -5,9 +5,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine.reversi.evaluation import WIN_SCORE, edge_stable, evaluate, feature_vector, stable_discs
-from engine.reversi.position import PASS, Position, square
-from engine.reversi.weights import FEATURE_NAMES, Weights, default_phase_bounds
+from engine.reversi.genome.evaluation import (
+    WIN_SCORE,
+    edge_stable,
+    evaluate,
+    feature_vector,
+    stable_discs,
+)
+from engine.reversi.genome.weights import FEATURE_NAMES, Weights, default_phase_bounds
+from engine.reversi.rules.state import PASS, Position, square
 from tests.engine.reversi import reference_rules as ref
 from tests.engine.reversi.conftest import random_reachable
 from tests.engine.reversi.helpers_search import (
@@ -142,7 +148,7 @@ def test_edge_table_rank_and_file_orientation():
 
 @pytest.mark.parametrize("sign", [1.0, -1.0])
 def test_won_and_lost_games_dominate_even_the_largest_allowed_weights(reachable_positions, sign):
-    from engine.reversi.weights import GenomeLayout
+    from engine.reversi.genome.weights import GenomeLayout
 
     layout = GenomeLayout(3, False)
     genome = np.full(layout.size, sign * layout.max_gene_magnitude())

@@ -16,10 +16,9 @@ from hypothesis import strategies as st
 
 from engine.core.game import GameSettingsError
 from engine.core.registry import get_game
-from engine.reversi.evaluation import ALL_FEATURE_NAMES, evaluate, feature_vector
 from engine.reversi.files import dumps, load_weights, save_json, save_npz, weights_to_dict
-from engine.reversi.position import Position, square
-from engine.reversi.weights import (
+from engine.reversi.genome.evaluation import ALL_FEATURE_NAMES, evaluate, feature_vector
+from engine.reversi.genome.weights import (
     FEATURE_GROUPS,
     FEATURE_NAMES,
     GenomeLayout,
@@ -27,6 +26,7 @@ from engine.reversi.weights import (
     WeightsFileError,
     default_phase_bounds,
 )
+from engine.reversi.rules.state import Position, square
 from evolve.ga.config import ConfigError, to_config
 from tests.engine.reversi import reference_rules as ref
 from tests.engine.reversi.conftest import random_reachable

@@ -12,7 +12,7 @@ import pytest
 from engine.reversi.agents.factory import make_agent
 from engine.reversi.agents.mcts import MCTSAgent
 from engine.reversi.agents.simple import EpsilonAgent, GreedyAgent, RandomAgent
-from engine.reversi.position import PASS, Position, square
+from engine.reversi.rules.state import PASS, Position, square
 from tests.engine.reversi import reference_rules as ref
 from tests.engine.reversi.helpers_match import GameRecord, play_game, play_pairs, random_openings
 

@@ -22,8 +22,8 @@ from engine.reversi.files import (
     save_evaluation,
     save_npz_evaluation,
 )
-from engine.reversi.network import NtupleWeights
-from engine.reversi.weights import Weights, WeightsFileError
+from engine.reversi.genome.network import NtupleWeights
+from engine.reversi.genome.weights import Weights, WeightsFileError
 from evolve.export import export
 from tests.engine.reversi.conftest import random_reachable
 from tests.engine.reversi.helpers_ntuple import file_network_value, network_game, random_network

@@ -9,7 +9,7 @@ import pytest
 
 from engine.core.registry import get_game
 from engine.reversi.files import load_evaluation, save_evaluation
-from engine.reversi.network_eval import network_value
+from engine.reversi.genome.network_eval import network_value
 from tests.engine.reversi.conftest import random_reachable
 from tests.engine.reversi.helpers_ntuple import network_game, random_network
 

@@ -10,8 +10,8 @@ import json
 
 import pytest
 
-from engine.reversi.cs303_ntuple import render_cs303_network
-from engine.reversi.network_eval import network_value
+from engine.reversi.export.cs303_ntuple import render_cs303_network
+from engine.reversi.genome.network_eval import network_value
 from evolve.export import main as export_main
 from tests.engine.reversi.conftest import random_reachable
 from tests.engine.reversi.helpers_ntuple import network_game, random_network

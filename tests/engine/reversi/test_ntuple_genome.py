@@ -11,9 +11,9 @@ from engine.core.game import GameSettingsError
 from engine.core.registry import get_game
 from engine.kernels import ntuple as nt
 from engine.reversi.files import reference_weights
-from engine.reversi.network import family_layout, max_gene_magnitude, network_genome
-from engine.reversi.network_eval import network_value
-from engine.reversi.weights import GenomeLayout
+from engine.reversi.genome.network import family_layout, max_gene_magnitude, network_genome
+from engine.reversi.genome.network_eval import network_value
+from engine.reversi.genome.weights import GenomeLayout
 from tests.engine.reversi.conftest import random_reachable
 from tests.engine.reversi.helpers_ntuple import network_game
 from tests.engine.reversi.helpers_search import slow_positional
@@ -144,7 +144,7 @@ def test_td_learn_is_refused_for_square_tables():
 
 
 def test_the_magnitude_bound_holds_and_weights_that_could_outweigh_a_win_are_refused():
-    from engine.reversi.network import NtupleWeights, network_bound
+    from engine.reversi.genome.network import NtupleWeights, network_bound
 
     game = network_game(layout="corner3+edge2x", phases=1)
     w = game.weights(np.random.default_rng(2).normal(size=game.genome_spec().size))

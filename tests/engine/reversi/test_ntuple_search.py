@@ -14,11 +14,11 @@ import numpy as np
 import pytest
 
 from engine.core.records import SearchSettings
-from engine.reversi.evaluation import feature_vector, terminal_score
-from engine.reversi.layout import CATALOGUE_INDEX
-from engine.reversi.network_eval import network_value
-from engine.reversi.position import PASS
-from engine.reversi.search import Searcher
+from engine.reversi.genome.evaluation import feature_vector, terminal_score
+from engine.reversi.genome.layout import CATALOGUE_INDEX
+from engine.reversi.genome.network_eval import network_value
+from engine.reversi.rules.state import PASS
+from engine.reversi.search.searcher import Searcher
 from tests.engine.kernels.reference_ntuple import ReferenceNetwork
 from tests.engine.reversi.conftest import random_reachable
 from tests.engine.reversi.helpers_ntuple import cells_of, network_game, random_network
@@ -133,8 +133,8 @@ def test_the_network_search_and_self_play_compile_from_a_cold_numba_cache():
     cold cache shows it (a warm one loads what an earlier, differently compiled run left)."""
     script = ("import numpy as np\n"
               "from tests.engine.reversi.helpers_ntuple import network_game, random_network\n"
-              "from engine.reversi.search import Searcher\n"
-              "from engine.reversi.position import Position\n"
+              "from engine.reversi.search.searcher import Searcher\n"
+              "from engine.reversi.rules.state import Position\n"
               "g = network_game(features=['mobility', 'stability'])\n"
               "w = random_network(g, 0)\n"
               "for inc in (True, False):\n"

@@ -14,10 +14,10 @@ import pytest
 from engine.core.records import SearchSettings
 from engine.kernels import ntuple as nt
 from engine.kernels.rng import new_state
-from engine.reversi.evaluation import feature_vector
-from engine.reversi.layout import CATALOGUE_INDEX
-from engine.reversi.position import Position
-from engine.reversi.td import (
+from engine.reversi.genome.evaluation import feature_vector
+from engine.reversi.genome.layout import CATALOGUE_INDEX
+from engine.reversi.rules.state import Position
+from engine.reversi.td.selfplay import (
     FEATURE_SCALE,
     MAX_RECORD,
     largest_weights,
@@ -26,7 +26,7 @@ from engine.reversi.td import (
     self_play_game,
     td_step,
 )
-from engine.reversi.td_rules import no_rule
+from engine.reversi.td.step_rules import no_rule
 from tests.engine.reversi.conftest import random_reachable
 from tests.engine.reversi.helpers_ntuple import network_game, random_network
 

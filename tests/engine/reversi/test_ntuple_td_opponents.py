@@ -12,21 +12,21 @@ import pytest
 
 from engine.core.registry import get_game
 from engine.kernels.rng import new_state
-from engine.reversi import bitboard as bb
-from engine.reversi.evaluation import evaluate
 from engine.reversi.files import reference_weights
-from engine.reversi.layout import CATALOGUE_INDEX
-from engine.reversi.network_eval import network_value
-from engine.reversi.position import Position
-from engine.reversi.td import (
+from engine.reversi.genome.evaluation import evaluate
+from engine.reversi.genome.layout import CATALOGUE_INDEX
+from engine.reversi.genome.network_eval import network_value
+from engine.reversi.rules import bitboard as bb
+from engine.reversi.rules.state import Position
+from engine.reversi.td.opponents import OPPONENT_BLOCK, opponent_network, opponent_schedule
+from engine.reversi.td.selfplay import (
     MAX_RECORD,
     largest_weights,
     needed_features,
     new_scratch,
     self_play_game,
 )
-from engine.reversi.td_opponents import OPPONENT_BLOCK, opponent_network, opponent_schedule
-from engine.reversi.td_rules import no_rule
+from engine.reversi.td.step_rules import no_rule
 from evolve import td
 from tests.engine.reversi.conftest import random_reachable
 from tests.engine.reversi.helpers_ntuple import network_game, random_network

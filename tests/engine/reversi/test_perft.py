@@ -7,7 +7,7 @@ import json
 import pytest
 
 from engine.reversi.perft import main, perft
-from engine.reversi.position import Position
+from engine.reversi.rules.state import Position
 from tests.engine.reversi import reference_rules as ref
 from tests.engine.reversi.conftest import random_reachable
 

@@ -11,7 +11,7 @@ import pytest
 
 from engine.reversi.files import save_json
 from engine.reversi.play import main
-from engine.reversi.position import Position
+from engine.reversi.rules.state import Position
 
 
 def run(argv, text):

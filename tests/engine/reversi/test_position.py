@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.reversi.position import PASS, Position, move_name, parse_move, square
+from engine.reversi.rules.state import PASS, Position, move_name, parse_move, square
 
 START = "---------------------------OX------XO--------------------------- X"
 

@@ -6,8 +6,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.reversi import bitboard as bb
-from engine.reversi.position import PASS, Position, Variant, bits_of
+from engine.reversi.rules import bitboard as bb
+from engine.reversi.rules.state import PASS, Position, Variant, bits_of
 from tests.engine.reversi import reference_rules as ref
 from tests.engine.reversi.conftest import random_reachable
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine.reversi.evaluation import evaluate
 from engine.reversi.files import reference_weights, save_json
-from engine.reversi.position import PASS, Position
-from engine.reversi.search import NO_MOVE, Searcher
-from engine.reversi.weights import FEATURE_NAMES, Weights, default_phase_bounds
+from engine.reversi.genome.evaluation import evaluate
+from engine.reversi.genome.weights import FEATURE_NAMES, Weights, default_phase_bounds
+from engine.reversi.rules.state import PASS, Position
+from engine.reversi.search.searcher import NO_MOVE, Searcher
 from tests.engine.reversi.conftest import random_reachable
 from tests.engine.reversi.helpers_search import (
     exact_score,

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.reversi.position import Position, Variant, move_name, parse_move
+from engine.reversi.rules.state import Position, Variant, move_name, parse_move
 from engine.reversi.solve import main, read_obf, solve_position
 from tests.engine.reversi.helpers_search import exact_score, positions_with_empties
 

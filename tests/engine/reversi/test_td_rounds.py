@@ -7,9 +7,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine.reversi.network_eval import best_child, greedy_move, new_child_scratch
-from engine.reversi.td import MAX_RECORD, largest_weights
-from engine.reversi.td_rounds import joined, start_boards
+from engine.reversi.genome.network_eval import best_child, greedy_move, new_child_scratch
+from engine.reversi.td.rounds import joined, start_boards
+from engine.reversi.td.selfplay import MAX_RECORD, largest_weights
 from tests.engine.reversi.helpers_ntuple import network_game, random_network
 
 SETTINGS = ({"layout": "straight2", "phases": 2, "features": []},
@@ -67,7 +67,7 @@ def test_best_child_moves_as_valuing_every_child_exactly(genome, weights):
     positions = game.td_play(w.to_genome(), 40, 2, 0.3)
     indices, scratch = np.empty(len(t.offset), np.int64), new_child_scratch(t)
     largest = largest_weights(net)
-    from engine.reversi import bitboard as bb
+    from engine.reversi.rules import bitboard as bb
 
     for P, O in zip(positions["players"], positions["opponents"], strict=True):
         moves = np.uint64(bb.legal_moves(P, O))

@@ -12,7 +12,7 @@ import pytest
 
 from engine.core import StepRule, get_game
 from engine.kernels import ntuple as nt
-from engine.reversi.layout import phase_of_discs_table
+from engine.reversi.genome.layout import phase_of_discs_table
 from tests.engine.reversi.helpers_ntuple import network_game, random_network
 
 

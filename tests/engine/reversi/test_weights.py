@@ -15,7 +15,7 @@ from engine.reversi.files import (
     weights_from_dict,
     weights_to_dict,
 )
-from engine.reversi.weights import (
+from engine.reversi.genome.weights import (
     FEATURE_NAMES,
     REFERENCE_NAMES,
     SYMMETRY_CLASS_SQUARES,
@@ -369,8 +369,8 @@ def test_corrupted_files_only_ever_raise_weights_file_error(tmp_path, suffix):
 
 
 def test_heuristic_bound_is_an_upper_bound_of_evaluate(reachable_positions):
-    from engine.reversi.evaluation import evaluate
-    from engine.reversi.weights import heuristic_bound
+    from engine.reversi.genome.evaluation import evaluate
+    from engine.reversi.genome.weights import heuristic_bound
 
     w = random_weights(12, 3, False)
     arrays = w.numba_arrays()
@@ -384,7 +384,7 @@ def test_heuristic_bound_is_an_upper_bound_of_evaluate(reachable_positions):
 
 
 def test_weights_that_could_outweigh_a_won_game_are_refused(tmp_path):
-    from engine.reversi.evaluation import WIN_SCORE
+    from engine.reversi.genome.evaluation import WIN_SCORE
 
     features = np.zeros((1, 6))
     features[0, 4] = WIN_SCORE / 64  # 64 stable discs would be worth a win

@@ -25,11 +25,11 @@ import pytest  # noqa: E402
 from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
 
 from engine.core import get_game  # noqa: E402
-from engine.reversi import heatmaps as weight_plots  # noqa: E402
+from engine.reversi.figures import heatmaps as weight_plots  # noqa: E402
+from engine.reversi.figures.report import weights_markdown  # noqa: E402
 from engine.reversi.files import load_weights  # noqa: E402
-from engine.reversi.position import square  # noqa: E402
-from engine.reversi.weights import FEATURE_NAMES, Weights, default_phase_bounds
-from engine.reversi.weights_report import weights_markdown  # noqa: E402
+from engine.reversi.genome.weights import FEATURE_NAMES, Weights, default_phase_bounds
+from engine.reversi.rules.state import square  # noqa: E402
 from evolve.analysis import plots  # noqa: E402
 from evolve.analysis.captions import elo_range  # noqa: E402
 from evolve.analysis.markdown import generation_table  # noqa: E402

@@ -102,7 +102,7 @@ def test_population_two_is_allowed_with_the_default_tournament_size():
 
 
 def test_phase_bounds_give_the_phases_or_default_to_the_equal_split():
-    from engine.reversi.weights import default_phase_bounds
+    from engine.reversi.genome.weights import default_phase_bounds
     from evolve.ga.config import make_game
 
     def bounds(*overrides):

@@ -13,7 +13,7 @@ from hydra import compose, initialize_config_dir
 
 from engine.core.registry import get_game
 from engine.reversi.files import load_weights
-from engine.reversi.weights import GenomeLayout
+from engine.reversi.genome.weights import GenomeLayout
 from evolve.execution.backends import SerialBackend
 from evolve.ga import checkpoint
 from evolve.ga.hooks import (

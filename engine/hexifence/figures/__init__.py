@@ -1,0 +1,1 @@
+"""Figures of an n-tuple network genome: its tables and patterns (``network``)."""

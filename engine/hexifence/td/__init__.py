@@ -1,0 +1,1 @@
+"""Temporal-difference self-play of the ``ntuple`` genome (``selfplay``, numba)."""

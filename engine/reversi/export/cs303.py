@@ -1,0 +1,76 @@
+"""The CS303 course platform's single-file agent with a champion's weights embedded.
+
+The agent is plain Python source (numpy only) rendered from ``cs303_template.py``; the weights
+are written as literals (``repr`` of a float round-trips exactly), so nothing is pickled.
+"""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+from engine.core.records import DROP_IN_DEPTH, DROP_IN_ENDGAME, ExportFormat
+from engine.reversi.genome.weights import Weights
+
+NPZ_EXPORT = ExportFormat("npz", ".npz", "the same weights as numpy arrays (no pickle)")
+CS303_EXPORT = ExportFormat(
+    "cs303", ".py", "a single-file CS303 course agent (numpy only)",
+    (DROP_IN_DEPTH,
+     DROP_IN_ENDGAME))
+TEMPLATE = Path(__file__).with_name("cs303_template.py")
+BEGIN, END = "# --- BEGIN WEIGHTS (generated) ---", "# --- END WEIGHTS ---"
+DEFAULT_ENDGAME_EMPTIES = 8
+
+
+def _wrapped(items: list[str], per_line: int, indent: str) -> list[str]:
+    """``items`` as comma-separated source lines of ``per_line`` items (short lines for lint)."""
+    return [indent + ", ".join(items[i : i + per_line]) + ","
+            for i in range(0, len(items), per_line)]
+
+
+def weights_block(weights: Weights, variant: str, endgame_empties: int,
+                  depth: int | None = None) -> str:
+    """The generated constants; ``repr`` of a float round-trips exactly."""
+    phase_of_discs, positional, _ = weights.numba_arrays()
+    lines = [BEGIN, f"NAME = {weights.name or 'champion'!r}", f"VARIANT = {variant!r}",
+             "FEATURE_NAMES = (", *(f"    {n!r}," for n in weights.feature_names), ")",
+             "PHASE_OF_DISCS = (  # phase index for 0..64 discs on the board",
+             *_wrapped([str(int(p)) for p in phase_of_discs], 16, "    "), ")",
+             "POSITIONAL = (  # per phase: 64 weights, a1..h1, a2..h2, ... (square 8 * row + col)"]
+    for p, row in enumerate(positional):
+        lo, hi = weights.phase_discs(p)
+        lines += [f"    (  # phase {p}: {lo}..{hi} discs",
+                  *_wrapped([repr(float(v)) for v in row], 4, "        "), "    ),"]
+    lines += [")", "FEATURES = (  # per phase: one weight per FEATURE_NAMES entry"]
+    for row in weights.features:
+        lines += ["    (", *_wrapped([repr(float(v)) for v in row], 4, "        "), "    ),"]
+    fixed = "None" if depth is None else str(int(depth))
+    lines += [")", f"ENDGAME_EMPTIES = {int(endgame_empties)}", f"FIXED_DEPTH = {fixed}", END]
+    return "\n".join(lines)
+
+
+def render_cs303(weights: Weights, depth: int | None = None,
+                 endgame_empties: int | None = None) -> str:
+    """Source of the single-file CS303 agent with ``weights`` embedded: iterative deepening
+    within the platform's time limit, or (``depth``) exactly the engine's agent at that depth.
+    ``endgame_empties`` defaults to the weights' own search settings."""
+    if depth is not None and depth < 1:
+        raise ValueError(f"--depth {depth} must be >= 1")
+    if endgame_empties is not None and not 0 <= endgame_empties <= 20:
+        raise ValueError(f"--endgame-empties {endgame_empties} must satisfy 0 <= empties <= 20")
+    variant = weights.metadata.get("variant") or "reversed"
+    if variant != "reversed":
+        raise ValueError(
+            f"the CS303 platform plays Reversed Reversi, but these weights are for {variant!r}"
+        )
+    search = weights.metadata.get("search") or {}
+    endgame = int(search.get("endgame_empties", DEFAULT_ENDGAME_EMPTIES)) \
+        if endgame_empties is None else int(endgame_empties)
+    template = TEMPLATE.read_text()
+    head, rest = template.split(BEGIN, 1)
+    _, tail = rest.split(END, 1)
+    provenance = json.dumps({"name": weights.name, **weights.metadata}, sort_keys=True)
+    note = "".join(f"# {line}\n" for line in textwrap.wrap("Weights: " + provenance, 96))
+    block = weights_block(weights, variant, endgame, depth)
+    return head + block + "\n" + note + tail.lstrip("\n")
