@@ -92,8 +92,8 @@ def test_no_option_help_shows_double_backticks(command):
 
 @pytest.mark.parametrize("doc, expected", [
     ("``python -m x [--y]``: serve the board.\n\nMore.", "Serve the board."),
-    ("Play to the clock (issue 29): how much of its time\nit uses, how deep. Then more.",
-     "Play to the clock (issue 29): how much of its time it uses, how deep."),
+    ("Play to the clock (the anytime driver): how much of its time\nit uses, how deep. Then more.",
+     "Play to the clock (the anytime driver): how much of its time it uses, how deep."),
     ("What every game's speed is (``engine.core.Game``):\n\n- a list",
      "What every game's speed is (engine.core.Game)."),
     ("Uses :func:`foo`, e.g. Reversi. Second.", "Uses foo, e.g. Reversi."),

@@ -60,7 +60,7 @@ class SearchDriver:
     """A table, a generation and a speed estimate; ``run(depth, max_nodes)`` is the game's
     fixed-depth search returning (move, value, nodes, aborted)."""
 
-    deepening = "anytime"  # or "predictive": the deepening before issue 29 (``DEEPENINGS``)
+    deepening = "anytime"  # or "predictive": the older deepening, to measure against
 
     def __init__(self, tt_bits: int, shared: bool, start_rate: float, min_rate: float):
         self.table = shared_table(tt_bits) if shared else new_table(tt_bits)
@@ -139,7 +139,7 @@ class SearchDriver:
 
     def _deepen_predictive(self, run, max_depth, time_limit, start, first_growth, first_budget,
                            final):
-        """The deepening before issue 29, kept to measure against: an iteration predicted (from
+        """The predictive deepening, kept to measure against: an iteration predicted (from
         the growth of the last two) not to fit is not started, an aborted one is thrown away,
         and the root is searched in the game's order. ``first_growth``: the node growth per ply
         assumed before two iterations are known."""

@@ -6,7 +6,7 @@ Everything uses the *logistic* Elo model, ``score = 1 / (1 + 10 ** (-elo / 400))
 - Results are a distribution over a few outcome values in [0, 1]: per game loss/draw/win =
   0, 1/2, 1 (the *trinomial*), or per colour-swapped pair of games the player's points
   0, 1/2, 1, 3/2, 2 divided by 2 = 0, 1/4, 1/2, 3/4, 1 (the *pentanomial*). The pentanomial is
-  what issue 5 asks for: the two games of a pair share an opening, so they are correlated and
+  what the reports use: the two games of a pair share an opening, so they are correlated and
   a pair, not a game, is the independent sample.
 - 95% CI of the mean score: ``p +- 1.96 sqrt(var / N)`` with the observed variance (N games or
   N pairs), clipped to [0, 1] and mapped to Elo. When all N samples have the same result the

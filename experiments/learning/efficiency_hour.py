@@ -1,4 +1,4 @@
-"""Issue 28's hour-long learning-efficiency rows (``learning_efficiency_hour.md`` / ``.json`` /
+"""The hour-long learning-efficiency rows (``learning_efficiency_hour.md`` / ``.json`` /
 ``.png``): each hour-long method of a game's plan (``efficiency_plans.an_hour``: TD online,
 distributed TD on 2 Ray workers learnt by the driver or on the workers, Co-CMA-ES) for 1
 CPU-hour per seed, Reversed Reversi from one seed and Othello from two, plotted per CPU-hour and
@@ -29,7 +29,7 @@ def hour_methods(game: str) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(
         prog="python -m experiments.learning.efficiency_hour",
-        description="Issue 28's hour-long learning-efficiency rows (TD online, distributed TD "
+        description="The hour-long learning-efficiency rows (TD online, distributed TD "
         "on 2 Ray workers, Co-CMA-ES; 1 CPU-hour each; Reversed Reversi 1 seed, Othello 2) into "
         "learning_efficiency_hour.md/.json/.png. Resumable: rerun the same command to continue.")
     p.add_argument("--results", type=Path, default=ROOT / "experiments" / "results",

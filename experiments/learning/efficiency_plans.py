@@ -60,7 +60,7 @@ def td_hour(games: int) -> tuple[str, ...]:
 
 
 def an_hour(game: str, games: int, cocmaes: tuple[str, ...]) -> tuple[Method, ...]:
-    """Issue 28's leading learners for one CPU-hour each, on the published 4+2x2 network (no
+    """The leading learners for one CPU-hour each, on the published 4+2x2 network (no
     features): TD online on one core, distributed TD on 2 Ray workers learnt by the driver,
     Co-CMA-ES, and distributed TD learnt on the workers (last: the issue asks for the first
     three). ``games``: the TD runs' games (about an hour of the game's self-play)."""

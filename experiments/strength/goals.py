@@ -63,7 +63,7 @@ RR_PANEL = ("course", "wpc_negated", "greedy", "random", "mcts", "bfs")
 
 
 def yardstick(game: str, reference: str) -> Goal:
-    """Issue 14: the generation-0 champion of the default study against candidate panel
+    """The generation-0 champion of the default study against candidate panel
     opponents (``@d+K``: the same weights K plies deeper)."""
     return Goal(f"yardstick_{game}", game, f"experiments/runs/{game}/champions/gen_0000.json",
                 (reference, "course", "greedy", f"{reference}@d+2", "course@d+2",
@@ -79,7 +79,7 @@ OTHELLO_VS_SQUARE2 = (champion("othello_ntuple_square2"), *OTHELLO_ANCHORS)
 OTHELLO_65_VS_SQUARE2 = Target("othello_ntuple_square2", "score", 0.65)
 
 GOALS = (
-    # --- the default GA studies' champions (issues 5, 10, 11) ----------------------------------
+    # --- the default GA studies' champions -----------------------------------------------------
     Goal("strength_reversed_reversi", "reversed_reversi", champion("reversed_reversi"),
          RR_PANEL, "--depth 4 --endgame-empties 10", 200, Target("course", "score", 0.75),
          "default Reversed Reversi champion vs the reference agents at its own search", 300,

@@ -1,4 +1,4 @@
-"""The stamp's values, not only its line names (issue 32): with the readings made distinct
+"""The stamp's values, not only its line names: with the readings made distinct
 (load before and after, the clock, the commit, the machine, the date), each value appears in
 its own place in the Markdown and the JSON of a result file.
 

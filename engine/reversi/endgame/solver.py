@@ -42,7 +42,7 @@ MOVE_NODE, PASS_NODE = 0, 1
 def search(P0, O0, alpha0, beta0, sign, table, gen, stats, passed0):
     """Exact fail-soft value of ``(P0, O0)`` over ``(alpha0, beta0)`` (explicit stack).
 
-    Numba's cache cannot hold recursive functions (issue #6061: a process loading one
+    Numba's cache cannot hold recursive functions (numba/numba#6061: a process loading one
     segfaults), so the recursion is a loop over frames indexed by ply and four states:
     ENTER a node, try its NEXT move, RETURN a node's value to its parent, and take a child's
     VALUE. Children with at most ``SMALL_MAX`` empties are solved by ``solve_small`` in place.

@@ -74,7 +74,7 @@ class Searcher(SearchDriver):
 
         With ``time_limit``, returns None if the solve did not finish in about that time.
         """
-        if self.exact_solver == "negamax":  # the solver before issue 15 (old runs replay)
+        if self.exact_solver == "negamax":  # the plain exact negamax (older runs replay with it)
             budget = UNLIMITED if time_limit is None else max(1000, int(time_limit * self.rate))
             move, value, nodes, aborted, seconds = self._run(position, EXACT_DEPTH, True, budget)
             return None if aborted else SearchResult(move, value, position.empties, nodes,

@@ -6,7 +6,7 @@ shared driver and kernel: every kernel call's move, value and node count.
 
 The checkout given first is put at the front of ``sys.path``, so its ``engine`` package is the
 one imported, not this worktree's (``tests/engine/baseline_checkout.py``). Run it on the code
-before a change to the search (here: before the anytime driver of issue 29):
+before a change to the search (here: before the anytime driver):
 ``test_search_baseline.py`` beside it then proves fixed-depth search unchanged, call by call.
 
 What is recorded: for each game, seeded games between two fixed-depth alpha-beta agents (hand

@@ -1,5 +1,5 @@
 """Anytime search: the kernel's root hint and partial iterations, and the shared driver's
-iterative deepening under a clock (issue 29 item 1).
+iterative deepening under a clock.
 
 The kernel is checked on Reversi against its own fixed-depth values; the driver's decisions
 under a fake clock whose time passes with the nodes searched (no timing in the tests)."""
@@ -140,7 +140,7 @@ def test_depth_one_is_finished_even_past_a_tiny_first_budget(fake):
 
 
 def test_the_predictive_deepening_kept_to_measure_against_leaves_its_time_unused(fake):
-    """The deepening before issue 29: a depth predicted not to fit is not started, and the
+    """The predictive deepening: a depth predicted not to fit is not started, and the
     root has no hint; the anytime driver, on the same search, uses the time it was given."""
     old = new_driver(1e6)
     old.deepening = "predictive"

@@ -1,6 +1,6 @@
 """The kernel RNG (``engine.kernels.rng``) draws what it says, and the kernels' epsilon-greedy
 players (``engine.kernels.ntuple_td.explores``, every game's TD self-play) move at random at
-the rate asked (issue 32).
+the rate asked.
 
 Statistical checks with fixed seeds and bounds of five to six standard deviations (or chi-square
 tails near 1e-6): a correct RNG fails them about never, a wrong range or rate by far.

@@ -336,7 +336,7 @@ def test_kernel_rng_picks_set_bits_uniformly():
     assert [random_bit(again, mask) for _ in range(100)] == draws[:100]
 
 
-# --- weights files for every agent that uses weights (issue 5) -------------------------------
+# --- weights files for every agent that uses weights -----------------------------------------
 
 
 def weights_file(tmp_path, seed=3, suffix=".json"):

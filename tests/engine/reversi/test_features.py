@@ -1,4 +1,4 @@
-"""Optional evaluation features (issue 16): X/C squares next to an empty corner and region
+"""Optional evaluation features: X/C squares next to an empty corner and region
 parity against slow references; feature groups through the evaluation, the genome layout,
 weights files, the game settings and a GA smoke run."""
 

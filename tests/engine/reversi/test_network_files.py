@@ -185,7 +185,7 @@ def test_corrupted_network_files_only_ever_raise_weights_file_error(tmp_path, su
 
 def test_the_schema_1_othello_network_loads_with_the_weights_of_the_committed_network():
     """The committed 2x2-square network (the Othello champion until the blend) is the schema-1
-    file of issue 21 rewritten in schema 2: the same genome, whichever file a user holds."""
+    first network file rewritten in schema 2: the same genome, whichever file a user holds."""
     old = get_game("othello").load_champion(V1 / "othello_ntuple.json")
     new = get_game("othello").load_champion(
         "experiments/results/champions/othello_ntuple_square2.json")

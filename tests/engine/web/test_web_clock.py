@@ -1,4 +1,4 @@
-"""A game on a clock (``"clock": "60+1"``, issue 29): a bad clock is a 400 naming it; each agent
+"""A game on a clock (``"clock": "60+1"``): a bad clock is a 400 naming it; each agent
 move gets the budget ``engine.core.clock.Clock`` gives (recomputed here move by move from the
 views) and its clock is charged what it searched; a person's clock runs on their turn, and a
 person out of time loses (the view says so, a late move is not played); undo is off; a real timed

@@ -132,7 +132,7 @@ def new_watch(client, name: str, spec: str, depth: int) -> str:
 
 def test_a_depth_12_search_without_a_time_limit_answers_its_deepest_depth_within_the_cap(
         heavy_site):
-    """Issue 29: the fixed-depth search plays its deepest completed depth at the deadline
+    """The fixed-depth search plays its deepest completed depth at the deadline
     (``Limits.deadline``), says so, and answers within the cap + 1 s, its worker kept."""
     url, client, thinker, pid = heavy_site
     name, spec = heavy_game()

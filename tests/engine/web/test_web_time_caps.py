@@ -1,4 +1,4 @@
-"""The server's time caps, measured on the wall clock (issue 32): a move is answered within its
+"""The server's time caps, measured on the wall clock: a move is answered within its
 cap plus a tolerance, whichever cap applies. The other limit tests check status codes and
 messages; these would notice a cap that is honoured only in its wording (a 2 s cap answered
 after 40 s still says "2 s").
@@ -10,7 +10,7 @@ The four caps, each with a heavy search far beyond it, in one warm worker proces
 - a request's ``time_limit``: a timed search answers at its limit;
 - ``Limits.deadline``: a depth-12 search without a time limit plays its deepest completed depth.
 
-Checked by hand (issue 32): ``timeout=self.limits.move_seconds * 20`` in
+Checked by hand: ``timeout=self.limits.move_seconds * 20`` in
 ``engine.web.thinking.ProcessThinker.move`` fails the first test (the client gives up after the
 cap plus the tolerance), ``min(budget, self.limits.max_seconds * 20)`` in
 ``engine.web.play`` the second.

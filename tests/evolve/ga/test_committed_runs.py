@@ -140,7 +140,7 @@ def test_a_committed_run_reproduces(study, tmp_path):
 @pytest.mark.parametrize("study", ["othello_league", "legacy/othello_league"])
 def test_the_first_generations_of_a_committed_run_reproduce(study, tmp_path):
     """The default set's representative: two generations of the 1-ply Othello League study
-    (1520 round-robin games each, seconds), as made today and as made before issue 22."""
+    (1520 round-robin games each, seconds), as made today and as made by the older Elo code."""
     committed = RUNS / study
     replay(committed, tmp_path, "ga.generations=2", "playoff.enabled=false")
     assert_same_tables(committed, tmp_path, generations=2)

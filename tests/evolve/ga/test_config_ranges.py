@@ -1,5 +1,5 @@
 """Every key of the run configuration has its allowed range, and a value outside it is refused at
-start with one line naming the key (issue 32).
+start with one line naming the key.
 
 ``REFUSED`` is the range table: each key of ``conf/`` (the defaults, every game's config group,
 every experiment) and of the schema's dataclasses has at least one value that must be refused,
@@ -7,7 +7,7 @@ or an entry in ``EXEMPT`` saying why not. A new key with neither fails
 ``test_every_key_has_a_value_that_is_refused_or_a_reason_why_not``: give it a range in
 ``evolve.ga.validation`` and a row here.
 
-Checked by hand (issue 32): with the ``ga.sigma_decay`` check of ``evolve.ga.validation``
+Checked by hand: with the ``ga.sigma_decay`` check of ``evolve.ga.validation``
 commented out, both ``ga.sigma_decay`` rows fail (0 and 1.5 are accepted), as does its command
 line test.
 """

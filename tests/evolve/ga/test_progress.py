@@ -1,6 +1,6 @@
 """The champion's Elo per generation is its Elo against the fixed panel alone; earlier
 champions (the hall of fame) are scored apart, so beating its own ancestors cannot inflate it
-(issue 22: the default study reported +656 where the panel alone says +436)."""
+(the default study once reported +656 where the panel alone says +436)."""
 
 from pathlib import Path
 
