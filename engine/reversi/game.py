@@ -63,7 +63,7 @@ class ReversiGame(ReversiStates, ReversiTD, GameBase):
         if endgame_solver not in EXACT_SOLVERS:
             raise GameSettingsError(f"game.endgame_solver={endgame_solver} must be one of: "
                                     f"{', '.join(EXACT_SOLVERS)}")
-        self.endgame_solver = endgame_solver  # "negamax": replays games recorded with the plain solver
+        self.endgame_solver = endgame_solver  # "negamax": replays older games
         self.cli_selectors = {"variant": self.variant.value}  # --variant othello|reversed
         self._weights_cache: dict[bytes, object] = {}
         self._kind_model = None  # SquareTableKind or NetworkKind, made when first needed
