@@ -3,9 +3,9 @@
 ``tests/data/search_baseline.json`` was recorded from the checkout before the anytime driver
 changed the kernel and driver (its commit is in the file; ``record_search_baseline.py`` beside
 this test made it): seeded fixed-depth games of every game, hand weights and n-tuple networks,
-with exact endgames. Replayed here, every kernel call must give the same move, value and node count, in
-the same order (the table carries over between moves), and every game the same result: the
-GA's reproducibility rests on it.
+with exact endgames. Replayed here, every kernel call must give the same move, value and node
+count, in the same order (the table carries over between moves), and every game the same
+result: the GA's reproducibility rests on it.
 """
 
 from __future__ import annotations
