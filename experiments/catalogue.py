@@ -249,6 +249,9 @@ JOBS = [
            600, "timing", "MCTS play-outs/s against the last commit before the shared UCT loop"),
     script("test_suite", "bench.tiers", "", 2400, "timing",
            "every test tier (default, slow, claims) on a clean clone: result and wall time"),
+    script("test_suite_default", "bench.tiers", "--before e82696f --tiers default", 1500,
+           "timing", "the default test set on a clean clone against the code before the "
+           "faster test loop, in one sitting: result and wall time of each"),
     # --- strength: one job per goal of experiments/strength/goals.py ---------------------------
     *(goal(g) for g in GOALS),
     script("tuning_quality_reversed_reversi_1ply", "strength.tuning_quality",
