@@ -1,7 +1,9 @@
 """``python -m evolve [overrides]``: a thin Hydra entry point around ``evolve.ga.loop``.
 
 Before Hydra starts (and creates the run's folder), ``evolve.ga.preflight`` prints what will run
-and where, and checks the config; after the run, a summary says what came out."""
+and where, and resolves the config (a bad value stops the command there, leaving no folder); the
+task function takes that ``ResolvedConfig`` on, so a study builds its game once. After the run, a
+summary says what came out."""
 
 from __future__ import annotations
 
@@ -41,12 +43,14 @@ CONF_DIR = config_dir()
 def game_config_dirs() -> list[Path]:
     """Config folders of plug-in games whose ``game/<name>.yaml`` is not in ``conf/`` (their
     ``Game.config_dir``); only those games are imported."""
+    from engine.core.capabilities import GENOMES, has
     from engine.core.registry import get_game, usable_game_names
 
     dirs: list[Path] = []
     for name in usable_game_names():
         if not (CONF_DIR / "game" / f"{name}.yaml").is_file():
-            folder = get_game(name).config_dir
+            game = get_game(name)
+            folder = game.config_dir if has(game, GENOMES) else None
             if folder is not None and (Path(folder) / "game").is_dir() and folder not in dirs:
                 dirs.append(Path(folder))
     return dirs
@@ -71,14 +75,15 @@ def with_overrides(args: list[str], extra: list[str]) -> list[str]:
     return [*args[:last + 1], *extra, *args[last + 1:]]
 
 
-@hydra.main(config_path=str(CONF_DIR), config_name="config", version_base="1.3")
-def main(cfg: DictConfig) -> float:
-    """Run the study; return its objective (``objective.metric``), for a Hydra sweeper."""
+def study(cfg: DictConfig, resolved=None) -> float:
+    """Run the study; return its objective (``objective.metric``), for a Hydra sweeper.
+    ``resolved``: ``cfg``'s ``ResolvedConfig``, made by the preflight (``None``: resolved
+    here, as in a multirun's jobs)."""
     from evolve.ga.console import summary
     from evolve.ga.loop import run
 
     try:
-        result = run(cfg, started=STARTED)
+        result = run(cfg, started=STARTED, resolved=resolved)
     except ConfigError as exc:
         # SystemExit passes through Hydra's error handler, so the user sees one line only
         _fail(str(exc))
@@ -94,6 +99,18 @@ def main(cfg: DictConfig) -> float:
     log.info("objective: %s = %s (generation %d's row of generations.csv; objective.json)",
              objective.metric, f"{objective.value:.6g}", objective.generation)
     return objective.value
+
+
+def task(resolved=None):
+    """The Hydra task function (``@hydra.main``) of ``study`` with ``resolved`` handed on."""
+
+    def main(cfg: DictConfig) -> float:
+        return study(cfg, resolved)
+
+    return hydra.main(config_path=str(CONF_DIR), config_name="config", version_base="1.3")(main)
+
+
+main = task()  # a study whose config is resolved in the task (``main(cfg)`` outside Hydra)
 
 
 def _fail(message: str):
@@ -112,8 +129,9 @@ def check_overrides(args: list[str]) -> None:
         _fail(str(exc))
 
 
-def preflight(args: list[str]) -> list[str]:
-    """``evolve.ga.preflight`` with a bad value as one line on stderr (exit code 2)."""
+def preflight(args: list[str]):
+    """``evolve.ga.preflight`` with a bad value as one line on stderr (exit code 2): its
+    ``Checked`` (the overrides that fix the output folder, a single run's resolved config)."""
     from evolve.ga.preflight import preflight as check
 
     try:
@@ -130,5 +148,6 @@ if __name__ == "__main__":
         raise SystemExit(0)
     check_overrides(sys.argv[1:])
     sys.argv[1:] = with_game_configs(sys.argv[1:])
-    sys.argv[1:] = with_overrides(sys.argv[1:], preflight(sys.argv[1:]))
-    main()
+    checked = preflight(sys.argv[1:])
+    sys.argv[1:] = with_overrides(sys.argv[1:], checked.overrides)
+    task(checked.resolved)()

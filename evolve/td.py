@@ -42,6 +42,7 @@ from pathlib import Path
 
 import numpy as np
 
+from engine.core.capabilities import TD, has
 from engine.core.registry import game_names, get_game
 from evolve.errors import first_line
 from evolve.td_checkpoint import save_snapshot, temporary_checkpoint
@@ -71,7 +72,7 @@ def run(args: argparse.Namespace, argv: list[str]) -> Path:
     except json.JSONDecodeError as exc:
         raise ValueError(f"--settings is not JSON: {exc}") from None
     game = get_game(args.game, settings)
-    if not game.learns_by_td():
+    if not has(game, TD) or not game.learns_by_td():
         raise ValueError(f"{args.game} with these settings does not learn by TD (an n-tuple "
                          "genome does: --settings '{\"genome\": {\"kind\": \"ntuple\"}}')")
     if not 0.0 <= args.epsilon <= 1.0:

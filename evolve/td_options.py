@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
+from engine.core.capabilities import TD, has
 from engine.core.helptext import summary
 from engine.core.records import STEP_RULES
 from engine.core.registry import game_names
@@ -132,7 +133,7 @@ def checked_schedule(args, game) -> Schedule:
             if value:
                 raise ValueError(f"{option} needs --round-games G (online TD runs in this "
                                  "process from the initial position)")
-    elif not game.td_rounds():
+    elif not has(game, TD) or not game.td_rounds():
         raise ValueError(f"--round-games: {game.name} learns online only (td_rounds is false)")
     from evolve.execution.runtime_env import from_option
 
@@ -144,9 +145,8 @@ def checked_schedule(args, game) -> Schedule:
                          f"{'--round-games' if args.round_games else 'online TD'})")
     if not 0.0 <= args.phase_share <= 1.0:
         raise ValueError(f"--phase-share {args.phase_share}: allowed 0 <= S <= 1")
-    if (args.step_rule != "nlms" or args.phase_share) and \
-            args.step_rule not in (game.td_step_rules() or ()):
-        supported = game.td_step_rules()
+    supported = game.td_step_rules() if has(game, TD) else ()
+    if (args.step_rule != "nlms" or args.phase_share) and args.step_rule not in (supported or ()):
         raise ValueError(f"--step-rule {args.step_rule}"
                          f"{f' --phase-share {args.phase_share}' if args.phase_share else ''}: "
                          f"{game.name}'s TD takes "

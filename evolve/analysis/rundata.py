@@ -247,17 +247,14 @@ def _check_row_lengths(file: Path) -> None:
 
 
 def _load_champion_file(file: Path):
-    from engine.core.files import champion_game
+    """The champion in ``file``, read once (the game that recognises its header reads it)."""
+    from engine.core.files import load_champion
     from engine.core.game import ChampionFileError
-    from engine.core.registry import get_game
 
     if not file.is_file():
         raise RunDirError(f"{file}: missing")
     try:
-        name = champion_game(file)
-        if name is None:
-            raise ChampionFileError(f"{file}: does not name its game")
-        return get_game(name).load_champion(file)
+        return load_champion(file)
     except (ChampionFileError, ValueError) as exc:
         message = str(exc) if str(file) in str(exc) else f"{file}: {exc}"
         raise RunDirError(message) from None

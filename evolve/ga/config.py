@@ -1,7 +1,8 @@
 """Reading a run configuration: a composed Hydra config (or a plain dict, or a checkpoint's
 saved dict) becomes a typed, validated ``Config`` (``evolve.ga.schema``); ``resolve`` returns it
-together with what it names (``ResolvedConfig``: its game, genome spec, gene bounds and panel),
-the game built once; ``to_dict`` and ``config_hash`` go the other way.
+together with what it names (``ResolvedConfig``: its game, genome spec, gene bounds, panel and
+fixed opponents), the game built and every champion file it names read once; ``to_dict`` and
+``config_hash`` go the other way.
 
 The shape lives in ``evolve.ga.schema``, the checks in ``evolve.ga.validation`` and the command
 line's key checks in ``evolve.ga.overrides``; the names other modules import from here
@@ -20,6 +21,8 @@ import numpy as np
 from omegaconf import DictConfig, OmegaConf
 from omegaconf.errors import OmegaConfBaseException
 
+from engine.core.records import Champion
+from engine.core.specs import Player
 from evolve.errors import ConfigError
 from evolve.ga.population import gene_bounds
 from evolve.ga.schema import (  # noqa: F401 - re-exported: the config's vocabulary
@@ -40,37 +43,60 @@ from evolve.ga.schema import (  # noqa: F401 - re-exported: the config's vocabul
 from evolve.ga.validation import game_of, validate
 
 __all__ = ["Config", "ConfigError", "GAConfig", "ResolvedConfig", "config_hash", "from_dict",
-           "make_game", "migrate", "moved_key_message", "resolve", "to_config", "to_dict"]
+           "make_game", "migrate", "moved_key_message", "parse", "resolve", "to_config",
+           "to_dict"]
 
 
 @dataclass(frozen=True)
 class ResolvedConfig:
     """A validated config and what it names, each made once: the game (its settings applied),
-    its genome spec, the gene bounds (``ga.bound_scale`` applied) and the yardstick's panel
-    (empty when the yardstick is off)."""
+    its genome spec, the gene bounds (``ga.bound_scale`` applied), the yardstick's panel (empty
+    when the yardstick is off) and the fitness's fixed opponents (empty unless
+    ``fitness.references`` > 0).
+
+    Panel and opponents are players (``engine.core.specs.Player``): the agent spec as written,
+    or the ``Champion`` a champion file or run directory holds, read here and carried by the
+    game tasks. ``*_labels`` keep the text the config names each by: what the outputs write."""
 
     config: Config
     game: Any  # engine.core.game.Game
     spec: Any  # engine.core.game.GenomeSpec
     bounds: tuple[np.ndarray, np.ndarray]
-    panel: tuple[str, ...]
+    panel: tuple[Player, ...]
+    panel_labels: tuple[str, ...] = ()
+    opponents: tuple[Player, ...] = ()
+    opponent_labels: tuple[str, ...] = ()
 
     @property
     def seed_references(self) -> list[str]:
         """``game.seed_references``, else the game's own."""
         return list(self.config.game.seed_references or self.game.seed_references)
 
+    def label(self, player):
+        """How outputs name a task's player: a genome index or an agent spec as it is, a
+        ``Champion`` of the panel or the opponents by the text the config names it by (the
+        very object: the tasks carry these)."""
+        if not isinstance(player, Champion):
+            return player
+        pairs = zip((*self.panel, *self.opponents), (*self.panel_labels, *self.opponent_labels),
+                    strict=True)
+        for known, text in pairs:
+            if known is player:
+                return text
+        raise KeyError(f"{player.provenance}: not a player this config names")
+
 
 def resolve(cfg: DictConfig | dict | Config) -> ResolvedConfig:
     """The validated config of a composed DictConfig (or plain dict, or ``Config``) with its
-    game, genome spec, bounds and panel. Raises ``ConfigError`` for the first bad value."""
+    game, genome spec, bounds, panel and fixed opponents. Raises ``ConfigError`` for the first
+    bad value."""
     config = cfg if isinstance(cfg, Config) else _parsed(cfg)
     game = game_of(config)
     spec = game.genome_spec()
-    validate(config, game, spec)
-    panel = tuple(config.yardstick.panel or game.default_panel) \
-        if config.yardstick.enabled else ()
-    return ResolvedConfig(config, game, spec, gene_bounds(spec, config.ga.bound_scale), panel)
+    named = validate(config, game, spec)
+    return ResolvedConfig(config, game, spec, gene_bounds(spec, config.ga.bound_scale),
+                          named.panel, named.panel_labels, named.opponents,
+                          named.opponent_labels)
 
 
 def to_config(cfg: DictConfig | dict | Config) -> Config:
@@ -168,6 +194,12 @@ def config_hash(c: Config) -> str:
 
 def from_dict(d: dict) -> Config:
     return to_config(OmegaConf.create(migrate(d)))
+
+
+def parse(cfg: DictConfig | dict | Config) -> Config:
+    """The typed ``Config`` of a composed DictConfig (or plain dict), not validated: no game
+    is built (``resolve`` does that)."""
+    return cfg if isinstance(cfg, Config) else _parsed(cfg)
 
 
 def migrate(d: dict) -> dict:

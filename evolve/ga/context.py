@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
+from engine.core import specs
 from engine.core.game import SearchSettings
 from evolve.errors import ConfigError
 from evolve.ga.config import Config, ResolvedConfig
@@ -34,8 +35,18 @@ class StudyContext:
         return self.resolved.bounds
 
     @property
-    def panel(self) -> list[str]:
+    def panel(self) -> list[specs.Player]:
+        """The yardstick's players, as the tasks carry them."""
         return list(self.resolved.panel)
+
+    @property
+    def panel_labels(self) -> list[str]:
+        """The panel as the config writes it: the outputs' names for it."""
+        return list(self.resolved.panel_labels)
+
+    def label(self, player):
+        """How outputs name a task's player (``ResolvedConfig.label``)."""
+        return self.resolved.label(player)
 
     @property
     def search(self) -> SearchSettings:

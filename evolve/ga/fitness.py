@@ -22,7 +22,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.core.game import DRAW
+from engine.core.game import DRAW, Champion
+from engine.core.specs import Player
 from evolve.ga.progress import Member
 from evolve.ga.tournament import GameTask, Standings, score_round_robin
 
@@ -32,13 +33,15 @@ HALL_OF_FAME_LAG = 3  # a member of generation h plays from generation h + 3 on
 
 @dataclass(frozen=True)
 class Opponents:
-    """The fixed opponents of one generation: agent specs, then hall of fame genomes."""
+    """The fixed opponents of one generation: players (agent specs, or champions loaded once
+    when the config was resolved), then hall of fame genomes."""
 
-    references: tuple[str, ...]
+    references: tuple[Player, ...]
     hall_of_fame: tuple[Member, ...]
 
     def players(self, population_size: int) -> list[int | str]:
-        """Task players: specs as they are, members as indices after the population's."""
+        """Task players: references as they are, members as indices after the
+        population's."""
         members = [population_size + k for k in range(len(self.hall_of_fame))]
         return [*self.references, *members]
 
@@ -56,7 +59,7 @@ def is_legacy(fitness) -> bool:
     return fitness.references == 0 and fitness.hall_of_fame == 0
 
 
-def opponents_for(fitness, references: list[str], members: list[Member],
+def opponents_for(fitness, references: list[Player], members: list[Member],
                   generation: int) -> Opponents:
     refs = tuple(references) if fitness.references > 0 else ()
     ready = [m for m in members if m.generation <= generation - HALL_OF_FAME_LAG]
@@ -100,7 +103,7 @@ def score_mix(n: int, tasks, results, fitness, games, round_robin_tasks: int,
         individual_first = isinstance(task.first, int) and task.first < n
         i = task.first if individual_first else task.second
         opponent = task.second if individual_first else task.first
-        source = "references" if isinstance(opponent, str) else "hall_of_fame"
+        source = "references" if isinstance(opponent, str | Champion) else "hall_of_fame"
         points = res.points_for(0 if individual_first else 1)
         column = wins if points == 1.0 else draws if res.winner == DRAW else losses
         column[i] += 1

@@ -112,7 +112,9 @@ class CsvTable:
 
 class CsvLogger:
     def __init__(self, run_dir: Path, game: Game, gene_names: list[str], panel: list[str],
-                 diversity_groups: list[str] = ()):
+                 diversity_groups: list[str] = (), label=str):
+        """``panel``: the panel's labels; ``label``: a task's panel player (an agent spec, or
+        a ``Champion``) as the tables name it, the text the config names it by."""
         self.generations = CsvTable(run_dir / "generations.csv",
                                     GENERATION_COLUMNS + [f"yardstick_{p}" for p in panel]
                                     + PROGRESS_COLUMNS
@@ -124,7 +126,7 @@ class CsvLogger:
                                     + (list(gene_names) if self.genes_in_csv else []))
         self.games = CsvTable(run_dir / "games.csv", game_columns(game))
         self.yardstick_games = CsvTable(run_dir / "yardstick_games.csv", game_columns(game))
-        self.panel, self.game = panel, game
+        self.panel, self.game, self.label = panel, game, label
 
     def resume(self, generation: int) -> None:
         for table in (self.generations, self.individuals, self.games, self.yardstick_games):
@@ -162,7 +164,7 @@ class CsvLogger:
     def _row(self, g: int, t: GameTask, res: GameResult, pop: Population, labels: dict) -> list:
         def who(x):
             if not isinstance(x, int | np.integer):
-                return x
+                return self.label(x)
             return labels[int(x)] if int(x) in labels else int(pop.ids[x])
 
         winner = "draw" if res.winner == DRAW else self.game.players[res.winner]

@@ -12,7 +12,7 @@ import logging
 from pathlib import Path
 
 from evolve.execution.backends import make_backend, talking_warm_up
-from evolve.ga.config import Config, resolve
+from evolve.ga.config import Config, ResolvedConfig, parse, resolve
 from evolve.ga.resume import resume
 from evolve.ga.state import State
 from evolve.ga.study import RunResult, Study
@@ -22,19 +22,21 @@ __all__ = ["RunResult", "State", "Study", "run", "study_backend"]
 log = logging.getLogger("evolve")
 
 
-def run(cfg, run_dir: str | Path | None = None, backend=None,
-        started: float | None = None) -> RunResult:
+def run(cfg, run_dir: str | Path | None = None, backend=None, started: float | None = None,
+        resolved: ResolvedConfig | None = None) -> RunResult:
     """Run (or resume) a study; ``cfg`` is a composed Hydra config, a dict or a ``Config``.
     ``started``: the ``time.monotonic()`` the command started at (default: now), from which
-    the log's elapsed time counts."""
-    resolved = resolve(cfg)
-    config = resolved.config
+    the log's elapsed time counts. ``resolved``: what ``cfg`` resolves to (for a resume: the
+    resumed run's config), resolved already by the caller (``python -m evolve`` resolves it
+    before Hydra makes the run's folder), so the game is built once per study."""
+    config = parse(cfg)
     if config.resume:  # the checkpoint's config, with what the command line changed
-        config, state, run_dir = resume(config)
-        resolved = resolve(config)
+        resolved, state, run_dir = resume(config, resolved=resolved)
     else:
+        resolved = resolved or resolve(config)
         run_dir = Path(run_dir or _hydra_output_dir())
         state = None
+    config = resolved.config
     run_dir.mkdir(parents=True, exist_ok=True)
     study = Study(resolved, run_dir, started)
     state = state or study.initial_state()

@@ -16,6 +16,8 @@ from pathlib import Path
 
 import numpy as np
 
+from engine.core.game import Champion
+from engine.core.specs import Player
 from evolve.arena.elo import elo_estimate
 from evolve.ga.console import generations_text, progress_bar
 from evolve.ga.context import StudyContext
@@ -48,7 +50,7 @@ def candidates(run_dir: Path, game, last: int, count: int) -> list[Candidate]:
     return sorted(found.values(), key=lambda c: c.generation)
 
 
-def playoff_tasks(n: int, panel: list[str], openings, seed: int,
+def playoff_tasks(n: int, panel: list[Player], openings, seed: int,
                   generation: int) -> list[GameTask]:
     """Every pair of candidates and every candidate against every panel opponent, each opening
     with both colours; one batch, indexed in order."""
@@ -75,12 +77,12 @@ def standings(pool: list[Candidate], tasks, results) -> list[Standing]:
     panel_counts = [[0, 0, 0] for _ in pool]  # losses, draws, wins against the panel
     for task, res in zip(tasks, results, strict=True):
         for side, who in enumerate((task.first, task.second)):
-            if isinstance(who, str):
+            if isinstance(who, str | Champion):  # a panel player
                 continue
             p = res.points_for(side)
             points[who] += p
             games[who] += 1
-            if isinstance((task.second, task.first)[side], str):
+            if isinstance((task.second, task.first)[side], str | Champion):
                 panel_counts[who][int(2 * p)] += 1
     out = []
     for i, cand in enumerate(pool):

@@ -3,28 +3,41 @@ asks for, say in one line what will run and where its outputs go, and check ever
 bad value stops the command with one line and leaves no folder behind.
 
 The output folder is fixed here (``hydra.run.dir``, or ``hydra.sweep.dir`` for ``-m``) and handed
-to Hydra, so the folder the first line names is the one the run writes to.
+to Hydra, so the folder the first line names is the one the run writes to; a single run's config,
+resolved here, is handed to the run too, so its game is built once.
 """
 
 from __future__ import annotations
 
 import itertools
 import sys
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from evolve.errors import ConfigError
+
+
+@dataclass(frozen=True)
+class Checked:
+    """What ``preflight`` hands on: the overrides that fix the output folder (to append to
+    Hydra's command line) and, for a single run, its config resolved (a resume: the resumed
+    run's), for the run to take instead of resolving it again (``None``: a multirun, or a
+    command left to Hydra)."""
+
+    overrides: list[str] = field(default_factory=list)
+    resolved: object = None  # evolve.ga.config.ResolvedConfig
 
 # command-line flags after which a command runs no study (Hydra's own options)
 NO_STUDY = ("--help", "-h", "--hydra-help", "--info", "-i", "--cfg", "-c", "--resolve",
             "--shell-completion", "-sc", "--version")
 
 
-def preflight(args: list[str], conf_dir: Path, out=None) -> list[str]:
-    """Print the first line, validate every job, and return the overrides that fix the output
-    folder (to append to Hydra's command line). Raises ``ConfigError``. Anything it cannot
-    compose is left to Hydra, whose message is then the one the user sees."""
+def preflight(args: list[str], conf_dir: Path, out=None) -> Checked:
+    """Print the first line, validate every job, and return what the run takes on
+    (``Checked``). Raises ``ConfigError``. Anything it cannot compose is left to Hydra, whose
+    message is then the one the user sees."""
     if any(a.split("=")[0] in NO_STUDY for a in args):
-        return []
+        return Checked()
     multirun = "-m" in args or "--multirun" in args
     overrides = [a for a in args if "=" in a and not a.startswith("-")]
     try:
@@ -35,15 +48,15 @@ def preflight(args: list[str], conf_dir: Path, out=None) -> list[str]:
     except ConfigError:
         raise
     except Exception:  # noqa: BLE001 - a malformed override or a sweep Hydra expands itself
-        return []
+        return Checked()
     key = "hydra.sweep.dir" if multirun else "hydra.run.dir"
     where = str(_select(configs[0], key))
     first = _optuna_line(configs[0], where) if optuna else \
         _first_line(configs, jobs, where, multirun)
     print(first, file=out or sys.stdout, flush=True)  # the stdout of the call, not of the import
-    for cfg, job in zip(configs, jobs, strict=True):
-        _validate(cfg, job, conf_dir)
-    return [] if any(o.startswith(f"{key}=") for o in overrides) else [f"{key}={where}"]
+    resolved = [_validate(cfg, job, conf_dir) for cfg, job in zip(configs, jobs, strict=True)]
+    fixed = [] if any(o.startswith(f"{key}=") for o in overrides) else [f"{key}={where}"]
+    return Checked(fixed, None if multirun else resolved[0])
 
 
 def _jobs(overrides: list[str]) -> list[list[str]]:
@@ -118,19 +131,24 @@ def _quick_config(cfg):
               search=NS(depth=cfg.search.depth))
 
 
-def _validate(cfg, job: list[str], conf_dir: Path) -> None:
-    """Every check a run makes before its first game, here before any folder exists."""
+def _validate(cfg, job: list[str], conf_dir: Path):
+    """Every check a run makes before its first game, here before any folder exists: the
+    job's ``ResolvedConfig`` (a resume: the resumed run's)."""
     from evolve.execution.cluster import check_reachable
-    from evolve.ga.config import to_config
+    from evolve.ga.config import parse, resolve
 
-    config = to_config(_without_hydra(cfg))
+    config = parse(_without_hydra(cfg))
     if config.resume:
         from evolve.ga.resume import resume_config
 
         with _hydra(conf_dir):
-            config = resume_config(config, job)
+            resolved = resume_config(config, job)
+    else:
+        resolved = resolve(config)
+    config = resolved.config
     if config.backend == "ray" and config.ray.address:
         check_reachable(config.ray.address)
+    return resolved
 
 
 def _without_hydra(cfg):

@@ -54,21 +54,24 @@ def joins(generation: int, every: int, counts: dict) -> bool:
     return 0 < wins + draws / 2 < losses + draws + wins
 
 
-def counts_by_opponent(champion: int, tasks, results) -> dict:
-    """(losses, draws, wins) of the champion against each opponent of its yardstick games."""
+def counts_by_opponent(champion: int, tasks, results, label=str) -> dict:
+    """(losses, draws, wins) of the champion against each opponent of its yardstick games: a
+    hall of fame member by its genome index, a panel player (an agent spec, or a ``Champion``)
+    by its ``label``, the text the config names it by."""
     counts: dict = {}
     for task, res in zip(tasks, results, strict=True):
         first = task.first == champion
         opponent = task.second if first else task.first
         points = res.points_for(0 if first else 1)
-        c = counts.setdefault(opponent, [0, 0, 0])
+        key = int(opponent) if isinstance(opponent, int | np.integer) else label(opponent)
+        c = counts.setdefault(key, [0, 0, 0])
         c[int(points * 2)] += 1
     return counts
 
 
 def champion_rating(counts: dict) -> EloEstimate | None:
     """The champion's Elo against the panel alone, every panel agent rated 0 (panel agents are
-    agent specs, hall-of-fame members genome indices); None without panel games."""
+    labelled by text, hall-of-fame members by genome index); None without panel games."""
     panel = [(c, 0.0) for opponent, c in counts.items() if isinstance(opponent, str)]
     return performance_rating(panel) if panel else None
 

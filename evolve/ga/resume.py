@@ -17,7 +17,17 @@ import logging
 from pathlib import Path
 
 from evolve.ga import checkpoint as ckpt
-from evolve.ga.config import RUNTIME_KEYS, Config, ConfigError, from_dict, to_dict
+from evolve.ga.config import (
+    RUNTIME_KEYS,
+    Config,
+    ConfigError,
+    ResolvedConfig,
+    from_dict,
+    migrate,
+    parse,
+    resolve,
+    to_dict,
+)
 from evolve.ga.state import State, restored
 
 # what a resumed run's command line may change, as the refusal names it
@@ -28,37 +38,51 @@ log = logging.getLogger("evolve")
 GROWABLE = "ga.generations"
 
 
-def resume(current: Config, task: list[str] | None = None) -> tuple[Config, State, Path]:
+def resume(current: Config, task: list[str] | None = None,
+           resolved: ResolvedConfig | None = None) -> tuple[ResolvedConfig, State, Path]:
     """The run ``current.resume`` names: its config (the saved one, with the command line's
-    allowed changes), the state its checkpoint holds, and its directory. ``task``: the
-    command line's overrides (default: Hydra's, when under ``python -m evolve``)."""
-    saved, config = _checked(current, task)
+    allowed changes) resolved, the state its checkpoint holds, and its directory. ``task``:
+    the command line's overrides (default: Hydra's, when under ``python -m evolve``);
+    ``resolved``: that config resolved already (``resume_config``: the command line's
+    preflight), so it is neither merged nor resolved again."""
+    saved = _load(current)
+    resolved = resolved or _checked(current, task, saved)
     log.info("resuming %s after generation %d (next: generation %d, backend %s)",
-             current.resume, saved.generation, saved.generation + 1, config.backend)
-    return config, restored(saved), Path(current.resume)
+             current.resume, saved.generation, saved.generation + 1, resolved.config.backend)
+    return resolved, restored(saved), Path(current.resume)
 
 
-def resume_config(current: Config, task: list[str]) -> Config:
-    """The config a resume with the overrides ``task`` would run (or ``ConfigError``)."""
-    return _checked(current, task)[1]
+def resume_config(current: Config, task: list[str]) -> ResolvedConfig:
+    """The config a resume with the overrides ``task`` would run, resolved (or
+    ``ConfigError``)."""
+    return _checked(current, task, _load(current))
 
 
-def _checked(current: Config, task: list[str] | None) -> tuple[ckpt.Checkpoint, Config]:
+def _load(current: Config) -> ckpt.Checkpoint:
     try:
-        saved = ckpt.load(Path(current.resume))
+        return ckpt.load(Path(current.resume))
     except ckpt.CheckpointError as exc:
         raise ConfigError(f"resume={current.resume}: {exc}") from None
-    config = merged_config(saved.config, current, command_line_keys(current, task))
+
+
+def _checked(current: Config, task: list[str] | None,
+             saved: ckpt.Checkpoint) -> ResolvedConfig:
+    config = resolve(_merged(saved.config, current, command_line_keys(current, task)))
     finished = saved.generation + 1 >= saved.config["ga"]["generations"]
-    if finished and not saved.next_bred and config.ga.generations > saved.generation + 1:
+    generations = config.config.ga.generations
+    if finished and not saved.next_bred and generations > saved.generation + 1:
         raise ConfigError(f"resume={current.resume}: this checkpoint (written by an older "
-                          f"version) cannot be extended to ga.generations="
-                          f"{config.ga.generations}")
-    return saved, config
+                          f"version) cannot be extended to ga.generations={generations}")
+    return config
 
 
 def merged_config(saved: dict, current: Config, set_keys: set[str] | None) -> Config:
     """The resumed run's config: ``saved`` with the command line's allowed changes applied."""
+    return from_dict(_merged(saved, current, set_keys))
+
+
+def _merged(saved: dict, current: Config, set_keys: set[str] | None) -> dict:
+    """``merged_config`` as a plain dict, not yet validated."""
     now, before = flatten(to_dict(current)), flatten(_with_defaults(saved))
     chosen = set(now) if set_keys is None else _expand(set_keys, now)
     merged, conflicts, saved_values = dict(before), [], []
@@ -79,7 +103,7 @@ def merged_config(saved: dict, current: Config, set_keys: set[str] | None) -> Co
                           f"change and ga.generations may grow (to continue the saved run as "
                           f"it was, add: {' '.join(saved_values)})")
     merged["resume"] = None
-    return from_dict(unflatten(merged))
+    return unflatten(merged)
 
 
 def command_line_keys(current: Config, task: list[str] | None = None) -> set[str] | None:
@@ -107,14 +131,14 @@ def _plain(cfg) -> dict:
 
     d = OmegaConf.to_container(cfg, resolve=True)
     d.pop("hydra", None)
-    return to_dict(from_dict(d))
+    return to_dict(parse(migrate(d)))
 
 
 def _with_defaults(saved: dict) -> dict:
     """A checkpoint from before a key existed: the key's default (what that run used)."""
     d = dict(saved)
     d["resume"] = None
-    return to_dict(from_dict(d))
+    return to_dict(parse(migrate(d)))
 
 
 def _expand(keys: set[str], flat: dict) -> set[str]:

@@ -45,7 +45,6 @@ from evolve.ga.playoff import choose_champion, estimated_games
 from evolve.ga.population import Population
 from evolve.ga.progress import Member, diversity_groups, elite_score
 from evolve.ga.sampled import sampled_tasks
-from evolve.ga.schema import fitness_opponents
 from evolve.ga.state import Snapshot, State, save, snapshot
 from evolve.ga.tournament import round_robin_tasks
 
@@ -96,7 +95,8 @@ class Study:
         self.config, self.run_dir = resolved.config, run_dir
         self.started = time.monotonic() if started is None else started
         self.game, self.spec, self.bounds = resolved.game, resolved.spec, resolved.bounds
-        self.search, self.panel = self.ctx.search, self.ctx.panel
+        # the panel's labels: what the outputs and the log name (the tasks take ``ctx.panel``)
+        self.search, self.panel = self.ctx.search, self.ctx.panel_labels
         self.hash = config_hash(self.config)
         self.groups = list(diversity_groups(np.zeros((1, self.spec.size)), self.bounds,
                                             self.spec.blocks))
@@ -115,7 +115,8 @@ class Study:
                      algorithm_state=self.algorithm.state() if learns else {})
 
     def hooks(self, state: State) -> list:
-        csv = CsvLogger(self.run_dir, self.game, list(self.spec.names), self.panel, self.groups)
+        csv = CsvLogger(self.run_dir, self.game, list(self.spec.names), self.panel, self.groups,
+                        self.ctx.label)
         csv.resume(state.generation - 1)
         hooks = [csv, ChampionWriter(self.run_dir, self.game)]
         if self.config.plot:
@@ -188,8 +189,8 @@ class Study:
             k = c.games.opponents_per_individual
             tasks = sampled_tasks(n, k, openings, c.seed, g) if k else \
                 round_robin_tasks(n, openings, c.seed, g)
-        opponents = opponents_for(c.fitness, fitness_opponents(c, self.game), list(hall_of_fame),
-                                  g)
+        opponents = opponents_for(c.fitness, list(self.ctx.resolved.opponents),
+                                  list(hall_of_fame), g)
         round_robin = len(tasks)
         players = opponents.players(n)
         if players:

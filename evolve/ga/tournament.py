@@ -93,12 +93,14 @@ def score_round_robin(n: int, tasks, results, win: float, draw: float, loss: flo
     return Standings(fitness, wins, draws, losses)
 
 
-def yardstick_scores(panel, champion: int, tasks, results) -> dict[str, float]:
-    """Champion's score fraction against each panel opponent (win 1, draw 0.5)."""
-    points = {spec: [] for spec in panel}
+def yardstick_scores(panel, champion: int, tasks, results, label=str) -> dict[str, float]:
+    """Champion's score fraction against each panel opponent (win 1, draw 0.5), by its label
+    (``label``: a panel player's name in the outputs; an agent spec's is itself)."""
+    points = {label(player): [] for player in panel}
     for task, res in zip(tasks, results, strict=True):
         champion_first = task.first == champion
-        spec = task.second if champion_first else task.first
-        if spec in points:  # the hall of fame plays too, but is no panel column
-            points[spec].append(res.points_for(0 if champion_first else 1))
-    return {spec: float(np.mean(p)) for spec, p in points.items()}
+        opponent = task.second if champion_first else task.first
+        if isinstance(opponent, int | np.integer):  # the hall of fame: no panel column
+            continue
+        points[label(opponent)].append(res.points_for(0 if champion_first else 1))
+    return {name: float(np.mean(p)) for name, p in points.items()}

@@ -4,15 +4,18 @@ allowed (``ConfigError("ga.elites=12 must satisfy ...")``).
 
 Validation happens after composition (not through a ConfigStore schema) because Hydra's own
 schema errors span several lines. The game is built once (``game_of``) and every check that needs
-it, or its genome, takes it: ``evolve.ga.config.resolve`` hands back all three.
+it, or its genome, takes it; the champion files the panel and the fixed opponents name are read
+once, here (``evolve.ga.players``): ``evolve.ga.config.resolve`` hands back all of them.
 """
 
 from __future__ import annotations
 
 from engine.core import specs
+from engine.core.capabilities import TD, has
 from engine.core.game import GameSettingsError, SearchSettings
 from evolve.errors import ConfigError
 from evolve.ga.cmaes import MAX_FULL_GENES
+from evolve.ga.players import Named, players
 from evolve.ga.schema import (
     ALGORITHMS,
     BACKENDS,
@@ -46,9 +49,9 @@ def game_of(c: Config):
         raise ConfigError(str(exc)) from None
 
 
-def validate(c: Config, game, spec) -> None:
+def validate(c: Config, game, spec) -> Named:
     """Raise ``ConfigError`` for the first bad value; ``game`` is ``game_of(c)`` and ``spec``
-    its genome spec."""
+    its genome spec. Returns the players the config names, each resolved once."""
 
     _check_choice("backend", c.backend, BACKENDS)
     # SeedSequence entropy must be a non-negative integer
@@ -85,13 +88,15 @@ def validate(c: Config, game, spec) -> None:
     _check(c.playoff.generations >= 1, "playoff.generations", c.playoff.generations,
            "generations >= 1")
     _check(c.playoff.openings >= 1, "playoff.openings", c.playoff.openings, "openings >= 1")
-    _validate_fitness(c, game)
+    opponent_labels = _validate_fitness(c, game)
+    opponents = players(game, "fitness.opponents", opponent_labels)
     _validate_search(c, game, spec)
     _validate_ray(c)
     _validate_reporting(c)
     _validate_references(c, game)
-    _validate_panel(c, game)
+    panel_labels, panel = _validate_panel(c, game)
     _validate_openings(c, game)
+    return Named(panel, panel_labels, opponents, opponent_labels)
 
 
 def _validate_ga(ga: GAConfig) -> None:
@@ -128,7 +133,9 @@ def _validate_ga(ga: GAConfig) -> None:
            "tournament_size >= 2 (capped at the population size)")
 
 
-def _validate_fitness(c: Config, game) -> None:
+def _validate_fitness(c: Config, game) -> tuple[str, ...]:
+    """The fitness's settings; returns its fixed opponents as written (none unless
+    ``fitness.references`` > 0)."""
     f = c.fitness
     for key in ("population", "references", "hall_of_fame"):
         _check(getattr(f, key) >= 0, f"fitness.{key}", getattr(f, key), "weight >= 0")
@@ -141,12 +148,7 @@ def _validate_fitness(c: Config, game) -> None:
         _check(c.yardstick.enabled and c.yardstick.hall_of_fame_every > 0,
                "fitness.hall_of_fame", f.hall_of_fame, "weight 0 unless yardstick.enabled and "
                "yardstick.hall_of_fame_every > 0 (the hall of fame is the yardstick's)")
-    for spec in fitness_opponents(c, game) if f.references > 0 else ():
-        try:
-            specs.check_spec(game, spec)
-        except (ValueError, OSError, TypeError, KeyError) as exc:
-            first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-            raise ConfigError(f"fitness.opponents: {first}") from None
+    return tuple(fitness_opponents(c, game)) if f.references > 0 else ()
 
 
 def _validate_ray(c: Config) -> None:
@@ -192,16 +194,13 @@ def _validate_references(c: Config, game) -> None:
                               ".json of the same genome)")
 
 
-def _validate_panel(c: Config, game) -> None:
-    """Check every panel spec now, so a bad one stops the run before any game."""
+def _validate_panel(c: Config, game) -> tuple[tuple[str, ...], tuple[specs.Player, ...]]:
+    """The panel as written and as played: every spec of ``yardstick.panel`` checked now, so a
+    bad one stops the run before any game (the game's default panel is its own)."""
     if not c.yardstick.enabled:
-        return
-    for spec in c.yardstick.panel or ():
-        try:
-            specs.check_spec(game, spec)
-        except (ValueError, OSError, TypeError, KeyError) as exc:
-            first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-            raise ConfigError(f"yardstick.panel: {first}") from None
+        return (), ()
+    texts = tuple(c.yardstick.panel or game.default_panel)
+    return texts, players(game, "yardstick.panel", texts, check=bool(c.yardstick.panel))
 
 
 def _validate_openings(c: Config, game) -> None:
@@ -286,7 +285,7 @@ def _validate_local_search(c: Config, game) -> None:
     _check(0.0 <= ga.td_epsilon <= 1.0, "ga.td_epsilon", ga.td_epsilon, "0 <= td_epsilon <= 1")
     if ga.local_search != "td":
         return
-    if not game.learns_by_td():
+    if not has(game, TD) or not game.learns_by_td():
         raise ConfigError(f"ga.local_search=td needs a genome that learns by temporal "
                           f"differences, and {c.game.name}'s cannot with these settings "
                           f"(learns_by_td is false; an n-tuple genome, game.genome.kind=ntuple, "

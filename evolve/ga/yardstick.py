@@ -35,7 +35,8 @@ class YardstickGames:
 def submit(ctx: StudyContext, backend, report: GenerationReport,
            hall_of_fame: list[Member]) -> YardstickGames | None:
     """Submit the yardstick games of ``report``'s champion; the members' genomes follow the
-    population's in the batch's context. None without a panel."""
+    population's in the batch's context; a panel champion travels as the ``Champion`` loaded
+    when the config was resolved. None without a panel."""
     panel = ctx.panel
     if not panel:
         return None
@@ -54,10 +55,10 @@ def collect(ctx: StudyContext, report: GenerationReport,
             games: YardstickGames) -> GenerationReport:
     """Wait for the yardstick ``games``: ``report`` with what they say."""
     tasks, results = games.tasks, games.future.result()
-    counts = counts_by_opponent(report.champion_index, tasks, results)
+    counts = counts_by_opponent(report.champion_index, tasks, results, ctx.label)
     return replace(
         report,
-        yardstick=yardstick_scores(ctx.panel, report.champion_index, tasks, results),
+        yardstick=yardstick_scores(ctx.panel, report.champion_index, tasks, results, ctx.label),
         yardstick_games=list(zip(tasks, results, strict=True)),
         champion_elo=champion_rating(counts),
         hall_of_fame_score=hall_of_fame_score(counts),

@@ -67,6 +67,7 @@ class Toy(GameBase):
     players = ("x", "o")
     seed_references = ("centre",)
     default_panel = ("random", "centre")
+    capabilities = frozenset({"genomes", "td"})  # what the GA's local search asks for
 
     def __init__(self, n: int = 1, td: bool = True):
         self.n, self.td = n, td
