@@ -43,6 +43,7 @@ from engine.reversi.genome.weights import (
     WeightsFileError,
     group_feature_names,
     groups_of_features,
+    naming_file,
 )
 
 TOP_KEYS = (
@@ -273,7 +274,5 @@ def reference_weights(name: str) -> Weights:
 
 def _load_json(path: Path) -> Weights:
     data = read_json(path)
-    try:
+    with naming_file(path):
         return weights_from_dict(data)
-    except WeightsFileError as e:
-        raise WeightsFileError(f"{path}: {e}") from None
