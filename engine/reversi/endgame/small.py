@@ -21,15 +21,19 @@ from engine.reversi.endgame.shallow import (
     solve_4,
 )
 from engine.reversi.endgame.stability import stable_discs
-from engine.reversi.rules.bitboard import legal_moves, lowest_bit_index, popcount
+from engine.reversi.rules.bitboard import (
+    CORNERS,
+    ONE,
+    U64,
+    ZERO,
+    legal_moves,
+    lowest_bit_index,
+    popcount,
+)
 
-U64 = np.uint64
-ZERO = U64(0)
-ONE = U64(1)
 # Square classes tried first to last inside a parity group: corners, then the edge squares
 # two away from a corner (A/C), the other edge and inner squares, and last the squares next
 # to a corner (C and X squares), the ones that give corners away.
-CORNERS = U64(0x8100000000000081)
 NEXT_TO_CORNER = U64(0x42C300000000C342)
 GOOD_EDGES = U64(0x2400810000810024)
 OTHERS = ~(CORNERS | NEXT_TO_CORNER | GOOD_EDGES)
@@ -53,13 +57,10 @@ def stability_bound(P, O, sign):
     return 64 - 2 * popcount(binding)
 
 
-# solve_5, solve_6 and solve_7 share one shape; they are written out three times because a
-# numba function cannot take the child solver as a parameter without recursion in its type.
-
-
 @njit(cache=True)
-def _moves_5(P, O, alpha, beta, sign):
-    """(best value over the moves, -100 if none; nodes), by parity then square class."""
+def _moves(P, O, alpha, beta, sign, child):
+    """(best value over the moves, -100 if none; nodes), by parity then square class; each
+    move's child solved by ``child`` (``solve_4`` .. ``solve_6``, one empty square fewer)."""
     moves = legal_moves(P, O)
     if moves == ZERO:
         return -100, 0
@@ -73,102 +74,45 @@ def _moves_5(P, O, alpha, beta, sign):
                 x = lowest_bit_index(group)
                 group &= group - ONE
                 f = flips(P, O, x)
-                v, n = solve_4(O ^ f, P ^ f ^ (ONE << U64(x)), -beta, -max(alpha, best), sign)
+                v, n = child(O ^ f, P ^ f ^ (ONE << U64(x)), -beta, -max(alpha, best), sign)
                 nodes += n
                 if -v > best:
                     best = -v
                     if best >= beta:
                         return best, nodes
     return best, nodes
+
+
+@njit(cache=True)
+def _solve(P, O, alpha, beta, sign, child, empties):
+    """``solve_<empties>``: its children solved by ``child``, a jitted function passed as an
+    argument (numba compiles ``_solve`` once per child, calling it directly)."""
+    if empties >= 6 and alpha >= STABILITY_FROM[empties]:
+        bound = stability_bound(P, O, sign)
+        if bound <= alpha:
+            return bound, 1
+    v, n = _moves(P, O, alpha, beta, sign, child)
+    if v > -100:
+        return v, n + 1
+    v, n = _moves(O, P, -beta, -alpha, sign, child)
+    if v > -100:
+        return -v, n + 2
+    return final_score(P, O, sign), 2
 
 
 @njit(cache=True)
 def solve_5(P, O, alpha, beta, sign):
-    v, n = _moves_5(P, O, alpha, beta, sign)
-    if v > -100:
-        return v, n + 1
-    v, n = _moves_5(O, P, -beta, -alpha, sign)
-    if v > -100:
-        return -v, n + 2
-    return final_score(P, O, sign), 2
-
-
-@njit(cache=True)
-def _moves_6(P, O, alpha, beta, sign):
-    moves = legal_moves(P, O)
-    if moves == ZERO:
-        return -100, 0
-    odd = odd_quadrants(~(P | O))
-    best = -100
-    nodes = 0
-    for parity in (odd, ~odd):
-        for cls in SQUARE_CLASSES:
-            group = moves & parity & cls
-            while group:
-                x = lowest_bit_index(group)
-                group &= group - ONE
-                f = flips(P, O, x)
-                v, n = solve_5(O ^ f, P ^ f ^ (ONE << U64(x)), -beta, -max(alpha, best), sign)
-                nodes += n
-                if -v > best:
-                    best = -v
-                    if best >= beta:
-                        return best, nodes
-    return best, nodes
+    return _solve(P, O, alpha, beta, sign, solve_4, 5)
 
 
 @njit(cache=True)
 def solve_6(P, O, alpha, beta, sign):
-    if alpha >= STABILITY_FROM[6]:
-        bound = stability_bound(P, O, sign)
-        if bound <= alpha:
-            return bound, 1
-    v, n = _moves_6(P, O, alpha, beta, sign)
-    if v > -100:
-        return v, n + 1
-    v, n = _moves_6(O, P, -beta, -alpha, sign)
-    if v > -100:
-        return -v, n + 2
-    return final_score(P, O, sign), 2
-
-
-@njit(cache=True)
-def _moves_7(P, O, alpha, beta, sign):
-    moves = legal_moves(P, O)
-    if moves == ZERO:
-        return -100, 0
-    odd = odd_quadrants(~(P | O))
-    best = -100
-    nodes = 0
-    for parity in (odd, ~odd):
-        for cls in SQUARE_CLASSES:
-            group = moves & parity & cls
-            while group:
-                x = lowest_bit_index(group)
-                group &= group - ONE
-                f = flips(P, O, x)
-                v, n = solve_6(O ^ f, P ^ f ^ (ONE << U64(x)), -beta, -max(alpha, best), sign)
-                nodes += n
-                if -v > best:
-                    best = -v
-                    if best >= beta:
-                        return best, nodes
-    return best, nodes
+    return _solve(P, O, alpha, beta, sign, solve_5, 6)
 
 
 @njit(cache=True)
 def solve_7(P, O, alpha, beta, sign):
-    if alpha >= STABILITY_FROM[7]:
-        bound = stability_bound(P, O, sign)
-        if bound <= alpha:
-            return bound, 1
-    v, n = _moves_7(P, O, alpha, beta, sign)
-    if v > -100:
-        return v, n + 1
-    v, n = _moves_7(O, P, -beta, -alpha, sign)
-    if v > -100:
-        return -v, n + 2
-    return final_score(P, O, sign), 2
+    return _solve(P, O, alpha, beta, sign, solve_6, 7)
 
 
 @njit(cache=True)

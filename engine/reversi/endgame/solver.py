@@ -26,11 +26,8 @@ from engine.reversi.endgame.order import order_moves, pick_next
 from engine.reversi.endgame.shallow import final_score
 from engine.reversi.endgame.small import STABILITY_FROM, solve_small, stability_bound
 from engine.reversi.endgame.table import NO_SQUARE, probe, store
-from engine.reversi.rules.bitboard import NO_MOVE, PASS, legal_moves, popcount
+from engine.reversi.rules.bitboard import NO_MOVE, ONE, PASS, U64, ZERO, legal_moves, popcount
 
-U64 = np.uint64
-ZERO = U64(0)
-ONE = U64(1)
 MAX_MOVES = 36  # more than the most legal moves of any reachable Othello position (33)
 SMALL_MAX = 7  # positions with this few empties go to ``solve_small`` (no stack frame)
 ETC_MIN = 10  # enhanced transposition cut-offs from this many empties
