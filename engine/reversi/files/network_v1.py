@@ -45,7 +45,14 @@ import numpy as np
 
 from engine.kernels import ntuple as nt
 from engine.kernels.ntuple_layout import LayoutError
-from engine.reversi.files.squares_json import VARIANTS, _fail, _number, _short, read_json
+from engine.reversi.files.squares_json import (
+    VARIANTS,
+    _exactly,
+    _fail,
+    _number,
+    _short,
+    read_json,
+)
 from engine.reversi.files.squares_npz import (
     STRING_SCALAR,
     _check_npz_arrays,
@@ -117,12 +124,7 @@ def _check_top(d) -> None:
         _fail("", f"expected a JSON object at the top level, got {type(d).__name__}")
     if d.get("schema_version") != SCHEMA_VERSION or type(d.get("schema_version")) is not int:
         _fail("schema_version", f"expected {SCHEMA_VERSION}, got {_short(d.get('schema_version'))}")
-    missing = [k for k in TOP_KEYS if k not in d]
-    if missing:
-        _fail("", f"missing key(s) {missing}")
-    unknown = sorted(set(d) - set(TOP_KEYS))
-    if unknown:
-        _fail("", f"unknown top-level key(s) {unknown}")
+    _exactly("", d, TOP_KEYS, "key", "top-level key")
     for key, expected in (("game", GAME), ("kind", KIND)):
         if d[key] != expected:
             _fail(key, f"expected {expected!r}, got {_short(d[key])}")

@@ -11,7 +11,7 @@ import numpy as np
 
 from engine.core.files import read_npz_arrays
 from engine.core.game import ChampionFileError
-from engine.reversi.files.squares_json import _fail, weights_from_dict
+from engine.reversi.files.squares_json import _exactly, _fail, weights_from_dict
 from engine.reversi.genome.weights import (
     GAME,
     SCHEMA_VERSION,
@@ -73,12 +73,7 @@ def _check_npz_arrays(arrays: dict[str, np.ndarray], expected: dict | None = Non
     """Every array of ``expected`` (default ``NPZ_ARRAYS``) present and no other, each with its
     dtype kind and dimensions."""
     expected = NPZ_ARRAYS if expected is None else expected
-    missing = [k for k in expected if k not in arrays]
-    if missing:
-        _fail("", f"missing array(s) {missing}")
-    unknown = sorted(set(arrays) - set(expected))
-    if unknown:
-        _fail("", f"unknown array(s) {unknown}")
+    _exactly("", arrays, expected, "array")
     for key, (kinds, ndim, what) in expected.items():
         a = arrays[key]
         if a.dtype.kind not in kinds or a.ndim != ndim:
