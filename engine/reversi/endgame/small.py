@@ -57,10 +57,14 @@ def stability_bound(P, O, sign):
     return 64 - 2 * popcount(binding)
 
 
+# solve_5, solve_6 and solve_7 share one shape; they are written out three times because a
+# cached numba function that takes the child solver as an argument fails when loaded from the
+# cache ("unresolved symbol"), and a closure over it is compiled again in every process.
+
+
 @njit(cache=True)
-def _moves(P, O, alpha, beta, sign, child):
-    """(best value over the moves, -100 if none; nodes), by parity then square class; each
-    move's child solved by ``child`` (``solve_4`` .. ``solve_6``, one empty square fewer)."""
+def _moves_5(P, O, alpha, beta, sign):
+    """(best value over the moves, -100 if none; nodes), by parity then square class."""
     moves = legal_moves(P, O)
     if moves == ZERO:
         return -100, 0
@@ -74,7 +78,7 @@ def _moves(P, O, alpha, beta, sign, child):
                 x = lowest_bit_index(group)
                 group &= group - ONE
                 f = flips(P, O, x)
-                v, n = child(O ^ f, P ^ f ^ (ONE << U64(x)), -beta, -max(alpha, best), sign)
+                v, n = solve_4(O ^ f, P ^ f ^ (ONE << U64(x)), -beta, -max(alpha, best), sign)
                 nodes += n
                 if -v > best:
                     best = -v
@@ -84,35 +88,92 @@ def _moves(P, O, alpha, beta, sign, child):
 
 
 @njit(cache=True)
-def _solve(P, O, alpha, beta, sign, child, empties):
-    """``solve_<empties>``: its children solved by ``child``, a jitted function passed as an
-    argument (numba compiles ``_solve`` once per child, calling it directly)."""
-    if empties >= 6 and alpha >= STABILITY_FROM[empties]:
-        bound = stability_bound(P, O, sign)
-        if bound <= alpha:
-            return bound, 1
-    v, n = _moves(P, O, alpha, beta, sign, child)
+def solve_5(P, O, alpha, beta, sign):
+    v, n = _moves_5(P, O, alpha, beta, sign)
     if v > -100:
         return v, n + 1
-    v, n = _moves(O, P, -beta, -alpha, sign, child)
+    v, n = _moves_5(O, P, -beta, -alpha, sign)
     if v > -100:
         return -v, n + 2
     return final_score(P, O, sign), 2
 
 
 @njit(cache=True)
-def solve_5(P, O, alpha, beta, sign):
-    return _solve(P, O, alpha, beta, sign, solve_4, 5)
+def _moves_6(P, O, alpha, beta, sign):
+    moves = legal_moves(P, O)
+    if moves == ZERO:
+        return -100, 0
+    odd = odd_quadrants(~(P | O))
+    best = -100
+    nodes = 0
+    for parity in (odd, ~odd):
+        for cls in SQUARE_CLASSES:
+            group = moves & parity & cls
+            while group:
+                x = lowest_bit_index(group)
+                group &= group - ONE
+                f = flips(P, O, x)
+                v, n = solve_5(O ^ f, P ^ f ^ (ONE << U64(x)), -beta, -max(alpha, best), sign)
+                nodes += n
+                if -v > best:
+                    best = -v
+                    if best >= beta:
+                        return best, nodes
+    return best, nodes
 
 
 @njit(cache=True)
 def solve_6(P, O, alpha, beta, sign):
-    return _solve(P, O, alpha, beta, sign, solve_5, 6)
+    if alpha >= STABILITY_FROM[6]:
+        bound = stability_bound(P, O, sign)
+        if bound <= alpha:
+            return bound, 1
+    v, n = _moves_6(P, O, alpha, beta, sign)
+    if v > -100:
+        return v, n + 1
+    v, n = _moves_6(O, P, -beta, -alpha, sign)
+    if v > -100:
+        return -v, n + 2
+    return final_score(P, O, sign), 2
+
+
+@njit(cache=True)
+def _moves_7(P, O, alpha, beta, sign):
+    moves = legal_moves(P, O)
+    if moves == ZERO:
+        return -100, 0
+    odd = odd_quadrants(~(P | O))
+    best = -100
+    nodes = 0
+    for parity in (odd, ~odd):
+        for cls in SQUARE_CLASSES:
+            group = moves & parity & cls
+            while group:
+                x = lowest_bit_index(group)
+                group &= group - ONE
+                f = flips(P, O, x)
+                v, n = solve_6(O ^ f, P ^ f ^ (ONE << U64(x)), -beta, -max(alpha, best), sign)
+                nodes += n
+                if -v > best:
+                    best = -v
+                    if best >= beta:
+                        return best, nodes
+    return best, nodes
 
 
 @njit(cache=True)
 def solve_7(P, O, alpha, beta, sign):
-    return _solve(P, O, alpha, beta, sign, solve_6, 7)
+    if alpha >= STABILITY_FROM[7]:
+        bound = stability_bound(P, O, sign)
+        if bound <= alpha:
+            return bound, 1
+    v, n = _moves_7(P, O, alpha, beta, sign)
+    if v > -100:
+        return v, n + 1
+    v, n = _moves_7(O, P, -beta, -alpha, sign)
+    if v > -100:
+        return -v, n + 2
+    return final_score(P, O, sign), 2
 
 
 @njit(cache=True)
