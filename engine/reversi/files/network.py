@@ -63,7 +63,7 @@ class FileGame:
     object, so the game's module can import this one."""
 
     def __init__(self, name: str, settings: Mapping):
-        from engine.reversi.genome import NetworkKind, validated_genome
+        from engine.reversi.genome.settings import NetworkKind, validated_genome
         from engine.reversi.search.settings import EXACT_SOLVERS
 
         unknown = set(settings) - {"genome", "endgame_solver"}
