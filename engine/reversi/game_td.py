@@ -22,7 +22,7 @@ class NetworkTD:
         self.game = game
 
     def learn(self, genome, games, seed, alpha, epsilon, opponents, self_play_share, rule):
-        from engine.reversi.td import td_learn
+        from engine.reversi.td.selfplay import td_learn
         from engine.reversi.td.opponents import opponent_networks
 
         g = self.game
