@@ -22,8 +22,8 @@ class NetworkTD:
         self.game = game
 
     def learn(self, genome, games, seed, alpha, epsilon, opponents, self_play_share, rule):
-        from engine.reversi.td.selfplay import td_learn
         from engine.reversi.td.opponents import opponent_networks
+        from engine.reversi.td.selfplay import td_learn
 
         g = self.game
         fixed = opponent_networks(tuple(opponents), g.variant.is_reversed)

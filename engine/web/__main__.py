@@ -17,6 +17,16 @@ from engine.core.version import add_version_flag
 from engine.web.limits import Limits
 
 GRACE_SECONDS = 3  # on Ctrl-C, requests still open after this are cancelled
+# The ``Limits`` fields a command-line flag sets (``--max-depth`` ...): name, metavar, help.
+LIMIT_FLAGS = (
+    ("max_depth", "D", "deepest fixed-depth search a page may ask"),
+    ("max_seconds", "S", "most seconds per move a page may ask"),
+    ("max_nodes", "N", "largest number (playouts, nodes) in an agent spec"),
+    ("move_seconds", "S", "any agent move is stopped after this many seconds, whatever it was "
+                          "asked"),
+    ("max_clock", "S", "most seconds per player of a game clock a page may ask"),
+    ("queue", "N", "searches that may wait for a worker; more are refused with a 429"),
+)
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -32,31 +42,17 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help="processes agents think in, one search each at a time (default 1)")
     add_version_flag(parser)
     limits = parser.add_argument_group("limits", "what a request may ask, and any search gets")
-    limits.add_argument("--max-depth", type=int, default=defaults.max_depth, metavar="D",
-                        help=f"deepest fixed-depth search a page may ask (default "
-                             f"{defaults.max_depth})")
-    limits.add_argument("--max-seconds", type=float, default=defaults.max_seconds, metavar="S",
-                        help=f"most seconds per move a page may ask (default "
-                             f"{defaults.max_seconds:g})")
-    limits.add_argument("--max-nodes", type=int, default=defaults.max_nodes, metavar="N",
-                        help=f"largest number (playouts, nodes) in an agent spec (default "
-                             f"{defaults.max_nodes})")
-    limits.add_argument("--move-seconds", type=float, default=defaults.move_seconds, metavar="S",
-                        help=f"any agent move is stopped after this many seconds, whatever it "
-                             f"was asked (default {defaults.move_seconds:g})")
-    limits.add_argument("--max-clock", type=float, default=defaults.max_clock, metavar="S",
-                        help=f"most seconds per player of a game clock a page may ask (default "
-                             f"{defaults.max_clock:g})")
-    limits.add_argument("--queue", type=int, default=defaults.queue, metavar="N",
-                        help=f"searches that may wait for a worker; more are refused with a 429 "
-                             f"(default {defaults.queue})")
+    for name, metavar, what in LIMIT_FLAGS:
+        default = getattr(defaults, name)
+        kind = type(default)
+        shown = f"{default:g}" if kind is float else default
+        limits.add_argument("--" + name.replace("_", "-"), type=kind, default=default,
+                            metavar=metavar, help=f"{what} (default {shown})")
     return parser.parse_args(argv)
 
 
 def limits_of(args: argparse.Namespace) -> Limits:
-    return Limits(max_depth=args.max_depth, max_seconds=args.max_seconds,
-                  max_nodes=args.max_nodes, move_seconds=args.move_seconds, queue=args.queue,
-                  max_clock=args.max_clock)
+    return Limits(**{name: getattr(args, name) for name, _, _ in LIMIT_FLAGS})
 
 
 def check_args(args: argparse.Namespace) -> None:

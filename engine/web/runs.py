@@ -182,11 +182,7 @@ class RunCatalogue:
         return sorted(_named_apart(found), key=_listed_order)
 
     def run(self, run_id) -> RunEntry:
-        run_id = check_relative_id("run", run_id)
-        for entry in self.runs():
-            if entry.id == run_id:
-                return entry
-        raise ApiError(404, f"run: unknown run {run_id!r}")
+        return _entry("run", run_id, self.runs())
 
     def champions(self, game: str | None = None) -> list[ChampionEntry]:
         """The runs' champions, then the champion files lying loose in a ``--runs`` directory
@@ -197,11 +193,16 @@ class RunCatalogue:
         return [c for c in found if game in (None, c.game)]
 
     def champion(self, champion_id) -> ChampionEntry:
-        champion_id = check_relative_id("champion", champion_id)
-        for entry in self.champions():
-            if entry.id == champion_id:
-                return entry
-        raise ApiError(404, f"champion: unknown champion {champion_id!r}")
+        return _entry("champion", champion_id, self.champions())
+
+
+def _entry(what: str, entry_id, entries):
+    """The entry of ``entries`` (runs or champions) with the id a request names."""
+    entry_id = check_relative_id(what, entry_id)
+    for entry in entries:
+        if entry.id == entry_id:
+            return entry
+    raise ApiError(404, f"{what}: unknown {what} {entry_id!r}")
 
 
 def _loose_champions(label: str, root: Path) -> list[ChampionEntry]:

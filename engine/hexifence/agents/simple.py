@@ -45,37 +45,37 @@ def _minimal(table: np.ndarray, edges: np.ndarray, column: int) -> np.ndarray:
     return edges[values == values.min()]
 
 
-class GreedyAgent(_RandomChoice):
+class _CapturesFirst(_RandomChoice):
+    """A random capture when there is one, else a random edge of ``fallback``'s."""
+
+    def select_move(self, state: State) -> int:
+        table = table_of(state)
+        edges = _undrawn(table)
+        captures = edges[table[edges, CAPTURES] > 0]
+        if len(captures):
+            return self.pick(state, captures)
+        return self.pick(state, self.fallback(table, edges))
+
+
+class GreedyAgent(_CapturesFirst):
     """The course's baseline: capture when possible, else the move that lets the opponent
     capture the fewest cells with its next edge (ties at random)."""
 
     name = "greedy"
 
-    def select_move(self, state: State) -> int:
-        table = table_of(state)
-        edges = _undrawn(table)
-        captures = edges[table[edges, CAPTURES] > 0]
-        if len(captures):
-            return self.pick(state, captures)
-        return self.pick(state, _minimal(table, edges, IMMEDIATE))
+    def fallback(self, table: np.ndarray, edges: np.ndarray) -> np.ndarray:
+        return _minimal(table, edges, IMMEDIATE)
 
 
-class SafeAgent(_RandomChoice):
+class SafeAgent(_CapturesFirst):
     """Captures, then random safe edges, then the smallest sacrifice (all the opponent could
     take in a row)."""
 
     name = "safe"
 
-    def select_move(self, state: State) -> int:
-        table = table_of(state)
-        edges = _undrawn(table)
-        captures = edges[table[edges, CAPTURES] > 0]
-        if len(captures):
-            return self.pick(state, captures)
+    def fallback(self, table: np.ndarray, edges: np.ndarray) -> np.ndarray:
         safe = edges[table[edges, IMMEDIATE] == 0]
-        if len(safe):
-            return self.pick(state, safe)
-        return self.pick(state, _minimal(table, edges, SWEEP))
+        return safe if len(safe) else _minimal(table, edges, SWEEP)
 
 
 class PerfectAgent:

@@ -1,6 +1,8 @@
 package aiproj.hexifence;
 
 import java.io.PrintStream;
+import java.util.Arrays;
+import java.util.stream.Stream;
 
 /**
  * An evolved Hexifence player for the COMP30024 (2016) referee, written by
@@ -375,28 +377,17 @@ public class EvolvedPlayer implements Player, Piece {
         }
     }
 
+    /** The comma-separated items of a generated table ("": none). */
+    static Stream<String> items(String text) {
+        return text.isEmpty() ? Stream.empty() : Arrays.stream(text.split(","));
+    }
+
     static long[] longs(String text) {
-        if (text.isEmpty()) {
-            return new long[0];
-        }
-        String[] parts = text.split(",");
-        long[] out = new long[parts.length];
-        for (int i = 0; i < parts.length; i++) {
-            out[i] = Long.parseUnsignedLong(parts[i], 16);
-        }
-        return out;
+        return items(text).mapToLong(x -> Long.parseUnsignedLong(x, 16)).toArray();
     }
 
     static int[] ints(String text) {
-        if (text.isEmpty()) {
-            return new int[0];
-        }
-        String[] parts = text.split(",");
-        int[] out = new int[parts.length];
-        for (int i = 0; i < parts.length; i++) {
-            out[i] = Integer.parseInt(parts[i]);
-        }
-        return out;
+        return items(text).mapToInt(Integer::parseInt).toArray();
     }
 
     // ------------------------------------------------------------------ choosing a move

@@ -11,35 +11,40 @@ from engine.core.agent import Seed, make_rng
 from engine.pentago.agents import tactics
 
 
-class RandomAgent:
+class _Seeded:
+    """A named agent with its own generator, reseeded by ``reset(seed)``."""
+
+    def __init__(self, seed: Seed, name: str):
+        self.name = name
+        self.reset(seed)
+
+    def reset(self, seed: Seed = None) -> None:
+        self._rng = make_rng(seed)
+
+    def pick(self, moves: list[int]) -> int:
+        return moves[int(self._rng.integers(len(moves)))]
+
+
+class RandomAgent(_Seeded):
     """A uniformly random legal move (over all move ids, duplicates included, as the course's
     random player)."""
 
     def __init__(self, seed: Seed = None, name: str = "random"):
-        self.name = name
-        self.reset(seed)
-
-    def reset(self, seed: Seed = None) -> None:
-        self._rng = make_rng(seed)
+        super().__init__(seed, name)
 
     def select_move(self, state) -> int:
-        moves = state.legal_moves()
-        return moves[int(self._rng.integers(len(moves)))]
+        return self.pick(state.legal_moves())
 
 
-class GreedyAgent:
+class GreedyAgent(_Seeded):
     """Win now if possible, never hand the opponent a win in one (nor draw at once) while
     something else is left, else a random distinct move among the best ranked."""
 
     def __init__(self, seed: Seed = None, name: str = "greedy"):
-        self.name = name
-        self.reset(seed)
-
-    def reset(self, seed: Seed = None) -> None:
-        self._rng = make_rng(seed)
+        super().__init__(seed, name)
 
     def select_move(self, state) -> int:
         top, moves = tactics.best_ranked_moves(*state.boards())
         if top == tactics.WIN:
             return moves[0]
-        return moves[int(self._rng.integers(len(moves)))]
+        return self.pick(moves)

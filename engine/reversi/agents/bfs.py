@@ -38,10 +38,11 @@ import time
 import numpy as np
 from numba import njit
 
-from engine.core.agent import Seed, check_search_args, make_rng
+from engine.core.agent import Seed, check_search_args
 from engine.kernels.rng import new_state, random_bit
 from engine.reversi.agents.simple import (
     ILLEGAL_SCORE,
+    SeededAgent,
     legal_list,
     pick_best,
     positional_arrays,
@@ -117,7 +118,7 @@ def _reference_matrix(variant: Variant):
     return reference_weights("wpc_negated" if variant.is_reversed else "wpc")
 
 
-class BFSEndgameAgent:
+class BFSEndgameAgent(SeededAgent):
     """Node- or time-boxed BFS to game ends (late in the game), then the corner and stable-disc
     rules, then the weighted matrix: see the module docstring. ``weights`` (a ``Weights``, a
     weights file path or a (64,)/(8, 8) matrix) is that matrix; default: the variant's
@@ -138,9 +139,6 @@ class BFSEndgameAgent:
         self.name = name
         self.last_reached = 0  # number of root moves whose subtree reached a game end
         self.reset(seed)
-
-    def reset(self, seed: Seed = None) -> None:
-        self._rng = make_rng(seed)
 
     def select_move(self, position: Position) -> int:
         moves = legal_list(position)

@@ -20,10 +20,10 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from engine.core.agent import Seed, check_search_args, make_rng
+from engine.core.agent import Seed, check_search_args
 from engine.kernels import mcts as uct
 from engine.kernels.rng import new_state, random_bit, uniform
-from engine.reversi.agents.simple import legal_list, positional_arrays
+from engine.reversi.agents.simple import SeededAgent, legal_list, positional_arrays
 from engine.reversi.rules import bitboard as bb
 from engine.reversi.rules.state import PASS, Position, Variant
 
@@ -131,7 +131,7 @@ def mcts_run(tree, game, iterations, state, exploration):
                    _playout)
 
 
-class MCTSAgent:
+class MCTSAgent(SeededAgent):
     """UCT with a playout budget (reproducible; default 1000) or a per-move time budget.
 
     ``weights`` (a ``Weights``, a weights file path or a (64,)/(8, 8) matrix) guides the
@@ -156,9 +156,6 @@ class MCTSAgent:
         self.last_playouts = 0
         self.last_root: list[tuple[int, float, float]] = []  # (move, visits, reward sum)
         self.reset(seed)
-
-    def reset(self, seed: Seed = None) -> None:
-        self._rng = make_rng(seed)
 
     def select_move(self, position: Position) -> int:
         moves = legal_list(position)

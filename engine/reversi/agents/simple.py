@@ -94,31 +94,32 @@ def legal_list(position: Position) -> list[int]:
     return moves
 
 
-class RandomAgent:
+class SeededAgent:
+    """An agent whose random choices come from its own generator, reseeded by ``reset``."""
+
+    def reset(self, seed: Seed = None) -> None:
+        self._rng = make_rng(seed)
+
+
+class RandomAgent(SeededAgent):
     """Uniformly random legal move."""
 
     def __init__(self, seed: Seed = None, name: str = "random"):
         self.name = name
         self.reset(seed)
 
-    def reset(self, seed: Seed = None) -> None:
-        self._rng = make_rng(seed)
-
     def select_move(self, position: Position) -> int:
         moves = legal_list(position)
         return moves[0] if len(moves) == 1 else moves[int(self._rng.integers(len(moves)))]
 
 
-class GreedyAgent:
+class GreedyAgent(SeededAgent):
     """Most flips (Othello) or fewest flips (Reversed); ties broken by the seeded generator."""
 
     def __init__(self, variant: Variant | str = "othello", seed: Seed = None, name: str = "greedy"):
         self.variant = Variant.parse(variant)
         self.name = name
         self.reset(seed)
-
-    def reset(self, seed: Seed = None) -> None:
-        self._rng = make_rng(seed)
 
     def select_move(self, position: Position) -> int:
         counts = flip_counts(*position.boards)
@@ -133,7 +134,7 @@ class GreedyAgent:
         return pick_best(scores, self._rng)
 
 
-class WeightedPieceCounterAgent:
+class WeightedPieceCounterAgent(SeededAgent):
     """1-ply weighted piece counter: the move maximising the mover's positional sum after it.
 
     With the literature's WPC matrix this is the benchmark player of Lucas & Runarsson (2006)
@@ -147,9 +148,6 @@ class WeightedPieceCounterAgent:
         self.phase_of_discs, self.positional = positional_arrays(matrix)
         self.name = name or getattr(matrix, "name", "") or "wpc1"
         self.reset(seed)
-
-    def reset(self, seed: Seed = None) -> None:
-        self._rng = make_rng(seed)
 
     def select_move(self, position: Position) -> int:
         P, O = position.boards

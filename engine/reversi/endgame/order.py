@@ -15,11 +15,16 @@ from numba import njit
 from engine.reversi.endgame.flips import flips
 from engine.reversi.endgame.shallow import odd_quadrants
 from engine.reversi.endgame.stability import corner_stability
-from engine.reversi.rules.bitboard import legal_moves, lowest_bit_index, neighbours, popcount
+from engine.reversi.rules.bitboard import (
+    CORNERS,
+    ONE,
+    U64,
+    legal_moves,
+    lowest_bit_index,
+    neighbours,
+    popcount,
+)
 
-U64 = np.uint64
-ONE = U64(1)
-CORNERS = U64(0x8100000000000081)
 PARITY_MAX = 12  # below this many empties, moves in odd quadrants get the parity bonus
 # Static square bonus for ordering ties: corners best, next-to-corner squares worst.
 SQUARE_BONUS = np.array(

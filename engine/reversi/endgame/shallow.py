@@ -151,22 +151,13 @@ def _play_4(P, O, alpha, beta, sign, x, y, z, w):
 @njit(cache=True)
 def _moves_4(P, O, alpha, beta, sign, x1, x2, x3, x4):
     best, nodes = _play_4(P, O, alpha, beta, sign, x1, x2, x3, x4)
-    if best >= beta:
-        return best, nodes
-    v, n = _play_4(P, O, max(alpha, best), beta, sign, x2, x1, x3, x4)
-    nodes += n
-    if v > best:
-        best = v
+    for x, y, z, w in ((x2, x1, x3, x4), (x3, x1, x2, x4), (x4, x1, x2, x3)):
         if best >= beta:
-            return best, nodes
-    v, n = _play_4(P, O, max(alpha, best), beta, sign, x3, x1, x2, x4)
-    nodes += n
-    if v > best:
-        best = v
-        if best >= beta:
-            return best, nodes
-    v, n = _play_4(P, O, max(alpha, best), beta, sign, x4, x1, x2, x3)
-    return max(best, v), nodes + n
+            break
+        v, n = _play_4(P, O, max(alpha, best), beta, sign, x, y, z, w)
+        nodes += n
+        best = max(best, v)
+    return best, nodes
 
 
 @njit(cache=True, inline="always")

@@ -21,15 +21,19 @@ from engine.reversi.endgame.shallow import (
     solve_4,
 )
 from engine.reversi.endgame.stability import stable_discs
-from engine.reversi.rules.bitboard import legal_moves, lowest_bit_index, popcount
+from engine.reversi.rules.bitboard import (
+    CORNERS,
+    ONE,
+    U64,
+    ZERO,
+    legal_moves,
+    lowest_bit_index,
+    popcount,
+)
 
-U64 = np.uint64
-ZERO = U64(0)
-ONE = U64(1)
 # Square classes tried first to last inside a parity group: corners, then the edge squares
 # two away from a corner (A/C), the other edge and inner squares, and last the squares next
 # to a corner (C and X squares), the ones that give corners away.
-CORNERS = U64(0x8100000000000081)
 NEXT_TO_CORNER = U64(0x42C300000000C342)
 GOOD_EDGES = U64(0x2400810000810024)
 OTHERS = ~(CORNERS | NEXT_TO_CORNER | GOOD_EDGES)
@@ -54,7 +58,8 @@ def stability_bound(P, O, sign):
 
 
 # solve_5, solve_6 and solve_7 share one shape; they are written out three times because a
-# numba function cannot take the child solver as a parameter without recursion in its type.
+# cached numba function that takes the child solver as an argument fails when loaded from the
+# cache ("unresolved symbol"), and a closure over it is compiled again in every process.
 
 
 @njit(cache=True)

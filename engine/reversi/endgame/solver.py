@@ -26,11 +26,8 @@ from engine.reversi.endgame.order import order_moves, pick_next
 from engine.reversi.endgame.shallow import final_score
 from engine.reversi.endgame.small import STABILITY_FROM, solve_small, stability_bound
 from engine.reversi.endgame.table import NO_SQUARE, probe, store
-from engine.reversi.rules.bitboard import NO_MOVE, PASS, legal_moves, popcount
+from engine.reversi.rules.bitboard import NO_MOVE, ONE, PASS, U64, ZERO, legal_moves, popcount
 
-U64 = np.uint64
-ZERO = U64(0)
-ONE = U64(1)
 MAX_MOVES = 36  # more than the most legal moves of any reachable Othello position (33)
 SMALL_MAX = 7  # positions with this few empties go to ``solve_small`` (no stack frame)
 ETC_MIN = 10  # enhanced transposition cut-offs from this many empties
@@ -48,18 +45,11 @@ def search(P0, O0, alpha0, beta0, sign, table, gen, stats, passed0):
     VALUE. Children with at most ``SMALL_MAX`` empties are solved by ``solve_small`` in place.
     """
     cap = 2 * 64 + 2
-    sP = np.empty(cap, np.uint64)
-    sO = np.empty(cap, np.uint64)
-    s_alpha = np.empty(cap, np.int64)
-    s_beta = np.empty(cap, np.int64)
-    s_alpha0 = np.empty(cap, np.int64)
-    s_best = np.empty(cap, np.int64)
-    s_best_move = np.empty(cap, np.int64)
-    s_n = np.empty(cap, np.int64)
-    s_i = np.empty(cap, np.int64)
-    s_kind = np.empty(cap, np.int64)
-    s_passed = np.empty(cap, np.bool_)
-    s_null = np.empty(cap, np.bool_)
+    # a frame's fields, one row (indexed by ply) each, allocated together per dtype
+    sP, sO = np.empty((2, cap), np.uint64)
+    s_alpha, s_beta, s_alpha0, s_best, s_best_move, s_n, s_i, s_kind = np.empty((8, cap),
+                                                                              np.int64)
+    s_passed, s_null = np.empty((2, cap), np.bool_)
     m_sq = np.empty((cap, MAX_MOVES), np.int64)
     m_f = np.empty((cap, MAX_MOVES), np.uint64)
     m_key = np.empty((cap, MAX_MOVES), np.int64)

@@ -37,7 +37,9 @@ PART = Path(__file__).with_name("comp90054_template.py")
 AGENT_MARK = "# --- BEGIN AGENT ---"
 SETTINGS = ("# --- BEGIN SETTINGS (generated) ---", "# --- END SETTINGS ---")
 PLATFORM_MARK = "# --- platform interface"  # where the CS303 agent's platform part starts
-DROPPED = ("Searcher", "deepening_schedule", "search_root", "SAFETY")  # its timed search
+# its iterative deepening (the COMP90054 agent deepens with its own ``TimedSearch``, a
+# ``Searcher``)
+DROPPED = ("deepening_schedule", "search_root", "SAFETY")
 DEFAULT_TEAM = "t_000"
 FRAMEWORK_IMPORT = "from template import Agent"  # moved up to the file's imports
 

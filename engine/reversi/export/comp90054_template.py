@@ -114,8 +114,10 @@ def solver_key(P, O, sq, f, odd, n_empty):
     return key
 
 
-class Solver:
+class Solver(_Clocked):
     """Exact fail-soft alpha-beta on the final disc difference, with a table of bounds."""
+
+    CHECK_EVERY = 256
 
     def __init__(self, deadline):
         self.deadline = deadline
@@ -123,9 +125,7 @@ class Solver:
         self.table = {}  # (P, O) -> (lower, upper, best move)
 
     def value(self, P, O, alpha, beta):
-        self.nodes += 1
-        if self.nodes & 255 == 0 and time.perf_counter() > self.deadline:
-            raise _Timeout
+        self.tick()
         moves = legal_moves(P, O)
         if not moves:
             if not legal_moves(O, P):
@@ -133,49 +133,17 @@ class Solver:
             return -self.value(O, P, -beta, -alpha)
         empties = 64 - _popcount(P | O)
         if empties <= SMALL_EXACT:
-            best = -65
-            while moves:
-                low = moves & -moves
-                moves ^= low
-                sq = low.bit_length() - 1
-                f = flips(P, O, sq)
-                v = -self.value(O ^ f, P ^ f ^ low, -beta, -alpha)
-                if v > best:
-                    best = v
-                    if v > alpha:
-                        alpha = v
-                        if alpha >= beta:
-                            break
-            return best
+            return best_child(self.value, children(P, O, _squares(moves)), alpha, beta)[0]
         key = (P, O)
         lower, upper, hint = self.table.get(key, (-65, 65, -1))
-        if lower >= beta:
-            return lower
-        if upper <= alpha or lower == upper:
-            return upper
+        cut = table_cut(lower, upper, alpha, beta)
+        if cut is not None:
+            return cut
         alpha, beta = max(alpha, lower), min(beta, upper)
-        children = []
-        for sq in _squares(moves):
-            f = flips(P, O, sq)
-            nP, nO = O ^ f, P ^ f ^ (1 << sq)
-            order = 99 if sq == hint else -_popcount(legal_moves(nP, nO))
-            children.append((order, sq, nP, nO))
-        children.sort(key=lambda c: -c[0])
-        best, best_move, a = -65, -1, alpha
-        for _, sq, nP, nO in children:
-            v = -self.value(nP, nO, -beta, -a)
-            if v > best:
-                best, best_move = v, sq
-                if v > a:
-                    a = v
-                    if a >= beta:
-                        break
-        if best <= alpha:
-            upper = min(upper, best)
-        elif best >= beta:
-            lower = max(lower, best)
-        else:
-            lower = upper = best
+        kids = list(children(P, O, _squares(moves)))
+        kids.sort(key=lambda c: -99 if c[0] == hint else _popcount(legal_moves(c[1], c[2])))
+        best, best_move = best_child(self.value, kids, alpha, beta)
+        lower, upper = proven_bounds(best, alpha, beta, lower, upper)
         self.table[key] = (lower, upper, best_move)
         return best
 
@@ -205,67 +173,15 @@ def engine_move(P, O):
 # --- the time-limited search -------------------------------------------------------------------
 
 
-class TimedSearch:
-    """Negamax alpha-beta with a transposition table and a deadline (iterative deepening)."""
+class TimedSearch(Searcher):
+    """The CS303 agent's ``Searcher`` with every node's moves in square-weight order (the
+    table's move first): the order this agent's strength was measured with."""
 
-    def __init__(self, deadline, table=None):
-        self.deadline = deadline
-        self.nodes = 0
-        self.table = {} if table is None else table  # (P, O) -> (depth, lower, upper, move)
+    CHECK_EVERY = 64
+    SORT_DEPTH = 65  # deeper than any search: no 1-ply ordering
 
     def ordered(self, P, O, moves, hint):
-        """Squares of ``moves``: the table's move first, then by square weight."""
-        weights = POSITIONAL[PHASE_OF_DISCS[_popcount(P | O) + 1]]
-        squares = sorted(_squares(moves), key=lambda s: -weights[s])
-        if hint in squares:
-            squares.remove(hint)
-            squares.insert(0, hint)
-        return squares
-
-    def negamax(self, P, O, depth, alpha, beta):
-        self.nodes += 1
-        if self.nodes & 63 == 0 and time.perf_counter() > self.deadline:
-            raise _Timeout
-        moves = legal_moves(P, O)
-        if not moves:
-            if not legal_moves(O, P):
-                return terminal_value(P, O)
-            return -self.negamax(O, P, depth, -beta, -alpha)  # a pass keeps the depth
-        if depth == 0:
-            return evaluate(P, O, moves)
-        key = (P, O)
-        entry = self.table.get(key)
-        hint = -1
-        if entry is not None:
-            hint = entry[3]
-            if entry[0] == depth:
-                lower, upper = entry[1], entry[2]
-                if lower >= beta:
-                    return lower
-                if upper <= alpha or lower == upper:
-                    return upper
-                alpha, beta = max(alpha, lower), min(beta, upper)
-        best, best_move, a = -2 * WIN * WIN, -1, alpha
-        for sq in self.ordered(P, O, moves, hint):
-            f = flips(P, O, sq)
-            v = -self.negamax(O ^ f, P ^ f ^ (1 << sq), depth - 1, -beta, -a)
-            if v > best:
-                best, best_move = v, sq
-                if v > a:
-                    a = v
-                    if a >= beta:
-                        break
-        lower, upper = -4 * WIN * WIN, 4 * WIN * WIN
-        if entry is not None and entry[0] == depth:
-            lower, upper = entry[1], entry[2]
-        if best <= alpha:
-            upper = min(upper, best)
-        elif best >= beta:
-            lower = max(lower, best)
-        else:
-            lower = upper = best
-        self.table[key] = (depth, lower, upper, best_move)
-        return best
+        return self._order(P, O, moves, hint)
 
 
 def timed_move(P, O, deadline, info):

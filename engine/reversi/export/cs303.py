@@ -55,22 +55,35 @@ def render_cs303(weights: Weights, depth: int | None = None,
     """Source of the single-file CS303 agent with ``weights`` embedded: iterative deepening
     within the platform's time limit, or (``depth``) exactly the engine's agent at that depth.
     ``endgame_empties`` defaults to the weights' own search settings."""
+    variant, endgame = drop_in_options(weights.metadata, depth, endgame_empties)
+    block = weights_block(weights, variant, endgame, depth)
+    return with_block(TEMPLATE.read_text(), block, weights)
+
+
+def drop_in_options(metadata: dict, depth: int | None,
+                    endgame_empties: int | None) -> tuple[str, int]:
+    """(variant, endgame empties) of a CS303 agent of weights with ``metadata``; ``ValueError``
+    for options or weights the platform cannot take."""
     if depth is not None and depth < 1:
         raise ValueError(f"--depth {depth} must be >= 1")
     if endgame_empties is not None and not 0 <= endgame_empties <= 20:
         raise ValueError(f"--endgame-empties {endgame_empties} must satisfy 0 <= empties <= 20")
-    variant = weights.metadata.get("variant") or "reversed"
+    variant = metadata.get("variant") or "reversed"
     if variant != "reversed":
         raise ValueError(
             f"the CS303 platform plays Reversed Reversi, but these weights are for {variant!r}"
         )
-    search = weights.metadata.get("search") or {}
+    search = metadata.get("search") or {}
     endgame = int(search.get("endgame_empties", DEFAULT_ENDGAME_EMPTIES)) \
         if endgame_empties is None else int(endgame_empties)
-    template = TEMPLATE.read_text()
+    return variant, endgame
+
+
+def with_block(template: str, block: str, weights) -> str:
+    """``template`` with ``block`` between its weights markers, then a note of the weights'
+    name and metadata."""
     head, rest = template.split(BEGIN, 1)
     _, tail = rest.split(END, 1)
     provenance = json.dumps({"name": weights.name, **weights.metadata}, sort_keys=True)
     note = "".join(f"# {line}\n" for line in textwrap.wrap("Weights: " + provenance, 96))
-    block = weights_block(weights, variant, endgame, depth)
     return head + block + "\n" + note + tail.lstrip("\n")

@@ -10,11 +10,16 @@ ones. Functions are found with ``ast``, so both templates stay plain, importable
 from __future__ import annotations
 
 import ast
-import json
-import textwrap
 from pathlib import Path
 
-from engine.reversi.export.cs303 import BEGIN, DEFAULT_ENDGAME_EMPTIES, END, TEMPLATE, _wrapped
+from engine.reversi.export.cs303 import (
+    BEGIN,
+    END,
+    TEMPLATE,
+    _wrapped,
+    drop_in_options,
+    with_block,
+)
 from engine.reversi.genome.network import NtupleWeights
 
 NETWORK_TEMPLATE = Path(__file__).with_name("cs303_ntuple_template.py")
@@ -83,20 +88,6 @@ def render_cs303_network(w: NtupleWeights, depth: int | None = None,
                          endgame_empties: int | None = None) -> str:
     """Source of the single-file CS303 agent evaluating with the network ``w`` (as
     ``cs303.render_cs303`` for square tables: the same options and checks)."""
-    if depth is not None and depth < 1:
-        raise ValueError(f"--depth {depth} must be >= 1")
-    if endgame_empties is not None and not 0 <= endgame_empties <= 20:
-        raise ValueError(f"--endgame-empties {endgame_empties} must satisfy 0 <= empties <= 20")
-    variant = w.metadata.get("variant") or "reversed"
-    if variant != "reversed":
-        raise ValueError(
-            f"the CS303 platform plays Reversed Reversi, but these weights are for {variant!r}")
-    search = w.metadata.get("search") or {}
-    endgame = int(search.get("endgame_empties", DEFAULT_ENDGAME_EMPTIES)) \
-        if endgame_empties is None else int(endgame_empties)
+    variant, endgame = drop_in_options(w.metadata, depth, endgame_empties)
     template = _with_network_evaluation(TEMPLATE.read_text(), NETWORK_TEMPLATE.read_text())
-    head, rest = template.split(BEGIN, 1)
-    _, tail = rest.split(END, 1)
-    provenance = json.dumps({"name": w.name, **w.metadata}, sort_keys=True)
-    note = "".join(f"# {line}\n" for line in textwrap.wrap("Weights: " + provenance, 96))
-    return head + network_block(w, variant, endgame, depth) + "\n" + note + tail.lstrip("\n")
+    return with_block(template, network_block(w, variant, endgame, depth), w)

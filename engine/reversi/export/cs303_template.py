@@ -84,57 +84,24 @@ _AXES = ((1, INNER_FILES), (8, FULL), (7, INNER_FILES), (9, INNER_FILES))
 
 def legal_moves(P, O):
     """Bitboard of the legal moves of the side to move (P) against O. Runs of opponent discs
-    grow by doubling (Kogge-Stone, as Edax's ``get_moves``): 1, 2, 4 then 6 discs; written
-    out for the 8 directions (shifts 1, 8, 7, 9 up and down), as loops cost Python time."""
-    m = O & INNER_FILES  # a run along a row or a diagonal cannot cross files a or h
-    x = m & (P << 1)
-    x |= m & (x << 1)
-    pair = m & (m << 1)
-    x |= pair & (x << 2)
-    x |= pair & (x << 2)
-    moves = x << 1
-    x = m & (P >> 1)
-    x |= m & (x >> 1)
-    pair = m & (m >> 1)
-    x |= pair & (x >> 2)
-    x |= pair & (x >> 2)
-    moves |= x >> 1
-    x = O & (P << 8)
-    x |= O & (x << 8)
-    pair = O & (O << 8)
-    x |= pair & (x << 16)
-    x |= pair & (x << 16)
-    moves |= x << 8
-    x = O & (P >> 8)
-    x |= O & (x >> 8)
-    pair = O & (O >> 8)
-    x |= pair & (x >> 16)
-    x |= pair & (x >> 16)
-    moves |= x >> 8
-    x = m & (P << 7)
-    x |= m & (x << 7)
-    pair = m & (m << 7)
-    x |= pair & (x << 14)
-    x |= pair & (x << 14)
-    moves |= x << 7
-    x = m & (P >> 7)
-    x |= m & (x >> 7)
-    pair = m & (m >> 7)
-    x |= pair & (x >> 14)
-    x |= pair & (x >> 14)
-    moves |= x >> 7
-    x = m & (P << 9)
-    x |= m & (x << 9)
-    pair = m & (m << 9)
-    x |= pair & (x << 18)
-    x |= pair & (x << 18)
-    moves |= x << 9
-    x = m & (P >> 9)
-    x |= m & (x >> 9)
-    pair = m & (m >> 9)
-    x |= pair & (x >> 18)
-    x |= pair & (x >> 18)
-    moves |= x >> 9
+    grow by doubling (Kogge-Stone, as Edax's ``get_moves``): 1, 2, 4 then 6 discs, both ways
+    along each axis of ``_AXES``."""
+    moves = 0
+    for shift, mask in _AXES:
+        m = O & mask
+        double = shift + shift
+        x = m & (P << shift)
+        x |= m & (x << shift)
+        pair = m & (m << shift)
+        x |= pair & (x << double)
+        x |= pair & (x << double)
+        moves |= x << shift
+        x = m & (P >> shift)
+        x |= m & (x >> shift)
+        pair = m & (m >> shift)
+        x |= pair & (x >> double)
+        x |= pair & (x >> double)
+        moves |= x >> shift
     return moves & ~(P | O) & FULL
 
 
@@ -424,7 +391,64 @@ class _Timeout(Exception):
     pass
 
 
-class Searcher:
+class _Clocked:
+    """A search that counts its nodes and stops (``_Timeout``) once past ``self.deadline``,
+    reading the clock every ``CHECK_EVERY`` nodes (a power of two: the clock costs time)."""
+
+    CHECK_EVERY = 32
+
+    def tick(self):
+        self.nodes += 1
+        if not self.nodes & (self.CHECK_EVERY - 1) and time.perf_counter() > self.deadline:
+            raise _Timeout
+
+
+def table_cut(lower, upper, alpha, beta):
+    """The value stored bounds settle over ``(alpha, beta)``, or None if the node needs a
+    search."""
+    if lower >= beta:
+        return lower
+    if upper <= alpha or lower == upper:
+        return upper
+    return None
+
+
+def proven_bounds(best, alpha, beta, lower, upper):
+    """(lower, upper) narrowed by a fail-soft value ``best`` searched over ``(alpha, beta)``:
+    exact inside the window, else a bound."""
+    if best <= alpha:
+        upper = min(upper, best)
+    elif best >= beta:
+        lower = max(lower, best)
+    else:
+        lower = upper = best
+    return lower, upper
+
+
+def children(P, O, squares):
+    """(square, P, O) after each move of ``squares`` in turn, the side to move first."""
+    for sq in squares:
+        f = flips(P, O, sq)
+        yield sq, O ^ f, P ^ f ^ (1 << sq)
+
+
+def best_child(value, kids, alpha, beta, *depth):
+    """(best value, its square) of fail-soft alpha-beta over ``kids`` ((square, P, O) each),
+    stopping at the first cut; ``value(P, O, *depth, alpha, beta)`` values a child for its
+    side to move."""
+    best, best_move = -float("inf"), None
+    for sq, nP, nO in kids:
+        v = -value(nP, nO, *depth, -beta, -alpha)
+        if v > best:
+            best, best_move = v, sq
+            if v > alpha:
+                alpha = v
+                if alpha >= beta:
+                    break
+    return best, best_move
+
+
+class Searcher(_Clocked):
     """Fail-soft negamax alpha-beta under a deadline, for iterative deepening: a table keeps,
     per position, the bounds of its last search and its best move, which is searched first at
     the next depth."""
@@ -465,9 +489,7 @@ class Searcher:
         return [sq for _, sq in keyed]
 
     def negamax(self, P, O, depth, alpha, beta):
-        self.nodes += 1
-        if not self.nodes & 31 and time.perf_counter() > self.deadline:
-            raise _Timeout
+        self.tick()
         moves = legal_moves(P, O)
         if not moves:
             if not legal_moves(O, P):
@@ -482,30 +504,15 @@ class Searcher:
             hint = entry[3]
             if entry[0] == depth:
                 lower, upper = entry[1], entry[2]
-                if lower >= beta:
-                    return lower
-                if upper <= alpha or lower == upper:
-                    return upper
+                cut = table_cut(lower, upper, alpha, beta)
+                if cut is not None:
+                    return cut
         a = max(alpha, lower)
         b = min(beta, upper)
-        best, best_move = -self.INFINITE, None
-        for sq in (self._sorted(P, O, moves, hint) if depth >= self.SORT_DEPTH
-                   else self._order(P, O, moves, hint)):
-            f = flips(P, O, sq)
-            value = -self.negamax(O ^ f, P ^ f ^ (1 << sq), depth - 1, -b, -a)
-            if value > best:
-                best, best_move = value, sq
-                if value > a:
-                    a = value
-                    if a >= b:
-                        break
-        # fail-soft: the value is exact inside the window searched, else a bound
-        if best <= max(alpha, lower):
-            upper = min(upper, best)
-        elif best >= b:
-            lower = max(lower, best)
-        else:
-            lower = upper = best
+        squares = (self._sorted(P, O, moves, hint) if depth >= self.SORT_DEPTH
+                   else self._order(P, O, moves, hint))
+        best, best_move = best_child(self.negamax, children(P, O, squares), a, b, depth - 1)
+        lower, upper = proven_bounds(best, max(alpha, lower), b, lower, upper)
         self.table[key] = (depth, lower, upper, best_move)
         return best
 

@@ -35,7 +35,7 @@ from engine.reversi.files.squares_json import (
 )
 from engine.reversi.files.squares_npz import _read_npz, load_npz, save_npz, weights_from_arrays
 from engine.reversi.genome.network import NtupleWeights
-from engine.reversi.genome.weights import Weights, WeightsFileError
+from engine.reversi.genome.weights import Weights, WeightsFileError, naming_file
 
 __all__ = ["NtupleWeights", "Weights", "WeightsFileError", "dumps", "file_settings",
            "load_evaluation", "load_weights", "read", "read_champion", "reference_weights",
@@ -80,12 +80,10 @@ def evaluation_of(path: Path, data, npz: bool = False) -> Weights | NtupleWeight
         return weights_from_arrays(path, data)
     if isinstance(data, dict) and data.get("kind") == KIND and data.get("schema_version") != 1:
         return network_files.load(path, data)
-    try:
+    with naming_file(path):
         if isinstance(data, dict) and data.get("kind") == KIND:
             return network_from_dict(data)
         return weights_from_dict(data)
-    except WeightsFileError as e:
-        raise WeightsFileError(f"{path}: {e}") from None
 
 
 def read_champion(document, game: str) -> Champion:

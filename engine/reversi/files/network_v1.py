@@ -45,12 +45,24 @@ import numpy as np
 
 from engine.kernels import ntuple as nt
 from engine.kernels.ntuple_layout import LayoutError
-from engine.reversi.files.squares_json import VARIANTS, _fail, _number, _short, read_json
-from engine.reversi.files.squares_npz import _check_npz_arrays, _npz_metadata
+from engine.reversi.files.squares_json import (
+    VARIANTS,
+    _exactly,
+    _fail,
+    _number,
+    _short,
+    read_json,
+)
+from engine.reversi.files.squares_npz import (
+    STRING_SCALAR,
+    _check_npz_arrays,
+    _npz_metadata,
+    npz_arrays,
+)
 from engine.reversi.genome.evaluation import ALL_FEATURE_NAMES
 from engine.reversi.genome.layout import FEATURE_GROUPS, groups_of_features
 from engine.reversi.genome.network import NtupleWeights, family_layout
-from engine.reversi.genome.weights import GAME, WeightsFileError
+from engine.reversi.genome.weights import GAME, WeightsFileError, naming_file
 
 SCHEMA_VERSION = 1
 KIND = "ntuple"
@@ -112,12 +124,7 @@ def _check_top(d) -> None:
         _fail("", f"expected a JSON object at the top level, got {type(d).__name__}")
     if d.get("schema_version") != SCHEMA_VERSION or type(d.get("schema_version")) is not int:
         _fail("schema_version", f"expected {SCHEMA_VERSION}, got {_short(d.get('schema_version'))}")
-    missing = [k for k in TOP_KEYS if k not in d]
-    if missing:
-        _fail("", f"missing key(s) {missing}")
-    unknown = sorted(set(d) - set(TOP_KEYS))
-    if unknown:
-        _fail("", f"unknown top-level key(s) {unknown}")
+    _exactly("", d, TOP_KEYS, "key", "top-level key")
     for key, expected in (("game", GAME), ("kind", KIND)):
         if d[key] != expected:
             _fail(key, f"expected {expected!r}, got {_short(d[key])}")
@@ -174,25 +181,17 @@ def network_from_dict(d) -> NtupleWeights:
 
 def load_network_json(path: Path) -> NtupleWeights:
     data = read_json(path)
-    try:
+    with naming_file(path):
         return network_from_dict(data)
-    except WeightsFileError as e:
-        raise WeightsFileError(f"{path}: {e}") from None
 
 
-# name -> (numpy dtype kinds allowed, number of dimensions, what the message says is expected)
-NPZ_ARRAYS = {
-    "schema_version": ("iu", 0, "an integer scalar"),
-    "kind": ("U", 0, "a string scalar"),
-    "layout_json": ("U", 0, "a string scalar"),
-    "layout_spec_json": ("U", 0, "a string scalar"),
-    "phase_bounds": ("iu", 1, "a 1-d integer array"),
-    "weights": ("iuf", 2, "a float array (phases, weights)"),
-    "features": ("iuf", 2, "a float array (phases, features)"),
-    "feature_names": ("U", 1, "a 1-d string array"),
-    "name": ("U", 0, "a string scalar"),
-    "metadata_json": ("U", 0, "a string scalar"),
-}
+NPZ_ARRAYS = npz_arrays(
+    kind=STRING_SCALAR,
+    layout_json=STRING_SCALAR,
+    layout_spec_json=STRING_SCALAR,
+    weights=("iuf", 2, "a float array (phases, weights)"),
+    features=("iuf", 2, "a float array (phases, features)"),
+)
 
 
 def is_network_npz(arrays: dict) -> bool:
@@ -231,7 +230,5 @@ def _npz_to_dict(arrays: dict) -> dict:
 def network_from_arrays(path: Path, arrays: dict) -> NtupleWeights:
     """The network of an npz file's arrays (``_read_npz``); ``WeightsFileError`` naming the
     file and the field."""
-    try:
+    with naming_file(path):
         return network_from_dict(_npz_to_dict(arrays))
-    except WeightsFileError as e:
-        raise WeightsFileError(f"{path}: {e}") from None

@@ -43,6 +43,7 @@ from engine.reversi.genome.weights import (
     WeightsFileError,
     group_feature_names,
     groups_of_features,
+    naming_file,
 )
 
 TOP_KEYS = (
@@ -108,6 +109,20 @@ def _fail(where: str, msg: str):
     raise WeightsFileError(f"{where}: {msg}" if where else msg)
 
 
+def _no_others(where: str, found, allowed, what: str) -> None:
+    unknown = sorted(set(found) - set(allowed))
+    if unknown:
+        _fail(where, f"unknown {what}(s) {unknown}")
+
+
+def _exactly(where: str, found, expected, what: str, unknown_what: str | None = None) -> None:
+    """``found`` (keys, arrays) holds every name of ``expected`` and no other."""
+    missing = [k for k in expected if k not in found]
+    if missing:
+        _fail(where, f"missing {what}(s) {missing}")
+    _no_others(where, found, expected, unknown_what or what)
+
+
 def _number(x, where: str) -> float:
     if isinstance(x, bool) or not isinstance(x, (int, float)):
         _fail(where, f"expected a number, got {type(x).__name__} {_short(x)}")
@@ -150,9 +165,7 @@ def _phase(d, p: int, names: list[str], columns: tuple[str, ...]) -> tuple[np.nd
     for key in ("positional", "features"):
         if key not in d:
             _fail(where, f"missing key {key!r}")
-    unknown = sorted(set(d) - {"discs", "positional", "features"})
-    if unknown:
-        _fail(where, f"unknown key(s) {unknown}")
+    _no_others(where, d, ("discs", "positional", "features"), "key")
     positional = _matrix(d["positional"], f"{where}.positional")
     feats = d["features"]
     if not isinstance(feats, dict):
@@ -186,9 +199,7 @@ def weights_from_dict(d) -> Weights:
     for key in TOP_KEYS:
         if key not in d:
             _fail("", f"missing key {key!r}")
-    unknown = sorted(set(d) - set(TOP_KEYS))
-    if unknown:
-        _fail("", f"unknown top-level key(s) {unknown}")
+    _no_others("", d, TOP_KEYS, "top-level key")
     if not isinstance(d["game"], str) or d["game"] != GAME:
         _fail("game", f"expected {GAME!r}, got {_short(d['game'])}")
     if d["variant"] is not None and not (
@@ -273,7 +284,5 @@ def reference_weights(name: str) -> Weights:
 
 def _load_json(path: Path) -> Weights:
     data = read_json(path)
-    try:
+    with naming_file(path):
         return weights_from_dict(data)
-    except WeightsFileError as e:
-        raise WeightsFileError(f"{path}: {e}") from None

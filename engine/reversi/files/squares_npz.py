@@ -9,8 +9,16 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.reversi.files.squares_json import _fail, weights_from_dict
-from engine.reversi.genome.weights import GAME, SCHEMA_VERSION, Weights, WeightsFileError
+from engine.core.files import read_npz_arrays
+from engine.core.game import ChampionFileError
+from engine.reversi.files.squares_json import _exactly, _fail, weights_from_dict
+from engine.reversi.genome.weights import (
+    GAME,
+    SCHEMA_VERSION,
+    Weights,
+    WeightsFileError,
+    naming_file,
+)
 
 
 def save_npz(w: Weights, path) -> None:
@@ -29,45 +37,43 @@ def save_npz(w: Weights, path) -> None:
     )
 
 
-# name -> (numpy dtype kinds allowed, number of dimensions, what the message says is expected)
-NPZ_ARRAYS = {
-    "schema_version": ("iu", 0, "an integer scalar"),
-    "phase_bounds": ("iu", 1, "a 1-d integer array"),
-    "positional": ("iuf", 3, "a float array (n, 8, 8)"),
-    "features": ("iuf", 2, "a float array (n, features)"),
-    "feature_names": ("U", 1, "a 1-d string array"),
-    "symmetric": ("b", 0, "a boolean scalar"),
-    "name": ("U", 0, "a string scalar"),
-    "metadata_json": ("U", 0, "a string scalar"),
-}
+STRING_SCALAR = ("U", 0, "a string scalar")
+
+
+def npz_arrays(**own) -> dict[str, tuple[str, int, str]]:
+    """name -> (numpy dtype kinds allowed, number of dimensions, what the message says is
+    expected) of a weights archive: the arrays every kind holds, and its ``own``."""
+    return {
+        "schema_version": ("iu", 0, "an integer scalar"),
+        **own,
+        "phase_bounds": ("iu", 1, "a 1-d integer array"),
+        "feature_names": ("U", 1, "a 1-d string array"),
+        "name": STRING_SCALAR,
+        "metadata_json": STRING_SCALAR,
+    }
+
+
+NPZ_ARRAYS = npz_arrays(
+    positional=("iuf", 3, "a float array (n, 8, 8)"),
+    features=("iuf", 2, "a float array (n, features)"),
+    symmetric=("b", 0, "a boolean scalar"),
+)
 
 
 def _read_npz(path: Path) -> dict[str, np.ndarray]:
-    """Every array of the archive. A corrupt archive surfaces as many exception types
-    (zipfile.BadZipFile, zlib.error, EOFError, ValueError from a bad .npy header, ...) and a
-    plain .npy file loads as an array, not an archive: all of them become one clear error."""
+    """Every array of the archive (``read_npz_arrays``), its one clear error a
+    ``WeightsFileError``."""
     try:
-        loaded = np.load(path, allow_pickle=False)
-        if isinstance(loaded, np.ndarray):
-            _fail(str(path), "not a .npz archive (it holds a single .npy array)")
-        with loaded as z:
-            return {k: z[k] for k in z.files}
-    except WeightsFileError:
-        raise
-    except Exception as e:  # noqa: BLE001 -- see the docstring: any read failure is the file's
-        _fail(str(path), f"not a readable .npz weights file ({type(e).__name__}: {e})")
+        return read_npz_arrays(path)
+    except ChampionFileError as e:
+        raise WeightsFileError(str(e)) from None
 
 
 def _check_npz_arrays(arrays: dict[str, np.ndarray], expected: dict | None = None) -> None:
     """Every array of ``expected`` (default ``NPZ_ARRAYS``) present and no other, each with its
     dtype kind and dimensions."""
     expected = NPZ_ARRAYS if expected is None else expected
-    missing = [k for k in expected if k not in arrays]
-    if missing:
-        _fail("", f"missing array(s) {missing}")
-    unknown = sorted(set(arrays) - set(expected))
-    if unknown:
-        _fail("", f"unknown array(s) {unknown}")
+    _exactly("", arrays, expected, "array")
     for key, (kinds, ndim, what) in expected.items():
         a = arrays[key]
         if a.dtype.kind not in kinds or a.ndim != ndim:
@@ -127,7 +133,5 @@ def load_npz(path: Path) -> Weights:
 def weights_from_arrays(path: Path, arrays: dict[str, np.ndarray]) -> Weights:
     """The ``Weights`` of an archive's arrays (``_read_npz``); ``WeightsFileError`` naming the
     file and the field."""
-    try:
+    with naming_file(path):
         return weights_from_dict(_npz_to_dict(arrays))
-    except WeightsFileError as e:
-        raise WeightsFileError(f"{path}: {e}") from None

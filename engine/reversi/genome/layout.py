@@ -89,6 +89,20 @@ def group_feature_names(groups) -> tuple[str, ...]:
     return tuple(n for g in canonical_groups(groups) for n in FEATURE_GROUPS[g])
 
 
+class PhasedFeatures:
+    """What weights with ``phase_bounds`` and ``feature_groups`` (square tables or a network)
+    say about their phases and feature columns."""
+
+    @property
+    def n_phases(self) -> int:
+        return len(self.phase_bounds) + 1
+
+    @property
+    def feature_names(self) -> tuple[str, ...]:
+        """The names of the columns of ``features`` (the features of ``feature_groups``)."""
+        return group_feature_names(self.feature_groups)
+
+
 def groups_of_features(names) -> tuple[str, ...]:
     """The groups with at least one of ``names`` (known feature names), in catalogue order."""
     return tuple(g for g, members in FEATURE_GROUPS.items() if set(members) & set(names))

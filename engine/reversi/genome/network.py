@@ -40,6 +40,7 @@ from engine.reversi.genome.layout import (
     MAX_DISCS,
     MAX_FEATURE_COUNT,
     MIN_DISCS,
+    PhasedFeatures,
     canonical_groups,
     group_feature_names,
     phase_of_discs_table,
@@ -149,7 +150,7 @@ def check_network_magnitude(layout: Layout, weights: np.ndarray, features: np.nd
 
 
 @dataclass
-class NtupleWeights:
+class NtupleWeights(PhasedFeatures):
     """A network per phase plus feature weights (see the module docstring). ``spec`` and
     ``symmetry`` say how the layout was built from a family spec (``None`` for a layout of
     its own, from a file)."""
@@ -181,14 +182,6 @@ class NtupleWeights:
             raise ValueError("weights must be finite numbers (found NaN or infinity)")
         check_network_magnitude(self.layout, self.weights, self.features)
         self.metadata = dict(self.metadata)
-
-    @property
-    def n_phases(self) -> int:
-        return len(self.phase_bounds) + 1
-
-    @property
-    def feature_names(self) -> tuple[str, ...]:
-        return group_feature_names(self.feature_groups)
 
     @property
     def variant(self) -> str | None:

@@ -90,6 +90,15 @@ def new_child_scratch(t) -> tuple:
             np.empty(MAX_CHILDREN, np.uint64), np.empty(MAX_CHILDREN))
 
 
+@njit(cache=True, inline="always")
+def next_child(P, O, x):
+    """The lowest move of ``x``: (its square, the other moves, its flips, the child's P, O)."""
+    sq = bb.lowest_bit_index(x)
+    f = bb.flips(P, O, sq)
+    nP, nO = bb.make_move(P, O, sq, f)
+    return sq, x & (x - bb.ONE), f, nP, nO
+
+
 @njit(cache=True)
 def rounding_bound(instances, largest_weight, f):
     """How far two ways of summing a child's value (``network_value``'s, and the node's sum
@@ -128,10 +137,7 @@ def best_child_from(P, O, moves, phase_of_discs, t, weights, features, reversed_
     n, best = 0, -np.inf
     x = moves
     while x:
-        sq = bb.lowest_bit_index(x)
-        x &= x - bb.ONE
-        flips = bb.flips(P, O, sq)
-        nP, nO = bb.make_move(P, O, sq, flips)
+        sq, x, flips, nP, nO = next_child(P, O, x)
         mob_own = bb.popcount(bb.legal_moves(nP, nO))
         mob_opp = bb.popcount(bb.legal_moves(nO, nP))
         if mob_own == 0 and mob_opp == 0:
@@ -167,10 +173,7 @@ def greedy_move(P, O, moves, phase_of_discs, t, weights, features, reversed_rule
     best, best_sq = -np.inf, -1
     x = moves
     while x:
-        sq = bb.lowest_bit_index(x)
-        x &= x - bb.ONE
-        f = bb.flips(P, O, sq)
-        nP, nO = bb.make_move(P, O, sq, f)
+        sq, x, f, nP, nO = next_child(P, O, x)
         v = -move_value(indices, sq, f, nP, nO, phase_of_discs, t, weights, features,
                         reversed_rules, True)
         if v > best:

@@ -7,6 +7,7 @@ one-line messages naming the key. And each kind as the game uses it: ``SquareTab
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from importlib import import_module
 
 import numpy as np
 
@@ -131,7 +132,28 @@ def projected_reference(reference: str, phase_bounds, symmetric: bool, groups) -
     return projected.to_genome()
 
 
-class SquareTableKind:
+class _Figures:
+    """A kind's figures, report and figure of one weight set, by the functions of
+    ``engine.reversi.figures`` its ``FIGURES`` names (method -> (module, function)), imported
+    when first drawn: matplotlib is slow to import and a search never needs it."""
+
+    FIGURES: dict[str, tuple[str, str]]
+
+    def _drawing(self, method: str):
+        module, function = self.FIGURES[method]
+        return getattr(import_module(f"engine.reversi.figures.{module}"), function)
+
+    def figures(self, weights, past) -> dict:
+        return self._drawing("figures")(weights, past)
+
+    def markdown(self, weights) -> str:
+        return self._drawing("markdown")(weights)
+
+    def figure(self, weights):
+        return self._drawing("figure")(weights)
+
+
+class SquareTableKind(_Figures):
     """The ``weights`` kind as the game uses it: the genome map, reference genomes, ``Weights``
     of a genome, figures and Markdown (``NetworkKind`` is the other kind's)."""
 
@@ -140,6 +162,9 @@ class SquareTableKind:
         self.symmetric, self.groups = genome["symmetric"], tuple(genome["features"])
 
     learns_by_td = False  # square tables do not learn by temporal differences
+    FIGURES = {"figures": ("heatmaps", "weight_figures"),
+               "markdown": ("report", "weights_markdown"),
+               "figure": ("heatmaps", "plot_positional")}
 
     def layout(self):
         from engine.reversi.genome.layout import GenomeLayout
@@ -156,23 +181,9 @@ class SquareTableKind:
                                    self.symmetric, name=name, metadata=dict(metadata or {}),
                                    groups=self.groups)
 
-    def figures(self, weights, past) -> dict:
-        from engine.reversi.figures.heatmaps import weight_figures
-
-        return weight_figures(weights, past)
-
-    def markdown(self, weights) -> str:
-        from engine.reversi.figures.report import weights_markdown
-
-        return weights_markdown(weights)
-
-    def figure(self, weights):
-        from engine.reversi.figures.heatmaps import plot_positional
-
-        return plot_positional(weights)
 
 
-class NetworkKind:
+class NetworkKind(_Figures):
     """The ``ntuple`` kind as the game uses it (``SquareTableKind`` is the other kind's,
     with the same methods)."""
 
@@ -182,6 +193,9 @@ class NetworkKind:
         self._layout = None
 
     learns_by_td = True  # a network does (``engine.reversi.game_td``)
+    FIGURES = {"figures": ("network", "network_figures"),
+               "markdown": ("network", "network_markdown"),
+               "figure": ("network", "plot_strongest_patterns")}
 
     def layout(self) -> NetworkGenome:
         if self._layout is None:  # built once: its index tables serve every TD chunk
@@ -209,20 +223,6 @@ class NetworkKind:
                                          self.phase_bounds, self.genome["features"], name,
                                          dict(metadata or {}), self.family, self.symmetry)
 
-    def figures(self, weights, past) -> dict:
-        from engine.reversi.figures.network import network_figures
-
-        return network_figures(weights, past)
-
-    def markdown(self, weights) -> str:
-        from engine.reversi.figures.network import network_markdown
-
-        return network_markdown(weights)
-
-    def figure(self, weights):
-        from engine.reversi.figures.network import plot_strongest_patterns
-
-        return plot_strongest_patterns(weights)
 
 
 def layout_of(genome: Mapping) -> tuple[Layout, str | None, str | None]:

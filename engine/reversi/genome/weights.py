@@ -25,6 +25,7 @@ the validation is in ``engine.reversi.files.squares_json``.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -44,6 +45,7 @@ from engine.reversi.genome.layout import (  # noqa: F401 - the layout's names ar
     SYMMETRY_CLASS_SQUARES,
     SYMMETRY_CLASSES,
     GenomeLayout,
+    PhasedFeatures,
     canonical_groups,
     default_phase_bounds,
     group_feature_names,
@@ -87,7 +89,7 @@ def check_magnitude(positional: np.ndarray, features: np.ndarray) -> None:
 
 
 @dataclass
-class Weights:
+class Weights(PhasedFeatures):
     phase_bounds: tuple[int, ...]
     positional: np.ndarray  # (n_phases, 64), expanded, a1..h8
     features: np.ndarray  # (n_phases, len(self.feature_names))
@@ -124,15 +126,6 @@ class Weights:
                         f"(squares {', '.join(bad[:8])}{'...' if len(bad) > 8 else ''})"
                     )
         self.metadata = dict(self.metadata)
-
-    @property
-    def n_phases(self) -> int:
-        return len(self.phase_bounds) + 1
-
-    @property
-    def feature_names(self) -> tuple[str, ...]:
-        """The names of the columns of ``features`` (the features of ``feature_groups``)."""
-        return group_feature_names(self.feature_groups)
 
     @property
     def layout(self) -> GenomeLayout:
@@ -201,6 +194,15 @@ class Weights:
 
 class WeightsFileError(ValueError):
     """A weights file (or dict) that cannot be used; the message says what is wrong and where."""
+
+
+@contextmanager
+def naming_file(path):
+    """Lets a ``WeightsFileError`` raised inside name the file it is about."""
+    try:
+        yield
+    except WeightsFileError as e:
+        raise WeightsFileError(f"{path}: {e}") from None
 
 
 REFERENCE_NAMES = ("course", "wpc", "wpc_negated")

@@ -44,6 +44,19 @@ function svg(tag, attrs = {}, children = []) {
   return node;
 }
 
+// A move's element on a board: clickable when `ctx.interactive`; a legal one joins `onBoard`
+// (the moves the board offers itself, which the page does not repeat as buttons).
+function placeMove(root, node, id, ctx, legal, onBoard) {
+  if (ctx.interactive) node.addEventListener("click", () => ctx.onMove(id));
+  if (legal.has(id)) onBoard.add(id);
+  root.append(node);
+}
+
+// A drawn board with its score line under it.
+function showScored(container, root, score) {
+  container.replaceChildren(root, el("p", {class: "score"}, score));
+}
+
 function setAttrs(node, attrs) {
   for (const [key, value] of Object.entries(attrs)) {
     if (value === undefined || value === null || value === false) continue;

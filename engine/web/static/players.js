@@ -7,6 +7,19 @@
 
 const lists = {champions: [], runs: [], specSearches: {}};
 
+// Every picker's tools: `<name>-filter`, a box of words, and `<name>-generations`, "every
+// generation"; both narrow the selects named in the tools' `data-for`.
+document.querySelectorAll(".picker-tools").forEach(tools => {
+  const {name, for: selects, what} = tools.dataset;
+  tools.replaceChildren(
+    el("input", {id: `${name}-filter`, class: "player-filter", "data-for": selects, type: "search",
+                 placeholder: "filter agents and runs", "aria-label": `filter ${what}`}),
+    el("label", {class: "check"}, [
+      el("input", {id: `${name}-generations`, class: "player-generations", "data-for": selects,
+                   type: "checkbox"}),
+      " every generation"]));
+});
+
 function filterWords(inputId) {
   return $(inputId).value.toLowerCase().split(/\s+/).filter(Boolean);
 }

@@ -57,13 +57,11 @@ BoardRenderers.hexifence = {
         if (id === last) g.append(svg("line", {...ends, class: "last-halo"}));
         g.append(svg("line", {...ends, class: "edge-line"}));
         g.append(svg("polygon", {points: target, class: "edge-hit"}));
-        if (ctx.interactive) g.addEventListener("click", () => ctx.onMove(id));
-        if (legal.has(id)) onBoard.add(id);
-        root.append(g);
+        placeMove(root, g, id, ctx, legal, onBoard);
       }
     }
     const [blue, red] = session.view.scores;
-    container.replaceChildren(root, el("p", {class: "score"}, `blue ${blue} · red ${red}`));
+    showScored(container, root, `blue ${blue} · red ${red}`);
     return onBoard;
   },
 };

@@ -34,13 +34,11 @@ BoardRenderers.reversi = {
           square.append(svg("rect", {x: x + 3, y: y + 3, width: cell - 6, height: cell - 6,
                                      class: "last-move"}));
         }
-        if (ctx.interactive) square.addEventListener("click", () => ctx.onMove(id));
-        if (legal.has(id)) onBoard.add(id);
-        root.append(square);
+        placeMove(root, square, id, ctx, legal, onBoard);
       }
     }
     const [black, white] = session.view.discs;
-    container.replaceChildren(root, el("p", {class: "score"}, `black ${black} · white ${white}`));
+    showScored(container, root, `black ${black} · white ${white}`);
     return onBoard;
   },
 };
