@@ -37,7 +37,13 @@ async function loadRecorded() {
   const params = new URLSearchParams({run: $("run").value, table: $("table").value,
     generation: $("filter-generation").value, player: $("filter-player").value,
     winner: $("filter-winner").value, offset: page.offset, limit: PAGE_SIZE});
-  const data = await api("GET", `/api/recorded?${params}`);
+  // quick changes (a table, then a run) overlap their requests: only the latest one is shown
+  const ticket = page.recordedTicket = (page.recordedTicket || 0) + 1;
+  const latest = () => ticket === page.recordedTicket;
+  const data = await api("GET", `/api/recorded?${params}`).catch(err => {
+    if (latest()) throw err;  // a stale request's error is not this listing's
+  });
+  if (!latest()) return;
   for (const [name, values] of Object.entries(data.filters)) {
     const select = $(`filter-${name}`), keep = select.value;
     select.replaceChildren(el("option", {value: ""}, "all"),
