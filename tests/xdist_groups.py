@@ -1,7 +1,8 @@
 """Which tests ``pytest-xdist`` (``--dist loadgroup``) must keep on one worker.
 
-- every test that uses the process's Ray (``ray_session``): one Ray on the machine, not one per
-  worker;
+- every test that uses the process's Ray (``ray_session``): in ``RAY_GROUPS`` groups, whole
+  modules each, so that at most that many workers start a Ray (a start costs seconds; the Ray
+  tests in series on one worker cost minutes);
 - the tests that share an expensive fixture wider than a test (a module's serial run, a
   package's data, the session's chromium): computed once, not once per worker.
 
@@ -14,6 +15,7 @@ from __future__ import annotations
 import pytest
 
 WIDER = {"class": 1, "module": 2, "package": 3, "session": 4}
+RAY_GROUPS = 2
 
 
 def group_of(item) -> str | None:
@@ -40,13 +42,15 @@ def group_of(item) -> str | None:
 
 def assign(items) -> None:
     groups = {item.nodeid: group_of(item) for item in items}
-    # a module whose Ray tests share a module fixture with its other tests (a serial run to
-    # compare with): the whole module goes with the Ray tests, so the fixture is made once
-    with_ray = {module(item) for item in items if groups[item.nodeid] == "ray"}
+    # the modules with Ray tests, dealt in turn to the Ray groups; a module whose Ray tests share
+    # a module fixture with its other tests (a serial run to compare with) goes whole with them,
+    # so the fixture is made once
+    with_ray = sorted({module(item) for item in items if groups[item.nodeid] == "ray"})
+    ray_group = {m: f"ray-{i % RAY_GROUPS}" for i, m in enumerate(with_ray)}
     for item in items:
         group = groups[item.nodeid]
-        if group == module(item) and group in with_ray:
-            group = "ray"
+        if group == "ray" or (group == module(item) and group in ray_group):
+            group = ray_group[module(item)]
         if group is not None and item.get_closest_marker("xdist_group") is None:
             item.add_marker(pytest.mark.xdist_group(group))
 
