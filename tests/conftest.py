@@ -5,8 +5,9 @@
 - One Ray per test process (``tests/ray_once.py``): started by the first test that asks for
   ``ray_session``, never restarted; a test that starts or stops Ray by itself fails with one
   line saying what to do instead.
-- Under ``pytest-xdist`` every Ray test goes to one worker, and so does every test module with
-  an expensive shared fixture (``tests/xdist_groups.py``).
+- Under ``pytest-xdist`` the Ray tests go to two groups of whole modules (at most two workers
+  start a Ray), and every test module with an expensive shared fixture stays on one worker
+  (``tests/xdist_groups.py``).
 """
 
 import pytest
