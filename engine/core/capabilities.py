@@ -14,6 +14,10 @@ figures     pictures and Markdown of a genome for reports (``genome_figures``, .
 export      formats beyond the champion JSON (``export_formats``, ``export``)
 commands    command-line commands of its own (``cli_commands``: perft, solve, a play command
             with its own board) and options that select it (``cli_selectors``)
+labels      learning from search: positions sampled from varied play (``sample_positions``),
+            labelled by the exact solver and a depth-D search (``label_positions``), and the
+            game's network genome fitted to the labels (``fit_network``); what ``evolve.label``
+            and ``evolve.fit`` need
 =========== ====================================================================================
 
 ``python -m engine.games`` lists each game's capabilities; the Connect Four plug-in
@@ -32,8 +36,8 @@ import numpy as np
 from engine.core.agent import Agent, Seed
 from engine.core.records import JSON_EXPORT, Champion, ExportFormat, GenomeSpec, SearchSettings
 
-GENOMES, FILES, TD, FIGURES, EXPORT, COMMANDS = \
-    "genomes", "files", "td", "figures", "export", "commands"
+GENOMES, FILES, TD, FIGURES, EXPORT, COMMANDS, LABELS = \
+    "genomes", "files", "td", "figures", "export", "commands", "labels"
 PLAY_ANY = "engine.core.play_any"  # the play command of a game that has none of its own
 
 
@@ -117,9 +121,32 @@ class Commands(Protocol):
     def cli_arguments(self, command: str) -> list[str]: ...  # prepended to argv
 
 
+@runtime_checkable
+class Labels(Protocol):
+    """Positions travel as ``cells`` (uint8 ``[n, label_cells]``, the side to move's view in the
+    network layout's encoding) and ``ply`` (int16 ``[n]``); labels as the columns of
+    ``evolve.labels.dataset`` (``target`` in the game's score units for the side to move)."""
+
+    label_cells: int  # C: cells per position
+
+    def sample_positions(self, count: int, seed: Seed, champion: Champion | None,
+                         options: Mapping) -> dict[str, np.ndarray]: ...
+    # -> {"cells", "ply", "key"}: ``key`` (uint64 [n]) equal for positions equal under the
+    # board's symmetries; ``options``: the sampling knobs the game documents (openings, epsilon)
+
+    def label_positions(self, cells: np.ndarray, ply: np.ndarray, champion: Champion | None,
+                        depth: int, exact_empties: int) -> dict[str, np.ndarray]: ...
+    # -> {"target", "source", "depth"}: exact at <= exact_empties empties, else depth-``depth``
+    # search with ``champion``'s evaluation (the game's reference evaluation when None)
+
+    def fit_network(self, columns: Mapping[str, np.ndarray], options: Mapping
+                    ) -> tuple[np.ndarray, dict]: ...
+    # -> (a genome of this game's network settings, a report: held-out error per phase, ...)
+
+
 CAPABILITIES: Mapping[str, type] = MappingProxyType({
     GENOMES: Genomes, FILES: ChampionFiles, TD: TDLearning, FIGURES: Figures, EXPORT: Exports,
-    COMMANDS: Commands})
+    COMMANDS: Commands, LABELS: Labels})
 
 
 def capabilities(game) -> tuple[str, ...]:

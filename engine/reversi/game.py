@@ -30,6 +30,7 @@ from engine.core.records import (
 from engine.reversi.export.comp90054 import COMP90054_EXPORT
 from engine.reversi.export.cs303 import CS303_EXPORT, NPZ_EXPORT
 from engine.reversi.files import save_evaluation
+from engine.reversi.game_labels import ReversiLabels
 from engine.reversi.game_states import ReversiStates
 from engine.reversi.game_td import ReversiTD
 from engine.reversi.genome.settings import NetworkKind, SquareTableKind, validated_genome
@@ -42,7 +43,7 @@ WEIGHTS_CACHE_SIZE = 256  # genomes whose Weights a game keeps (a population plu
 BOARD_SQUARES = 64
 
 
-class ReversiGame(ReversiStates, ReversiTD, GameBase):
+class ReversiGame(ReversiStates, ReversiTD, ReversiLabels, GameBase):
     """One variant of Reversi with its genome settings (``with_settings`` makes a copy)."""
 
     players = ("black", "white")
@@ -51,7 +52,8 @@ class ReversiGame(ReversiStates, ReversiTD, GameBase):
     export_formats = (JSON_EXPORT, NPZ_EXPORT, CS303_EXPORT, COMP90054_EXPORT)
     cli_commands = {"perft": "engine.reversi.perft", "solve": "engine.reversi.solve",
                     "play": "engine.reversi.play"}
-    capabilities = frozenset({"genomes", "files", "td", "figures", "export", "commands"})
+    capabilities = frozenset({"genomes", "files", "td", "figures", "export", "commands",
+                              "labels"})
 
     def __init__(self, name: str, variant: Variant | str, description: str, seed_references,
                  default_panel, genome: Mapping | None = None, endgame_solver: str = "pvs"):

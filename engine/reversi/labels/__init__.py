@@ -1,0 +1,1 @@
+"""Learning from search in Reversi: sampling positions, labelling them, fitting a network."""
