@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import functools
 import shlex
 import subprocess
 import sys
@@ -23,6 +24,7 @@ import time
 from pathlib import Path
 
 import yaml
+from omegaconf import DictConfig, OmegaConf
 
 from engine.core.helptext import summary
 from experiments.stamp import ROOT, commit
@@ -60,17 +62,27 @@ def recorded(run: Path) -> tuple[list[str], dict]:
     return overrides, {k: v for k, v in config.items() if not k.startswith(IGNORED)}
 
 
-def compose(overrides: list[str]) -> dict:
+def composed(overrides) -> DictConfig:
+    """The config ``overrides`` compose to with today's code (a copy: composes are cached, one
+    per override list, since the checks of every committed run compose the same commands)."""
+    return _composed(tuple(overrides)).copy()
+
+
+@functools.cache
+def _composed(overrides: tuple[str, ...]) -> DictConfig:
     from hydra import compose as hydra_compose
     from hydra import initialize_config_dir
-    from omegaconf import OmegaConf
 
     from evolve.sweep import use_plugins
 
     use_plugins()  # a sweep's trial names hydra/sweeper=optuna, our plugin
 
     with initialize_config_dir(config_dir=str(ROOT / "conf"), version_base="1.3"):
-        cfg = OmegaConf.to_container(hydra_compose("config", overrides=overrides), resolve=True)
+        return hydra_compose("config", overrides=list(overrides))
+
+
+def compose(overrides: list[str]) -> dict:
+    cfg = OmegaConf.to_container(_composed(tuple(overrides)), resolve=True)
     return {k: v for k, v in flat(cfg).items() if not k.startswith(IGNORED)}
 
 

@@ -32,6 +32,8 @@ def pytest_unconfigure(config):
 @pytest.hookimpl(tryfirst=True)  # before xdist reads the groups into the test ids
 def pytest_collection_modifyitems(config, items):
     xdist_groups.assign(items)
+    if hasattr(config, "workerinput"):  # an xdist worker; with -n 0 the order stays as written
+        xdist_groups.long_first(items)
 
 
 @pytest.fixture(scope="session")

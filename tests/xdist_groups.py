@@ -8,9 +8,18 @@
 
 Everything else is spread one test at a time. The group is a marker, so a run without xdist
 ignores it.
+
+Order: xdist hands out the groups with the most tests first, then single tests in collection
+order, so a long single test collected late would run alone at the end while the other workers
+sit idle. The single tests that took 2 s or more in a recorded run (``tests/long_tests.json``,
+rewritten by ``python -m tests.timeline DIR --hints``) are moved to the front, longest first;
+a stale entry only changes the order.
 """
 
 from __future__ import annotations
+
+import json
+from pathlib import Path
 
 import pytest
 
@@ -53,6 +62,19 @@ def assign(items) -> None:
             group = ray_group[module(item)]
         if group is not None and item.get_closest_marker("xdist_group") is None:
             item.add_marker(pytest.mark.xdist_group(group))
+
+
+def long_first(items) -> None:
+    """Reorder ``items`` in place: the single (ungrouped) tests of ``tests/long_tests.json``
+    first, longest first; every other test keeps its order."""
+    hints = json.loads(Path(__file__).with_name("long_tests.json").read_text())
+
+    def seconds(item) -> float:
+        if item.get_closest_marker("xdist_group") is not None:
+            return 0.0
+        return hints.get(item.nodeid, 0.0)
+
+    items.sort(key=lambda item: -seconds(item))  # stable: ties keep collection order
 
 
 def module(item) -> str:

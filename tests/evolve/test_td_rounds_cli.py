@@ -129,10 +129,10 @@ def test_two_ray_workers_learn_the_same_bits_as_serial(tmp_path, ray_session):
     assert alone["wall_seconds"] > 0 and alone["cpu_seconds"] > 0
 
 
-# ~15 s each: the online step-rule mode is slow; the default run keeps the rule's state in a
-# rounds checkpoint
+# ~10 s each: the default set keeps the online checkpoint, the rounds checkpoint with a step
+# rule's state (the plain rounds one is that without the state: slow) and the workers' learner
 @pytest.mark.parametrize("mode", [
-    ["--round-games", "300", "--chunk-games", "100"], [],
+    pytest.param(["--round-games", "300", "--chunk-games", "100"], marks=pytest.mark.slow), [],
     pytest.param(["--step-rule", "tcl", "--phase-share", "0.2"], marks=pytest.mark.slow),
     ["--round-games", "300", "--chunk-games", "100", "--step-rule", "tcl"],
     ["--round-games", "300", "--chunk-games", "100", "--learner", "workers"]])

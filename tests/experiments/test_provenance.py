@@ -4,7 +4,12 @@ config the run recorded."""
 
 import shutil
 
+import pytest
+
 from experiments.provenance import RUNS, check, compare, recorded, today_command
+
+# with tests/evolve/ga/test_committed_hashes.py, which composes the same commands (cached)
+pytestmark = pytest.mark.xdist_group("committed-run-configs")
 
 # what the old default studies did before hall of fame, playoff, the deeper panel, the PVS
 # solver and the diversity settings existed (tests/data/expected_runs were made the same way)

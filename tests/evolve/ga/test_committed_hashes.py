@@ -9,13 +9,14 @@ from pathlib import Path
 
 import pytest
 import yaml
-from hydra import compose, initialize_config_dir
 from omegaconf import OmegaConf
 
 from evolve.ga.config import config_hash, to_config
-from experiments.provenance import FILE, RUNS, config_matches, flat, runs
+from experiments.provenance import FILE, RUNS, composed, config_matches, flat, runs
 
-CONF = str(Path(__file__).resolve().parents[3] / "conf")
+# on one worker with tests/experiments/test_provenance.py: both compose every committed run's
+# command, and the composes are cached in the process (experiments.provenance.composed)
+pytestmark = pytest.mark.xdist_group("committed-run-configs")
 
 # keys that entered every hash when they were added, before LATER_KEYS existed: a run made before
 # one of them hashed fewer keys, and leaving them out again at their values would change the hash
@@ -62,8 +63,7 @@ def test_a_committed_run_keeps_its_config_hash_under_todays_code(run):
         changed = config_matches(run, overrides)
         if changed:
             pytest.skip(f"made by old defaults its command no longer describes ({changed[0]})")
-    with initialize_config_dir(config_dir=CONF, version_base="1.3"):
-        cfg = compose("config", overrides=overrides)
+    cfg = composed(overrides)
     predates = keys_it_predates(run, cfg)
     if predates:
         pytest.skip(f"hashed before {', '.join(predates)} entered every config_hash: its hash "
