@@ -22,6 +22,7 @@ import argparse
 import logging
 import sys
 
+from engine.core.registry import default_game
 from engine.core.version import add_version_flag
 from evolve.errors import first_line
 from evolve.labels.fitting_cli import run, table
@@ -33,7 +34,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         formatter_class=argparse.RawDescriptionHelpFormatter)
     add_version_flag(parser)
     parser.add_argument("dataset", help="the dataset folder (dataset.json and its batches)")
-    parser.add_argument("--game", default="othello", help="the game (default othello)")
+    parser.add_argument("--game", default=None,
+                        help=f"the game (default: the dataset's, else {default_game()})")
     parser.add_argument("--settings", default='{"genome": {"kind": "ntuple", "layout": "edax"}}',
                         help="the game settings as JSON (an ntuple genome; default: the edax "
                         "layout, 3 phases)")

@@ -13,10 +13,9 @@ import shlex
 import time
 from pathlib import Path
 
-from engine.core.capabilities import EXPORT, LABELS, export_formats, has
-from engine.core.records import Champion
-from engine.core.registry import game_names, get_game
-from evolve.labels.dataset import MANIFEST, read_dataset
+from engine.core.capabilities import LABELS, export_formats, has
+from engine.core.registry import default_game, game_names, get_game
+from evolve.labels.dataset import MANIFEST, read_dataset, read_manifest
 
 log = logging.getLogger("evolve.fit")
 SUFFIXES = (".json", ".npz")
@@ -43,7 +42,7 @@ def checked_out(game, out: Path) -> Path:
     suffix = out.suffix.lower()
     if suffix not in SUFFIXES:
         raise ValueError(f"--out {out}: allowed a .json or .npz champion file")
-    if suffix == ".npz" and "npz" not in {f.name for f in export_formats(game)}:
+    if suffix == ".npz" and "npz" not in {f.name for f in export_formats(game)}:  # reads .npz
         raise ValueError(f"--out {out}: {game.name} has no .npz champion file (use .json)")
     if not out.parent.is_dir():
         raise ValueError(f"--out {out}: folder {out.parent} does not exist")
@@ -67,18 +66,19 @@ class Progress:
 
 
 def run(args, argv: list[str]) -> tuple[Path, dict]:
-    game = game_of(args.game, args.settings)
+    folder = Path(args.dataset)
+    made_for = read_manifest(folder).get("game")
+    game = game_of(args.game or made_for or default_game(), args.settings)
     out = checked_out(game, Path(args.out))
     if args.limit is not None and args.limit < 1:
         raise ValueError(f"--limit {args.limit}: allowed an integer >= 1")
-    folder = Path(args.dataset)
+    if made_for not in (None, game.name):
+        raise ValueError(f"{folder}: a dataset of {made_for}, not {game.name}")
     started = time.monotonic()
     data = read_dataset(folder, args.limit)
     digest = hashlib.sha256((folder / MANIFEST).read_bytes()).hexdigest()
     log.info("read %s positions from %s in %.1fs", f"{len(data):,}", folder,
              time.monotonic() - started)
-    if data.meta.get("game") not in (None, game.name):
-        raise ValueError(f"{folder}: a dataset of {data.meta['game']}, not {game.name}")
     options = {"l2": args.l2, "holdout": args.holdout, "seed": args.seed,
                "iterations": args.iterations, "tolerance": args.tolerance,
                "min_count": args.min_count, "exact_only": args.exact_only,
@@ -89,19 +89,9 @@ def run(args, argv: list[str]) -> tuple[Path, dict]:
                         "command": "python -m evolve.fit " + shlex.join(argv)},
                 "report": report}
     name = args.name or f"fitted {game.genome.get('layout', '')} ({len(data):,} positions)"
-    save(game, genome, name, metadata, out)
+    game.save_champion(out, genome, name, metadata)
     report_path(out).write_text(json.dumps(report, indent=1) + "\n")
     return out, report
-
-
-def save(game, genome, name: str, metadata: dict, out: Path) -> None:
-    if out.suffix.lower() == ".json":
-        game.save_champion(out, genome, name, metadata)
-        return
-    champion = Champion(game.name, genome, game.settings(), name, metadata)
-    if not has(game, EXPORT):
-        raise ValueError(f"--out {out}: {game.name} has no .npz champion file (use .json)")
-    game.export(champion, "npz", out)
 
 
 def table(report: dict) -> str:
