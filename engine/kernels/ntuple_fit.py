@@ -39,27 +39,33 @@ MAX_INDEX = 2**31 - 1  # indices travel as int32
 
 
 @njit(cache=True)
-def _fill_indices(cells, phase, t, n_weights, out):
-    for r in range(cells.shape[0]):
+def _fill_indices(cells, phase, order, t, n_weights, out):
+    for k in range(order.shape[0]):
+        r = order[k]
         base = np.int64(phase[r]) * n_weights
         for i in range(t.offset.shape[0]):
             index = 0
             for j in range(t.length[i]):
                 index += np.int64(cells[r, t.cells[i, j]]) * t.powers[i, j]
-            out[r, i] = base + t.offset[i] + index
+            out[k, i] = base + t.offset[i] + index
 
 
 def position_indices(cells: np.ndarray, phase: np.ndarray, t: IndexTables,
-                     n_weights: int, n_phases: int) -> np.ndarray:
+                     n_weights: int, n_phases: int, order: np.ndarray | None = None
+                     ) -> np.ndarray:
     """``int32 [n, instances]``: each position's weight index per instance in the flat
-    ``[n_phases * n_weights]`` vector (``cells`` uint8 ``[n, cells]``, ``phase`` ints < n_phases).
+    ``[n_phases * n_weights]`` vector (``cells`` uint8 ``[n, cells]``, ``phase`` ints < n_phases),
+    row ``k`` for position ``order[k]`` (default: in order). Positions sorted by phase make the
+    fit read one phase's weights at a time (a cache-sized block instead of every phase's).
     The cells' states are trusted (the caller checks them against the layout)."""
     if n_phases * n_weights > MAX_INDEX:
         raise ValueError(f"phases x weights = {n_phases * n_weights:,}: at most {MAX_INDEX:,} "
                          "fit the int32 indices")
-    out = np.empty((len(cells), len(t.offset)), dtype=np.int32)
+    order = np.arange(len(cells)) if order is None else order
+    out = np.empty((len(order), len(t.offset)), dtype=np.int32)
     _fill_indices(np.ascontiguousarray(cells, dtype=np.uint8),
-                  np.ascontiguousarray(phase, dtype=np.int64), t, np.int64(n_weights), out)
+                  np.ascontiguousarray(phase, dtype=np.int64),
+                  np.ascontiguousarray(order, dtype=np.int64), t, np.int64(n_weights), out)
     return out
 
 
@@ -96,8 +102,8 @@ def _transpose_times(indices, rows, values, size):
 
 
 @njit(cache=True)
-def _normal_times(indices, rows, p, l2, out):
-    """``out = (A^T A + l2 I) p`` over the training ``rows``."""
+def _normal_times(indices, rows, p, l2, free, out):
+    """``out = (A^T A + l2 I) p`` over the training ``rows``, 0 where a weight is held."""
     for k in range(out.shape[0]):
         out[k] = l2 * p[k]
     for r in rows:
@@ -106,6 +112,45 @@ def _normal_times(indices, rows, p, l2, out):
             s += p[indices[r, i]]
         for i in range(indices.shape[1]):
             out[indices[r, i]] += s
+    for k in range(out.shape[0]):
+        if not free[k]:
+            out[k] = 0.0
+
+
+@njit(cache=True)
+def _phase_dot(a, b, n_weights):
+    out = np.zeros(a.shape[0] // n_weights)
+    for ph in range(out.shape[0]):
+        s = 0.0
+        for k in range(ph * n_weights, (ph + 1) * n_weights):
+            s += a[k] * b[k]
+        out[ph] = s
+    return out
+
+
+@njit(cache=True)
+def _step(w, r, z, p, q, inverse, alpha, n_weights):
+    """The CG step of every phase: ``w += alpha p``, ``r -= alpha q``, ``z = inverse r``; returns
+    per phase ``r . r`` and ``r . z``."""
+    rr, rz = np.zeros(alpha.shape[0]), np.zeros(alpha.shape[0])
+    for ph in range(alpha.shape[0]):
+        a, s_rr, s_rz = alpha[ph], 0.0, 0.0
+        for k in range(ph * n_weights, (ph + 1) * n_weights):
+            w[k] += a * p[k]
+            r[k] -= a * q[k]
+            z[k] = inverse[k] * r[k]
+            s_rr += r[k] * r[k]
+            s_rz += r[k] * z[k]
+        rr[ph], rz[ph] = s_rr, s_rz
+    return rr, rz
+
+
+@njit(cache=True)
+def _direction(p, z, beta, n_weights):
+    for ph in range(beta.shape[0]):
+        b = beta[ph]
+        for k in range(ph * n_weights, (ph + 1) * n_weights):
+            p[k] = z[k] + b * p[k]
 
 
 def holdout_mask(n: int, share: float, seed: int) -> np.ndarray:
@@ -157,8 +202,8 @@ def fit_phases(indices: np.ndarray, target: np.ndarray, train: np.ndarray, n_pha
     z = inverse * r
     p = z.copy()
     q = np.empty(size)
-    b_norm = _by_phase(r * r, n_phases) ** 0.5
-    rz = _by_phase(r * z, n_phases)
+    b_norm = _phase_dot(r, r, n_weights) ** 0.5
+    rz = _phase_dot(r, z, n_weights)
     done = b_norm == 0
     its = np.zeros(n_phases, dtype=np.int64)
     relative = np.where(done, 0.0, 1.0)
@@ -166,20 +211,15 @@ def fit_phases(indices: np.ndarray, target: np.ndarray, train: np.ndarray, n_pha
     for it in range(iterations):
         if done.all():
             break
-        _normal_times(indices, rows, p, float(l2), q)
-        q *= free
-        pq = _by_phase(p * q, n_phases)
+        _normal_times(indices, rows, p, float(l2), free, q)
+        pq = _phase_dot(p, q, n_weights)
         alpha = np.where(done | (pq <= 0), 0.0, rz / np.where(pq > 0, pq, 1.0))
-        w += _spread(alpha, n_weights) * p
-        r -= _spread(alpha, n_weights) * q
-        relative = np.where(b_norm > 0, _by_phase(r * r, n_phases) ** 0.5 /
-                            np.where(b_norm > 0, b_norm, 1.0), 0.0)
+        rr, rz_next = _step(w, r, z, p, q, inverse, alpha, n_weights)
+        relative = np.where(done, relative, rr ** 0.5 / np.where(b_norm > 0, b_norm, 1.0))
         its += ~done
         done = done | (relative < tolerance) | (pq <= 0)
-        z = inverse * r
-        rz_next = _by_phase(r * z, n_phases)
         beta = np.where(done | (rz <= 0), 0.0, rz_next / np.where(rz > 0, rz, 1.0))
-        p = z + _spread(beta, n_weights) * p
+        _direction(p, z, beta, n_weights)
         rz = rz_next
         elapsed = time.perf_counter() - start
         log.append((it + 1, float(relative.max(initial=0.0)), elapsed))
@@ -187,14 +227,6 @@ def fit_phases(indices: np.ndarray, target: np.ndarray, train: np.ndarray, n_pha
             progress(it + 1, iterations, relative, elapsed)
     return FitResult(w.reshape(n_phases, n_weights), counts.reshape(n_phases, n_weights),
                      its, relative, time.perf_counter() - start, log)
-
-
-def _by_phase(values: np.ndarray, n_phases: int) -> np.ndarray:
-    return values.reshape(n_phases, -1).sum(axis=1)
-
-
-def _spread(per_phase: np.ndarray, n_weights: int) -> np.ndarray:
-    return np.repeat(per_phase, n_weights)
 
 
 def phase_errors(prediction: np.ndarray, target: np.ndarray, phase: np.ndarray,

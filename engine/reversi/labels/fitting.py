@@ -15,6 +15,7 @@ are 0 (the network alone carries the value; a group that weighs 0 costs no time)
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping
 
 import numpy as np
@@ -47,12 +48,16 @@ def fit_network(game, columns: Mapping[str, np.ndarray], options: Mapping
     cells, ply, target = checked_columns(columns, opts["exact_only"], layout.n_cells)
     phase = phase_of_discs_table(game.phase_bounds)[ply.astype(np.int64) + MIN_DISCS]
     held = fit.holdout_mask(len(target), opts["holdout"], opts["seed"])
-    train = np.flatnonzero(~held)
-    if len(train) == 0:
+    if held.all():
         raise ValueError(f"holdout={opts['holdout']}: no position left to train on "
                          f"({len(target)} positions)")
+    started = time.perf_counter()
+    order = np.argsort(phase, kind="stable")  # one phase's weights at a time: cache-sized
     indices = fit.position_indices(cells, phase, index_tables(layout), layout.n_weights,
-                                   n_phases)
+                                   n_phases, order)
+    phase, target, held = phase[order], target[order], held[order]
+    train = np.flatnonzero(~held)
+    index_seconds = time.perf_counter() - started
     result = fit.fit_phases(indices, target, train, n_phases, layout.n_weights, opts["l2"],
                             opts["iterations"], opts["tolerance"], opts["min_count"],
                             opts["progress"])
@@ -66,6 +71,8 @@ def fit_network(game, columns: Mapping[str, np.ndarray], options: Mapping
         raise ValueError(f"scale={opts['scale']}: {exc}") from None
     genome = network.join(weights, features if network.features else None)
     report = fit_report(game, opts, result, prediction, target, phase, held, weights)
+    report["index_seconds"] = round(index_seconds, 3)
+    report["index_bytes"] = int(len(target) * len(index_tables(layout).offset) * 4)
     return genome, report
 
 
@@ -151,6 +158,7 @@ def fit_report(game, opts: dict, result: fit.FitResult, prediction, target, phas
             "weights_read": int((result.counts > 0).sum()),
             "largest_value": float(network_bound(game.network.layout, weights).max()),
             "win_score": WIN_SCORE, "seconds": round(result.seconds, 3),
+            "seconds_per_pass": round(result.seconds / max(len(result.log), 1), 4),
             "options": {k: v for k, v in opts.items() if k != "progress"},
             "overall": row(n_phases), "phases": phases}
 
