@@ -46,8 +46,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=0, help="seed of the held-out split")
     parser.add_argument("--iterations", type=int, default=100,
                         help="most conjugate-gradient passes over the data (default 100)")
-    parser.add_argument("--tolerance", type=float, default=1e-6,
-                        help="a phase stops at this relative residual (default 1e-6)")
+    parser.add_argument("--tolerance", type=float, default=1e-4,
+                        help="a phase stops at this relative residual (default 1e-4)")
     parser.add_argument("--min-count", type=int, default=0,
                         help="weights read fewer times in training stay 0 (default 0)")
     parser.add_argument("--exact-only", action="store_true", help="exact labels alone")

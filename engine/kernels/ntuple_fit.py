@@ -177,7 +177,7 @@ class FitResult:
 
 
 def fit_phases(indices: np.ndarray, target: np.ndarray, train: np.ndarray, n_phases: int,
-               n_weights: int, l2: float = 1.0, iterations: int = 100, tolerance: float = 1e-6,
+               n_weights: int, l2: float = 1.0, iterations: int = 100, tolerance: float = 1e-4,
                min_count: int = 0, progress: Callable[[int, int, np.ndarray, float], None]
                | None = None) -> FitResult:
     """Least squares with ``l2`` per phase (module docstring) by preconditioned CG: at most

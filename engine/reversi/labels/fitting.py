@@ -26,7 +26,7 @@ from engine.reversi.genome.layout import MIN_DISCS, phase_of_discs_table
 from engine.reversi.genome.network import check_network_magnitude, index_tables, network_bound
 
 EXACT = 0  # evolve.labels.dataset.EXACT: a label from the exact solver
-OPTIONS = {"l2": 1.0, "holdout": 0.1, "seed": 0, "iterations": 100, "tolerance": 1e-6,
+OPTIONS = {"l2": 1.0, "holdout": 0.1, "seed": 0, "iterations": 100, "tolerance": 1e-4,
            "min_count": 0, "exact_only": False, "scale": 1.0, "progress": None}
 MAX_PLY = 60
 
