@@ -1,19 +1,18 @@
-"""Fit a game's n-tuple network to a labelled-position dataset (``python -m evolve.label``) and
-save it as a champion file.
+"""Fit a game's n-tuple network to a labelled-position dataset and save it as a champion file.
 
     python -m evolve.fit DATASET --game othello \\
         --settings '{"genome": {"kind": "ntuple", "layout": "edax", "phases": 60}}' \\
         --out champion.npz [--l2 1] [--holdout 0.1] [--seed 0] [--iterations 100] [--limit N]
 
-Regularised least squares, one weight set per phase of the settings (``phases``, or
-``phase_bounds`` in discs), solved by conjugate gradients (docs/patterns.md, "Fitting a network
-to labelled positions"). The network's value is the predicted final score in the labels' units
-(``--scale``: evaluation units per unit). ``--out`` ``.json`` or ``.npz`` (the binary twin: a
-60-phase Edax-like network holds about 10 million weights); the report (per phase: positions,
-train and held-out RMSE and MAE) is printed and written as ``OUT`` with ``.report.json``, and
-kept in the champion's metadata with the dataset, its manifest's SHA-256 and the options.
-A log line per CG pass with the time left. The same dataset, settings and options give the same
-bits.
+The dataset is a folder of the format of ``evolve.labels.dataset``. Regularised least squares,
+one weight set per phase of the settings (``phases``, or ``phase_bounds`` in discs), solved by
+conjugate gradients (docs/patterns.md, "Fitting a network to labelled positions"). The
+network's value is the predicted final score in the labels' units (``--scale``: evaluation
+units per unit). ``--out`` ``.json`` or ``.npz`` (the binary twin: a 60-phase Edax-like
+network holds about 10 million weights); the report (per phase: positions, train and held-out
+RMSE and MAE) is printed and written as ``OUT`` with ``.report.json``, and kept in the
+champion's metadata with the dataset, its manifest's SHA-256 and the options. A log line per
+CG pass with the time left. The same dataset, settings and options give the same bits.
 """
 
 from __future__ import annotations
@@ -22,6 +21,7 @@ import argparse
 import logging
 import sys
 
+from engine.core.helptext import summary
 from engine.core.registry import default_game
 from engine.core.version import add_version_flag
 from evolve.errors import first_line
@@ -30,8 +30,7 @@ from evolve.labels.fitting_cli import run, table
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
-        prog="python -m evolve.fit", description=__doc__.split("\n\n")[0],
-        formatter_class=argparse.RawDescriptionHelpFormatter)
+        prog="python -m evolve.fit", description=summary(__doc__))
     add_version_flag(parser)
     parser.add_argument("dataset", help="the dataset folder (dataset.json and its batches)")
     parser.add_argument("--game", default=None,
