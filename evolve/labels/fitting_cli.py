@@ -53,16 +53,12 @@ def report_path(out: Path) -> Path:
     return out.with_name(out.stem + ".report.json")
 
 
-class Progress:
-    """A log line per CG pass: pass, largest relative residual over the phases, ETA."""
-
-    def __init__(self):
-        self.started = time.monotonic()
-
-    def __call__(self, it: int, of: int, residual, seconds: float) -> None:
-        left = seconds / it * (of - it)
-        log.info("pass %d/%d: residual %.2e, %.1fs, ETA %s (at most)", it, of,
-                 float(residual.max(initial=0.0)), seconds, _duration(left))
+def progress(it: int, of: int, residual, seconds: float) -> None:
+    """A log line per CG pass: the pass, the largest relative residual of the phases, ETA (at
+    most: a phase stops early once below the tolerance)."""
+    left = seconds / it * (of - it)
+    log.info("pass %d/%d: residual %.2e, %.1fs, ETA %s (at most)", it, of,
+             float(residual.max(initial=0.0)), seconds, _duration(left))
 
 
 def run(args, argv: list[str]) -> tuple[Path, dict]:
@@ -83,12 +79,15 @@ def run(args, argv: list[str]) -> tuple[Path, dict]:
                "iterations": args.iterations, "tolerance": args.tolerance,
                "min_count": args.min_count, "exact_only": args.exact_only,
                "scale": args.scale}
-    genome, report = game.fit_network(data.columns(), {**options, "progress": Progress()})
+    log.info("fitting: the positions' weight indices, then at most %d passes", args.iterations)
+    genome, report = game.fit_network(data.columns(), {**options, "progress": progress})
     metadata = {"fit": {"dataset": str(folder), "dataset_sha256": digest,
                         "positions": len(data), "options": options,
                         "command": "python -m evolve.fit " + shlex.join(argv)},
                 "report": report}
-    name = args.name or f"fitted {game.genome.get('layout', '')} ({len(data):,} positions)"
+    layout = game.settings().get("genome", {}).get("layout")
+    name = args.name or (f"fitted {layout if isinstance(layout, str) else 'network'} "
+                         f"({len(data):,} positions)")
     game.save_champion(out, genome, name, metadata)
     report_path(out).write_text(json.dumps(report, indent=1) + "\n")
     return out, report
