@@ -61,6 +61,8 @@ def position_indices(cells: np.ndarray, phase: np.ndarray, t: IndexTables,
     if n_phases * n_weights > MAX_INDEX:
         raise ValueError(f"phases x weights = {n_phases * n_weights:,}: at most {MAX_INDEX:,} "
                          "fit the int32 indices")
+    if len(phase) and not 0 <= int(np.min(phase)) <= int(np.max(phase)) < n_phases:
+        raise ValueError(f"phase: expected integers in 0..{n_phases - 1}")
     order = np.arange(len(cells)) if order is None else order
     out = np.empty((len(order), len(t.offset)), dtype=np.int32)
     _fill_indices(np.ascontiguousarray(cells, dtype=np.uint8),

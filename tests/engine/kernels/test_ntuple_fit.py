@@ -33,6 +33,18 @@ def test_indices_read_what_the_evaluation_reads():
     np.testing.assert_allclose(fit.predict(indices, weights.ravel()), want, rtol=1e-12)
 
 
+def test_cells_of_different_state_counts_index_as_the_evaluation_does():
+    layout = nt.layout_from_tuples(6, [2, 3, 4, 2, 3, 4], [(0, 1, 2), (2, 3, 4, 5)], name="mix")
+    tables = nt.index_tables(layout)
+    rng = np.random.default_rng(13)
+    cells = np.stack([rng.integers(0, n, 40) for n in layout.cell_states], axis=1)
+    cells = cells.astype(np.uint8)
+    weights = rng.normal(size=layout.n_weights)
+    indices = fit.position_indices(cells, np.zeros(40, np.int64), tables, layout.n_weights, 1)
+    want = [nt.evaluate_cells(c, tables, weights) for c in cells]
+    np.testing.assert_allclose(fit.predict(indices, weights), want, rtol=1e-12)
+
+
 def test_recovers_a_known_network_from_its_exact_values():
     cells, phase = positions(3000, 3)
     truth = np.random.default_rng(4).normal(size=(PHASES, LAYOUT.n_weights))
@@ -113,5 +125,7 @@ def test_phase_errors_per_phase_and_overall():
 def test_bad_options_raise():
     with pytest.raises(ValueError, match="holdout share"):
         fit.holdout_mask(10, 1.0, 0)
+    with pytest.raises(ValueError, match="phase: expected integers in 0..1"):
+        fit.position_indices(*positions(5, 0)[:1], np.full(5, 2), TABLES, LAYOUT.n_weights, 2)
     with pytest.raises(ValueError, match="l2"):
         fit.fit_phases(np.zeros((1, 1), np.int32), np.zeros(1), np.arange(1), 1, 1, l2=-1.0)
