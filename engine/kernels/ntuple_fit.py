@@ -11,8 +11,8 @@ by conjugate gradients on the normal equations, matrix-free: a pass over the ind
 ``(A^T A + l2 I) p`` for every phase at once, and each phase keeps its own CG scalars, so the
 phases are exactly independent CG runs sharing one pass over the data per iteration (memory:
 the indices, 4 bytes per instance per position, and a few weight-sized vectors). A Jacobi
-preconditioner (each weight's count of training instances plus ``l2``) makes the iteration
-count nearly independent of how often each entry is seen.
+preconditioner (each weight's count of training instances plus ``l2``) evens out entries seen
+often and rarely, which would otherwise converge at very different speeds.
 
 Symmetric images of a tuple read the same LUT (``Layout.instances``), so a shared weight
 collects every image's positions. A weight no training position reads stays 0; with
