@@ -231,6 +231,9 @@ JOBS = [
         capture="Browser board latency: 20 sessions at once"),
     script("bench_ntuple", "bench.ntuple", "--games 300", 90, "timing",
            "n-tuple networks on Reversi positions: full vs incremental evaluations per second"),
+    script("bench_fit", "bench.fit", "--positions 100000 1000000 10000000 --phases 60 "
+           "--iterations 20", 420, "timing", "fitting a 60-phase Edax-like network to "
+           "labelled positions: memory and time against the number of positions (synthetic)"),
     script("bench_ntuple_search", "bench.ntuple_search", "--games 200 --positions 40 --depth 5",
            240, "timing", "n-tuple networks in Reversi's search: child evaluations/s, depth-5 "
            "searches vs WPC"),

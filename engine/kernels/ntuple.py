@@ -8,9 +8,9 @@
 
 Layouts: ``ntuple_layout`` (the model, validation), ``ntuple_builders`` (rectangular boards),
 ``ntuple_json`` (the file form); kernels: ``ntuple_eval`` (evaluation, incremental indices),
-``ntuple_td`` (learning). What every game's ``ntuple`` genome shares: ``ntuple_genome`` (gene
-names, blocks, split), ``ntuple_settings``, ``ntuple_files``, ``ntuple_figures``. The guide is
-``docs/patterns.md``.
+``ntuple_td`` (learning), ``ntuple_fit`` (least squares on labelled positions). What every
+game's ``ntuple`` genome shares: ``ntuple_genome`` (gene names, blocks, split),
+``ntuple_settings``, ``ntuple_files``, ``ntuple_figures``. The guide is ``docs/patterns.md``.
 """
 
 from engine.kernels.ntuple_builders import (

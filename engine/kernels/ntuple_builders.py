@@ -128,6 +128,41 @@ def edges_2x(width: int, height: int):
     return out
 
 
+def corner_rects(width: int, height: int, rect_width: int, rect_height: int):
+    """The ``rect_width x rect_height`` block at each of the four corners, read from the corner
+    outwards row by row (Edax's 10-cell "2x5 corner" is ``corner5x2`` on 8x8: five along the
+    edge, two deep; the square's symmetries add the other orientation)."""
+    _check_board(width, height)
+    if not (1 <= rect_width <= width and 1 <= rect_height <= height):
+        raise LayoutError(f"block: a {rect_width}x{rect_height} corner does not fit a "
+                          f"{width}x{height} board")
+    return [tuple(_place(width, height, r, c, flip_rows, flip_cols) for r in range(rect_height)
+                  for c in range(rect_width))
+            for flip_rows in (False, True) for flip_cols in (False, True)]
+
+
+def edge_lines(width: int, height: int, k: int):
+    """The whole rows and columns ``k`` lines in from an edge (``k = 1``: the edges; Edax's
+    "hor/vert" patterns are ``k`` = 2, 3, 4 on 8x8), read from one end to the other."""
+    _check_board(width, height)
+    if not 1 <= k <= min(width, height):
+        raise LayoutError(f"k: line {k} from an edge does not fit a {width}x{height} board")
+    rows = sorted({k - 1, height - k})
+    cols = sorted({k - 1, width - k})
+    return ([tuple(r * width + c for c in range(width)) for r in rows]
+            + [tuple(r * width + c for r in range(height)) for c in cols])
+
+
+def diagonals(width: int, height: int, length: int):
+    """Every whole diagonal and anti-diagonal of exactly ``length`` cells (Edax's "diag"
+    patterns are lengths 4 to 8 on 8x8)."""
+    found = [line for line in full_lines(width, height, 1)[width + height:]
+             if len(line) == length]
+    if not found:
+        raise LayoutError(f"length: no diagonal of {length} cells on a {width}x{height} board")
+    return found
+
+
 def full_lines(width: int, height: int, min_length: int = 4):
     """Every whole row, column, diagonal and anti-diagonal of at least ``min_length`` cells."""
     _check_board(width, height)
@@ -141,13 +176,15 @@ def full_lines(width: int, height: int, min_length: int = 4):
     return [line for line in lines if len(line) >= min_length]
 
 
-FAMILIES = ("straight<n>", "square<k>", "rect<w>x<h>", "corner<k>", "edge2x", "lines",
-            "lines<min length>")
+FAMILIES = ("straight<n>", "square<k>", "rect<w>x<h>", "corner<k>", "corner<w>x<h>",
+            "edge2x", "hv<k>", "diag<n>", "lines", "lines<min length>")
 
 
 def family_tuples(width: int, height: int, spec: str) -> list[tuple[int, ...]]:
     """The tuples a spec names, families joined by ``+``: ``straight2+square2``,
-    ``corner3+edge2x``, ``lines`` (all full lines of >= 4 cells), ``lines3``, ``rect2x5``."""
+    ``corner3+edge2x``, ``lines`` (all full lines of >= 4 cells), ``lines3``, ``rect2x5``,
+    ``corner5x2`` (a block at each corner), ``hv2`` (the rows and columns second from an edge),
+    ``diag5`` (the diagonals of 5 cells)."""
     out = []
     for part in spec.replace(" ", "").split("+"):
         match = re.fullmatch(r"([a-z]+)(\d*)(?:x(\d+))?", part)
@@ -161,6 +198,10 @@ def family_tuples(width: int, height: int, spec: str) -> list[tuple[int, ...]]:
             out += build[kind](width, height, int(a))
         elif kind == "rect" and a and b:
             out += rectangles(width, height, int(a), int(b))
+        elif kind == "corner" and a and b:
+            out += corner_rects(width, height, int(a), int(b))
+        elif kind in ("hv", "diag") and a and b is None:
+            out += (edge_lines if kind == "hv" else diagonals)(width, height, int(a))
         else:
             raise LayoutError(f"pattern: unknown family {part!r} (allowed, joined by '+': "
                               f"{', '.join(FAMILIES)})")

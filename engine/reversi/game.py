@@ -29,7 +29,7 @@ from engine.core.records import (
 )
 from engine.reversi.export.comp90054 import COMP90054_EXPORT
 from engine.reversi.export.cs303 import CS303_EXPORT, NPZ_EXPORT
-from engine.reversi.files import save_evaluation
+from engine.reversi.files import save_evaluation, save_npz_evaluation
 from engine.reversi.game_labels import ReversiLabels
 from engine.reversi.game_states import ReversiStates
 from engine.reversi.game_td import ReversiTD
@@ -248,8 +248,14 @@ class ReversiGame(ReversiStates, ReversiTD, ReversiLabels, GameBase):
 
     # --- files and figures ---------------------------------------------------------------------
     def save_champion(self, path, genome, name: str = "", metadata: Mapping | None = None) -> None:
+        """The JSON champion file, or at a path ending in ``.npz`` its binary twin (what
+        ``load_champion`` tells apart by the suffix; for networks of millions of weights)."""
         meta = {"variant": self.variant.value, "game_name": self.name, **(metadata or {})}
-        save_evaluation(self.weights(genome, name, meta), path)
+        weights = self.weights(genome, name, meta)
+        if str(path).lower().endswith(".npz"):
+            save_npz_evaluation(weights, path)
+        else:
+            save_evaluation(weights, path)
 
     def projected_genome(self, path) -> np.ndarray:
         """A champion file as a genome of these settings with its values (one line naming what

@@ -49,17 +49,22 @@ from engine.reversi.genome.layout import (
 BOARD = 8
 DEFAULT_LAYOUT = "straight2"  # Jaskowski's systematic 2-tuples: 32 tables, 288 weights
 DEFAULT_SYMMETRY = "d4"
+# Named pattern sets: Edax's shapes (eval.c): the 3x3 and 2x5 corners, edge + 2X, the rows and
+# columns 2 to 4 from an edge, the diagonals of 4 to 8 squares
+EDAX = "corner3+corner5x2+edge2x+hv2+hv3+hv4+diag4+diag5+diag6+diag7+diag8"
+NAMED_LAYOUTS = {"edax": EDAX}
 
 
 @functools.lru_cache(maxsize=32)
 def family_layout(spec: str, symmetry: str) -> Layout:
-    """The systematic layout of a family spec (``straight2``, ``corner3+edge2x``) under a group
-    of the square board's symmetries; ``LayoutError`` naming what is wrong."""
+    """The systematic layout of a family spec (``straight2``, ``corner3+edge2x``) or a named set
+    (``edax``: ``EDAX``) under a group of the square board's symmetries; ``LayoutError`` naming
+    what is wrong."""
     if not isinstance(spec, str) or not spec.strip():
         raise LayoutError(f"pattern: expected a family spec such as {DEFAULT_LAYOUT}, got "
                           f"{spec!r}")
-    return nt.board_layout(BOARD, BOARD, nt.family_tuples(BOARD, BOARD, spec), symmetry,
-                           name=spec)
+    tuples = nt.family_tuples(BOARD, BOARD, NAMED_LAYOUTS.get(spec.strip(), spec))
+    return nt.board_layout(BOARD, BOARD, tuples, symmetry, name=spec)
 
 
 def network_layout(layout, symmetry: str | None) -> Layout:
