@@ -108,7 +108,7 @@ def settings_of(args, game) -> LabelSettings:
                          args.exact_empties, args.depth, args.seed, sampling)
 
 
-def make_backend(args, game_name: str):
+def make_backend(args, game_name: str, champion, settings: LabelSettings):
     import functools
 
     from evolve.execution.backends import RayConfig
@@ -119,7 +119,8 @@ def make_backend(args, game_name: str):
     ray_cfg = RayConfig(address=args.ray_address,
                         num_cpus=None if args.ray_address else args.workers,
                         workers=args.workers, runtime_env=from_option(args.runtime_env) or {})
-    return backend_of(args.backend, ray_cfg, warm_up=functools.partial(warm_up, game_name))
+    warm = functools.partial(warm_up, game_name, champion, settings.sampling, settings.depth)
+    return backend_of(args.backend, ray_cfg, warm_up=warm)
 
 
 def run(args, argv: list[str]) -> dict:
@@ -139,7 +140,7 @@ def run(args, argv: list[str]) -> dict:
               "evaluation": {"name": champion.label if champion else "reference",
                              "path": str(args.champion) if args.champion else None,
                              "sha256": settings.champion}}
-    backend = make_backend(args, game.name)
+    backend = make_backend(args, game.name, champion, settings)
     try:
         manifest = build(settings, champion, args.out, backend, args.resume, header)
     finally:

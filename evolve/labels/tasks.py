@@ -79,8 +79,9 @@ def label_tasks(cells: np.ndarray, ply: np.ndarray, piece: int) -> list[LabelTas
             for i, s in enumerate(range(0, len(ply), piece))]
 
 
-def warm_up(game_name: str) -> None:
-    """Compile (or load) the kernels a worker runs: sampling, searching, solving."""
+def warm_up(game_name: str, champion: Champion | None, options: dict, depth: int) -> None:
+    """Compile (or load) the kernels a worker runs (sampling, searching, solving) and measure
+    what the labels need once per process (the evaluation's scale at ``depth``)."""
     game = configured_game(game_name, {})
-    sample = game.sample_positions(8, 0, None, {"openings": [50, 56]})
-    game.label_positions(sample["cells"], sample["ply"], None, 1, 64 - 4 - 54)
+    sample = game.sample_positions(8, 0, champion, {**options, "openings": [50, 56]})
+    game.label_positions(sample["cells"], sample["ply"], champion, depth, 64 - 4 - 54)

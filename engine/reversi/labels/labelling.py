@@ -27,8 +27,10 @@ fitted to these labels values positions in discs, and its own scale measures clo
 labels the next round. The scale is linear: a TD network's values saturate where disc margins
 keep growing, which the fit sees as noise in large margins, not as a bias of the small ones.
 
-Deterministic: fixed depths, no clock, each call a fresh table (a fixed-depth value never
-depends on what the table holds: ``engine.kernels.tt.cutoff``; an exact score never does).
+Deterministic: fixed depths, no clock. The tables are kept by the process (filling new ones
+would cost as much as labelling a small piece) and each call takes a new generation; a root's
+fixed-depth value never depends on what the table holds (``engine.kernels.tt.cutoff``), an
+exact score never does.
 """
 
 from __future__ import annotations
@@ -48,7 +50,7 @@ from engine.reversi.search.negamax import negamax
 EXACT, SEARCH = 0, 1  # the dataset's ``source`` codes (``evolve.labels.dataset``)
 TT_BITS = 18
 ENDGAME_TT_BITS = 18
-GENERATION = 2
+_TABLES: dict = {}  # the process's search and endgame tables
 UNLIMITED = np.int64(2**62)
 CALIBRATION_POSITIONS = 256
 CALIBRATION_EMPTIES = 12
@@ -58,18 +60,26 @@ _SCALES: dict = {}  # (evaluation digest, variant, depth) -> scale, per process
 
 def search_values(P, O, reversed_rules: bool, arrays, depth: int) -> np.ndarray:
     """The raw depth-``depth`` search value of each position (the evaluation's units)."""
-    table = tt.new_table(TT_BITS)
+    table, generation = tables("search", TT_BITS)
     out = np.empty(len(P))
     for i in range(len(P)):
         out[i] = negamax(P[i], O[i], depth, False, reversed_rules, *arrays, table,
-                         np.uint32(GENERATION), UNLIMITED)[1]
+                         np.uint32(generation), UNLIMITED)[1]
     return out
+
+
+def tables(kind: str, bits: int):
+    """The process's table of ``kind`` and a generation no earlier call used."""
+    if kind not in _TABLES:
+        _TABLES[kind] = tt.new_table(bits) if kind == "search" else \
+            endgame_table.new_table(bits)
+    return _TABLES[kind], tt.next_generation()
 
 
 def exact_scores(P, O, reversed_rules: bool) -> np.ndarray:
     """The exact final score (side to move) of each position."""
-    table = endgame_table.new_table(ENDGAME_TT_BITS)
-    return np.array([solve_exact(p, o, reversed_rules, table, GENERATION)[1]
+    table, generation = tables("endgame", ENDGAME_TT_BITS)
+    return np.array([solve_exact(p, o, reversed_rules, table, generation)[1]
                      for p, o in zip(P, O, strict=True)], dtype=np.float64)
 
 
