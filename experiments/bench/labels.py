@@ -103,14 +103,14 @@ def workers(args) -> list[dict]:
 
 def main(argv=None) -> int:
     p = arguments(__doc__)
-    p.add_argument("--exact", type=int, nargs="+", default=[10, 14, 18])
+    p.add_argument("--exact", type=int, nargs="+", default=[10, 14, 16])
     p.add_argument("--depths", type=int, nargs="+", default=[2, 4, 6])
-    p.add_argument("--positions", type=int, default=200, help="positions per measurement")
+    p.add_argument("--positions", type=int, default=400, help="positions per measurement")
     p.add_argument("--games", nargs="+", default=list(CHAMPIONS))
-    p.add_argument("--build-positions", type=int, default=6000)
+    p.add_argument("--build-positions", type=int, default=4000)
     p.add_argument("--batch-positions", type=int, default=500)
     p.add_argument("--build-exact", type=int, default=14)
-    p.add_argument("--build-depth", type=int, default=4)
+    p.add_argument("--build-depth", type=int, default=6)
     args = p.parse_args(argv)
     stamp = Stamp.begin()
     rows = [r for name in args.games
