@@ -25,6 +25,7 @@ from pathlib import Path
 
 from engine.core.capabilities import LABELS, has
 from engine.core.files import load_champion
+from engine.core.helptext import summary
 from engine.core.registry import game_names, get_game
 from evolve.errors import first_line
 from evolve.labels.builder import LabelSettings, build, file_sha256, git_commit
@@ -48,8 +49,7 @@ def plies(text: str) -> tuple[int, int]:
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
-    p = OneLineParser(prog="python -m evolve.label", description=__doc__.split("\n\n")[0],
-                      formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = OneLineParser(prog="python -m evolve.label", description=summary(__doc__))
     p.add_argument("--game", required=True, help=f"one of: {', '.join(game_names())}")
     p.add_argument("--champion", default=None, metavar="FILE",
                    help="the champion whose evaluation plays and searches (default: the "
