@@ -90,6 +90,8 @@ def settings_of(args, game) -> LabelSettings:
                                                             0), ("--seed", args.seed, 0)):
         if value < low:
             raise ValueError(f"{option} {value}: allowed >= {low}")
+    if args.depth > 60:
+        raise ValueError(f"--depth {args.depth}: allowed 1..60")
     if args.exact_empties > 30:
         raise ValueError(f"--exact-empties {args.exact_empties}: allowed 0..30 (beyond, an "
                          "exact solve takes hours)")
