@@ -134,7 +134,10 @@ def run(args, argv: list[str]) -> dict:
                          f"{', '.join(n for n in game_names() if has(get_game(n), LABELS))})")
     if args.champion and not Path(args.champion).is_file():
         raise ValueError(f"--champion {args.champion}: no such file")
-    champion = load_champion(args.champion, game) if args.champion else None
+    champion = load_champion(args.champion) if args.champion else None
+    if champion is not None and champion.game != game.name:
+        raise ValueError(f"--champion {args.champion}: a {champion.game} champion (--game "
+                         f"{game.name} labels with one of its own)")
     settings = settings_of(args, game)
     game.sample_positions(0, 0, champion, settings.sampling)  # the game checks its options
     header = {"command": shlex.join(["python", "-m", "evolve.label", *argv]),

@@ -1,6 +1,8 @@
 """Reversi's ``labels`` capability: sampling (reproducible, symmetry keys), exact labels
 against brute force on the reference rules, search labels against the engine's own search."""
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -14,7 +16,8 @@ from engine.reversi.search.searcher import Searcher
 from tests.engine.reversi import reference_rules as ref
 
 GAMES = ["othello", "reversed_reversi"]
-NETWORK = "experiments/results/champions/othello_ntuple.json"
+NETWORK = str(Path(__file__).resolve().parents[3] / "experiments/results/champions/"
+              "othello_ntuple.json")
 
 
 def images(cells: np.ndarray) -> list[np.ndarray]:

@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -16,6 +17,8 @@ from engine.reversi.labels.symmetry import boards_of, symmetry_keys
 from evolve import label
 from evolve.labels import dataset
 
+OTHER_GAME = str(Path(__file__).resolve().parents[3] / "experiments/results/champions/"
+                 "reversed_reversi.json")
 SMALL = ["--game", "othello", "--positions", "300", "--batch-positions", "120",
          "--exact-empties", "8", "--depth", "2", "--seed", "3", "--openings", "2:6"]
 
@@ -79,6 +82,8 @@ def test_resume_continues_to_the_same_bits(serial, tmp_path):
     (["--game", "chess"], "error: --game 'chess': allowed"),
     (["--champion", "missing.json"], "error: --champion missing.json: no such file"),
     (["--workers", "2"], "error: --workers and --ray-address need --backend ray"),
+    (["--champion", OTHER_GAME], f"error: --champion {OTHER_GAME}: a reversed_reversi "
+     "champion (--game othello labels with one of its own)"),
 ])
 def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys, argv, message):
     with pytest.raises(SystemExit) if argv[0] == "--openings" else _nothing() as raised:
