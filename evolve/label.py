@@ -69,6 +69,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                    help="random-move probability after the opening (default 0.1)")
     p.add_argument("--sample-depth", type=int, default=2,
                    help="the sampling players' search depth (default 2)")
+    p.add_argument("--keep", type=float, default=1.0, metavar="P",
+                   help="keep each position of a sampled game with probability P (default 1: "
+                        "every position; less: fewer positions from one game)")
     p.add_argument("--out", type=Path, required=True, help="the dataset folder")
     p.add_argument("--resume", action="store_true",
                    help="continue the dataset in --out (the same options)")
@@ -97,6 +100,8 @@ def settings_of(args, game) -> LabelSettings:
                          "exact solve takes hours)")
     if not 0.0 <= args.epsilon <= 1.0:
         raise ValueError(f"--epsilon {args.epsilon}: allowed 0 <= epsilon <= 1")
+    if not 0.0 < args.keep <= 1.0:
+        raise ValueError(f"--keep {args.keep}: allowed 0 < P <= 1")
     if not 1 <= args.sample_depth <= 10:
         raise ValueError(f"--sample-depth {args.sample_depth}: allowed 1..10")
     if args.workers is not None and args.workers < 1:
@@ -104,7 +109,7 @@ def settings_of(args, game) -> LabelSettings:
     if args.backend == "serial" and (args.workers is not None or args.ray_address):
         raise ValueError("--workers and --ray-address need --backend ray")
     sampling = {"openings": list(args.openings), "epsilon": args.epsilon,
-                "depth": args.sample_depth}
+                "depth": args.sample_depth, "keep": args.keep}
     champion = file_sha256(args.champion) if args.champion else None
     return LabelSettings(game.name, champion, args.positions, args.batch_positions,
                          args.exact_empties, args.depth, args.seed, sampling)

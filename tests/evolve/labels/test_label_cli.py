@@ -50,7 +50,8 @@ def test_the_dataset_holds_distinct_labelled_positions(serial):
     assert meta["complete"] and meta["positions"] == 300 and meta["seed"] == 3
     assert meta["command"].startswith("python -m evolve.label --game othello")
     assert meta["commit"] and meta["evaluation"]["name"] == "reference"
-    assert meta["settings"]["sampling"] == {"openings": [2, 6], "epsilon": 0.1, "depth": 2}
+    assert meta["settings"]["sampling"] == {"openings": [2, 6], "epsilon": 0.1, "depth": 2,
+                                         "keep": 1.0}
     assert meta["search_scale"] > 0
 
 
@@ -78,6 +79,7 @@ def test_resume_continues_to_the_same_bits(serial, tmp_path):
     (["--positions", "0"], "error: --positions 0: allowed >= 1"),
     (["--exact-empties", "40"], "error: --exact-empties 40: allowed 0..30"),
     (["--epsilon", "1.5"], "error: --epsilon 1.5: allowed 0 <= epsilon <= 1"),
+    (["--keep", "0"], "error: --keep 0.0: allowed 0 < P <= 1"),
     (["--openings", "6:2"], "error: argument --openings: --openings '6:2': need 0 <= MIN"),
     (["--game", "chess"], "error: --game 'chess': allowed"),
     (["--champion", "missing.json"], "error: --champion missing.json: no such file"),
