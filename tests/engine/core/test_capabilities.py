@@ -105,8 +105,11 @@ def test_a_declared_capability_must_be_there():
 
 def test_the_registry_lists_each_games_capabilities():
     table = registry.game_capabilities()
-    for name in ("othello", "reversed_reversi", "pentago_twist", "hexifence"):
-        assert set(table[name]) == {"genomes", "files", "td", "figures", "export", "commands"}
+    common = {"genomes", "files", "td", "figures", "export", "commands"}
+    for name in ("othello", "reversed_reversi"):
+        assert set(table[name]) == common | {"labels"}
+    for name in ("pentago_twist", "hexifence"):
+        assert set(table[name]) == common
     assert list(table["othello"]) == list(cap.CAPABILITIES)  # in the documented order
 
 
