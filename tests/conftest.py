@@ -10,6 +10,8 @@
   (``tests/xdist_groups.py``).
 """
 
+import os
+
 import pytest
 
 from tests import ray_once, xdist_groups
@@ -27,6 +29,12 @@ def pytest_configure(config):
 def pytest_unconfigure(config):
     if not hasattr(config, "workerinput"):
         ray_once.remove_private_temp_dir()
+
+
+def pytest_xdist_auto_num_workers(config):
+    """``-n auto``: one worker more than cores, so that a core whose worker waits on a clock, a
+    browser or a starting Ray runs another test meanwhile (``--maxprocesses`` still caps it)."""
+    return (os.cpu_count() or 1) + 1
 
 
 @pytest.hookimpl(tryfirst=True)  # before xdist reads the groups into the test ids
