@@ -1,8 +1,8 @@
 """Learning from search, iterated: label positions with the current network's search, fit a new
 network to them, measure it at 1 ply against fixed anchors, and again from the new network.
 
-    python -m experiments.learning.from_search --game othello --rounds 2 --positions 30000 \\
-        --depth 2 --exact-empties 10 --out experiments/results/learning_from_search_othello.md
+    python -m experiments.learning.from_search --game othello --rounds 2 --positions 50000 \\
+        --depth 2 --exact-empties 12 --out experiments/results/learning_from_search_othello.md
 
 Round 0 is the start champion (default: the game's promoted champion). Round r labels
 ``--positions`` new positions (``python -m evolve.label``, seed ``--seed`` + r, the round r-1
@@ -31,6 +31,7 @@ import time
 from pathlib import Path
 
 from engine.core.helptext import summary
+from evolve.errors import first_line
 from experiments.common import rel
 from experiments.learning import from_search_steps as steps
 from experiments.learning.from_search_report import figure, markdown, pooled
@@ -45,9 +46,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--game", choices=tuple(steps.SETUPS), default="othello")
     p.add_argument("--champion", default=None, help="round 0 (default: the game's champion)")
     p.add_argument("--rounds", type=int, default=2)
-    p.add_argument("--positions", type=int, default=30_000, help="new positions per round")
+    p.add_argument("--positions", type=int, default=50_000, help="new positions per round")
     p.add_argument("--batch-positions", type=int, default=10_000)
-    p.add_argument("--exact-empties", type=int, default=10)
+    p.add_argument("--exact-empties", type=int, default=12)
     p.add_argument("--depth", type=int, default=2, help="search depth of the labels")
     p.add_argument("--sample-depth", type=int, default=1)
     p.add_argument("--openings", default="4:12")
@@ -117,8 +118,9 @@ def checked_work(work: Path, setting: dict) -> None:
         differs = [k for k in setting if before.get(k) != setting[k] and k != "label_options"]
         if differs or before.get("label_options") != setting["label_options"]:
             field = (differs or ["label_options"])[0]
-            raise ValueError(f"--work {work}: holds a run with another {field} "
-                             f"({before.get(field)!r}); use another --work or remove it")
+            raise ValueError(f"--work {work}: holds a run made with {field} "
+                             f"{before.get(field)!r}, not {setting[field]!r}; use another "
+                             "--work or remove it")
     work.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(setting, indent=1) + "\n")
 
@@ -164,14 +166,28 @@ def measured(args, player: str, opponents: list[str], folder: Path, commands: li
     setup = steps.SETUPS[args.game]
     result = steps.measure(player, opponents, list(setup.protocol), args.games, args.eval_seed,
                            folder / "anchors.json", commands)
-    args.clock.step(f"{folder.name}: {pooled(result['matches'])['score']:.3f} vs the anchors")
-    out = {"matches": result["matches"], "pooled": pooled(result["matches"]),
+    fixed = pooled([m for m in result["matches"] if m["opponent"] in setup.anchors])
+    args.clock.step(f"{folder.name}: {fixed['score']:.3f} vs the fixed anchors")
+    out = {"matches": result["matches"], "pooled": fixed,
            "eval_wall_seconds": result["wall_seconds"]}
     if args.time_games and player != args.champion:
         timed = steps.measure(player, [args.champion], ["--time", str(args.time)],
                               args.time_games, args.eval_seed, folder / "timed.json", commands)
         out["timed"] = timed["matches"][0]
     return out
+
+
+CHECK_POSITIONS = 1_000_000
+
+
+def notes(args) -> list[str]:
+    """The result file's notes: ``--note`` lines, and what a run of few positions is."""
+    total = args.rounds * args.positions
+    small = [f"**A small pipeline check** ({total:,} positions in all, depth-{args.depth} "
+             "labels): it proves that labelling, fitting and measuring work end to end; it "
+             "does not measure what learning from search can reach (docs/tuning.md, \"Which "
+             "learner\", gives the big command)."] if total < CHECK_POSITIONS else []
+    return [*small, *args.note]
 
 
 def run(args) -> dict:
@@ -195,7 +211,7 @@ def run(args) -> dict:
     return {"settings": {**setting, "rounds": args.rounds, "games": args.games,
                          "eval_seed": args.eval_seed, "protocol": list(setup.protocol),
                          "time": {"seconds": args.time, "games": args.time_games}},
-            "anchors": [args.champion, *setup.anchors], "notes": args.note,
+            "anchors": [args.champion, *setup.anchors], "notes": notes(args),
             "rounds": rounds, "commands": commands}
 
 
@@ -209,7 +225,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         report = run(args)
     except (ValueError, RuntimeError, OSError) as err:
-        print(f"error: {str(err).splitlines()[0] if str(err) else err!r}", file=sys.stderr)
+        print(f"error: {first_line(err)}", file=sys.stderr)
         return 2
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)

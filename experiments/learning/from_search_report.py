@@ -11,7 +11,7 @@ from experiments.common import rel
 
 
 def pooled(matches: list[dict]) -> dict:
-    """Score and Elo over every anchor game (games taken as independent), with 95% CIs."""
+    """Score and Elo over ``matches`` pooled (games taken as independent), with 95% CIs."""
     w, d, losses = (sum(m[k] for m in matches) for k in ("wins", "draws", "losses"))
     return elo_estimate(w, d, losses).as_dict()
 
@@ -58,9 +58,11 @@ def markdown(report: dict, figure_name: str | None) -> list[str]:
              f"({'on every round so far' if s['union'] else 'on this round alone'}; "
              f"`evolve.fit` {s['fit_options']}). Measured at `{' '.join(s['protocol'])}` (the "
              f"{'League ' if s['game'] == 'othello' else ''}protocol), {s['games']} "
-             f"colour-swapped games per anchor, seed {s['eval_seed']}: score, Elo [95% CI].", "",
+             f"colour-swapped games per anchor, seed {s['eval_seed']}: score, Elo [95% CI]; "
+             "pooled: over the fixed anchors (every one but the round-0 champion, which round 0 "
+             "cannot play), the games taken as independent.", "",
              "| round | positions | labelling CPU-s | fit s | held-out RMSE | "
-             + " | ".join(f"vs {anchor_name(a)}" for a in anchors) + " | pooled |",
+             + " | ".join(f"vs {anchor_name(a)}" for a in anchors) + " | pooled, fixed anchors |",
              "|---:|---:|---:|---:|---:|" + "---|" * (len(anchors) + 1)]
     for r in report["rounds"]:
         by = {m["opponent"]: m for m in r["matches"]}
@@ -105,9 +107,10 @@ def figure(report: dict):
         low, high = ([_finite(r["pooled"]["elo_ci95"][i]) for r in rounds] for i in (0, 1))
         ax.errorbar(x, elo, yerr=[[e - lo for e, lo in zip(elo, low, strict=True)],
                                   [hi - e for e, hi in zip(elo, high, strict=True)]],
-                    color="black", marker="o", capsize=3, label="pooled (95% CI)")
+                    color="black", marker="o", capsize=3, label="pooled, fixed anchors (95% CI)")
         ax.axhline(0, color="grey", lw=0.5)
         ax.set_xlabel(label)
+    axes[0].xaxis.get_major_locator().set_params(integer=True)
     axes[0].set_ylabel("Elo vs the anchor")
     axes[1].legend(fontsize=7)
     fig.suptitle(f"Learning from search, {report['settings']['game']}: "

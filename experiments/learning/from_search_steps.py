@@ -163,6 +163,7 @@ def measure(player: str, opponents: list[str], search: list[str], games: int, se
     done = read_record(record_path, commands, key)
     if done is not None:
         return done
+    out.parent.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
     cpu = resource.getrusage(resource.RUSAGE_CHILDREN)
     result = evaluate([player, "--vs", *opponents, *search, "--games", games, "--seed", seed,
