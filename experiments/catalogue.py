@@ -299,10 +299,10 @@ JOBS = [
         "a slower machine learns less in them)"),
     job("learning_efficiency_hour", f"{PY} -m experiments.learning.efficiency_hour --results "
         "{results}", "learning_efficiency_hour.md learning_efficiency_hour.json "
-        "learning_efficiency_hour.png", 13.5 * 3600, "timing", "the hour-long rows: TD "
+        "learning_efficiency_hour.png", 15.5 * 3600, "timing", "the hour-long rows: TD "
         "online, distributed TD on 2 Ray workers (learnt by the driver, or on the workers), "
-        "Co-CMA-ES, 1 CPU-hour each; Reversed Reversi 1 seed, Othello 2; per CPU-hour and per "
-        "wall-hour (resumable: rerun to continue)"),
+        "Co-CMA-ES, Othello learning from search, 1 CPU-hour each; Reversed Reversi 1 seed, "
+        "Othello 2; per CPU-hour and per wall-hour (resumable: rerun to continue)"),
     # label with the network's search, fit, measure, again: the small pipeline check (the
     # measurement of what it can reach is hours; docs/tuning.md, "Which learner", has it)
     script("learning_from_search_othello", "learning.from_search", "--game othello", 180,

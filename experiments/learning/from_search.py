@@ -38,13 +38,16 @@ from experiments.learning.from_search_report import figure, markdown, pooled
 from experiments.stamp import ROOT, Stamp, write_json, write_markdown
 
 log = logging.getLogger("from_search")
+REFERENCE = "reference"
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="python -m experiments.learning.from_search",
                                 description=summary(__doc__))
     p.add_argument("--game", choices=tuple(steps.SETUPS), default="othello")
-    p.add_argument("--champion", default=None, help="round 0 (default: the game's champion)")
+    p.add_argument("--champion", default=None,
+                   help="round 0 (default: the game's champion; `reference`: the game's "
+                        "reference evaluation, for learn() alone)")
     p.add_argument("--rounds", type=int, default=2)
     p.add_argument("--positions", type=int, default=50_000, help="new positions per round")
     p.add_argument("--batch-positions", type=int, default=10_000)
@@ -82,7 +85,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     if args.time_games < 0 or args.time <= 0:
         p.error("--time must be > 0 and --time-games >= 0")
     args.champion = args.champion or steps.SETUPS[args.game].champion
-    if not (ROOT / args.champion).is_file() and not Path(args.champion).is_file():
+    if args.champion != REFERENCE and not (ROOT / args.champion).is_file() and \
+            not Path(args.champion).is_file():
         p.error(f"--champion {args.champion}: no such file")
     args.work = args.work or Path("outputs/from_search") / args.game
     args.out = args.out or ROOT / "experiments/results" / f"learning_from_search_{args.game}.md"
@@ -140,10 +144,18 @@ class Clock:
 
 def one_round(args, r: int, champion: str, work: Path, commands: list[str]) -> dict:
     """Round ``r``'s label, fit and measurement (each skipped when done); its record."""
+    record = learnt_round(args, r, champion, work, commands)
+    return {**record, **measured(args, record["network"],
+                                 [args.champion, *steps.SETUPS[args.game].anchors],
+                                 work / f"round{r:02d}", commands)}
+
+
+def learnt_round(args, r: int, champion: str, work: Path, commands: list[str]) -> dict:
+    """Round ``r``'s label and fit (each skipped when done); its record."""
     folder = work / f"round{r:02d}"
     folder.mkdir(parents=True, exist_ok=True)
-    setup = steps.SETUPS[args.game]
-    labelled = steps.label(args.game, champion, folder / "data",
+    labelled = steps.label(args.game, None if champion == REFERENCE else champion,
+                           folder / "data",
                            [*label_options(args), "--seed", str(args.seed + r)], commands)
     args.clock.step(f"round {r}: labelled {labelled['positions']:,} positions")
     rounds = [work / f"round{i:02d}" / "data" for i in range(1, r + 1)]
@@ -158,8 +170,28 @@ def one_round(args, r: int, champion: str, work: Path, commands: list[str]) -> d
               "fit_positions": fitted["positions"], "fit_wall_seconds": fitted["wall_seconds"],
               "fit_cpu_seconds": fitted["cpu_seconds"],
               **{k: fitted[k] for k in ("train_rmse", "held_out_rmse", "held_out_rmse_of_zero")}}
-    return {**record, **measured(args, rel(folder / "network.npz"),
-                                 [args.champion, *setup.anchors], folder, commands)}
+    return record
+
+
+def learn(argv: list[str]) -> list[dict]:
+    """The rounds of ``argv`` (this CLI's options) without measuring: per round its network,
+    positions so far, and the CPU and wall seconds of labelling and fitting so far (what
+    ``experiments.learning.efficiency`` plots against)."""
+    args = parse_args(argv)
+    work = (ROOT / args.work) if not args.work.is_absolute() else args.work
+    checked_work(work, settings(args))
+    args.clock, commands = Clock(2 * args.rounds), []
+    history, champion, cpu, wall, positions = [], args.champion, 0.0, 0.0, 0
+    for r in range(1, args.rounds + 1):
+        record = learnt_round(args, r, champion, work, commands)
+        cpu += record["label_cpu_seconds"] + record["fit_cpu_seconds"]
+        wall += record["label_wall_seconds"] + record["fit_wall_seconds"]
+        positions += record["positions"]
+        champion = record["network"]
+        history.append({"cpu": cpu, "wall": wall, "champion": str(ROOT / champion)
+                        if not Path(champion).is_absolute() else champion,
+                        "positions": positions})
+    return history
 
 
 def measured(args, player: str, opponents: list[str], folder: Path, commands: list[str]) -> dict:
@@ -191,6 +223,9 @@ def notes(args) -> list[str]:
 
 
 def run(args) -> dict:
+    if args.champion == REFERENCE:
+        raise ValueError("--champion reference: round 0 must be a champion file to be measured "
+                         "(the reference evaluation starts learn() alone)")
     setup = steps.SETUPS[args.game]
     work = (ROOT / args.work) if not args.work.is_absolute() else args.work
     setting = settings(args)

@@ -99,14 +99,15 @@ def dataset_complete(folder: Path, positions: int) -> bool:
     return bool(manifest.get("complete")) and manifest.get("positions") == positions
 
 
-def label(game: str, champion: str, folder: Path, label_options: list[str],
+def label(game: str, champion: str | None, folder: Path, label_options: list[str],
           commands: list[str]) -> dict:
-    """Round's dataset in ``folder`` (continued if a run stopped in it); its record."""
+    """Round's dataset in ``folder`` (continued if a run stopped in it), searched by
+    ``champion`` (None: the game's reference evaluation); its record."""
     done = read_record(folder.parent / "label.record.json", commands)
     if done is not None:
         return done
-    cmd = ["python", "-m", "evolve.label", "--game", game, "--champion", champion,
-           *label_options, "--out", rel(folder)]
+    cmd = ["python", "-m", "evolve.label", "--game", game,
+           *(["--champion", champion] if champion else []), *label_options, "--out", rel(folder)]
     resumed = (folder / MANIFEST).is_file()
     cost = run_child(cmd + ["--resume"] * resumed, folder.parent / "label.log", commands)
     manifest = read_manifest(folder)

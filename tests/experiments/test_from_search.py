@@ -175,3 +175,30 @@ def test_a_tiny_real_run_and_its_resume(tmp_path):
     assert second["rounds"] == first["rounds"]
     assert first["rounds"][1]["positions"] == 300
     assert len(first["rounds"][1]["matches"]) == 1 + len(steps.SETUPS["othello"].anchors)
+
+
+def test_learn_alone_from_the_reference_evaluation_for_the_efficiency_study(tmp_path,
+                                                                           monkeypatch):
+    from experiments.learning import efficiency
+    from experiments.learning.efficiency_plans import PLANS
+
+    fake = FakeChildren(monkeypatch)
+    seen = []
+    monkeypatch.setattr(fake, "label", lambda cmd, keep=fake.label: (seen.append(cmd), keep(cmd)))
+    method = next(x for x in PLANS["othello"].methods if x.kind == "from_search")
+    small = method.__class__(**{**method.__dict__, "overrides": (
+        *method.overrides, "--rounds", "2", "--positions", "40")})
+    history = efficiency.run_from_search(small, 3, 3600.0, tmp_path / "seed3")
+    assert fake.calls == ["evolve.label", "evolve.fit"] * 2  # nothing measured
+    assert [h["cpu"] for h in history] == [3.0, 6.0]  # labelling and fitting, cumulative
+    assert [h["positions"] for h in history] == [40, 80]
+    assert all(Path(h["champion"]).is_absolute() for h in history)
+    assert "--champion" not in seen[0]  # round 1: the reference evaluation searches
+    assert seen[1][seen[1].index("--champion") + 1] == history[0]["champion"]  # round 1's
+    assert seen[0][seen[0].index("--seed") + 1] == "4"  # the seed + the round
+
+
+def test_the_driver_refuses_the_reference_start_in_one_line(tmp_path, monkeypatch, capsys):
+    FakeChildren(monkeypatch)
+    assert from_search.main([*argv(tmp_path), "--champion", "reference"]) == 2
+    assert capsys.readouterr().err.startswith("error: --champion reference")
