@@ -188,8 +188,8 @@ def learn(argv: list[str]) -> list[dict]:
         wall += record["label_wall_seconds"] + record["fit_wall_seconds"]
         positions += record["positions"]
         champion = record["network"]
-        history.append({"cpu": cpu, "wall": wall, "champion": str(ROOT / champion)
-                        if not Path(champion).is_absolute() else champion,
+        path = Path(champion) if Path(champion).is_absolute() else ROOT / champion
+        history.append({"cpu": round(cpu, 2), "wall": round(wall, 2), "champion": str(path),
                         "positions": positions})
     return history
 

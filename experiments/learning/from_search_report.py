@@ -82,8 +82,9 @@ def markdown(report: dict, figure_name: str | None) -> list[str]:
     if figure_name:
         lines += ["", f"![Elo per round and per million positions]({figure_name})"]
     lines += ["", "Positions: cumulative over the rounds; labelling CPU-s: the label processes' "
-              "CPU (with their reaped children; a Ray run's workers are not counted), "
-              "cumulative; fit s: wall seconds of that round's fit. Commands, in order:", ""]
+              "CPU (with their reaped children; on Ray plus the workers' labelling tasks as the "
+              "label CLI logs them, their sampling not counted), cumulative; fit s: wall "
+              "seconds of that round's fit. Commands, in order:", ""]
     lines += [f"- `{c}`" for c in report["commands"]]
     return lines
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import resource
 import shlex
 import subprocess
@@ -92,11 +93,10 @@ def run_child(cmd: list[str], log_path: Path, commands: list[str]) -> dict:
             "wall_seconds": round(wall, 2)}
 
 
-def dataset_complete(folder: Path, positions: int) -> bool:
-    if not (folder / MANIFEST).is_file():
-        return False
-    manifest = read_manifest(folder)
-    return bool(manifest.get("complete")) and manifest.get("positions") == positions
+def task_cpu_seconds(log_text: str) -> float:
+    """The labelling tasks' CPU-seconds that the label CLI logs per batch (``...; 2.9 CPU-s)``):
+    on Ray, the workers' labelling, which the label process's own CPU does not include."""
+    return sum(float(x) for x in re.findall(r"; ([0-9.]+) CPU-s\)", log_text))
 
 
 def label(game: str, champion: str | None, folder: Path, label_options: list[str],
@@ -109,10 +109,16 @@ def label(game: str, champion: str | None, folder: Path, label_options: list[str
     cmd = ["python", "-m", "evolve.label", "--game", game,
            *(["--champion", champion] if champion else []), *label_options, "--out", rel(folder)]
     resumed = (folder / MANIFEST).is_file()
-    cost = run_child(cmd + ["--resume"] * resumed, folder.parent / "label.log", commands)
+    log_path = folder.parent / "label.log"
+    before = log_path.stat().st_size if log_path.is_file() else 0
+    cost = run_child(cmd + ["--resume"] * resumed, log_path, commands)
+    tasks = task_cpu_seconds(log_path.read_bytes()[before:].decode(errors="replace"))
+    if "ray" in label_options:  # the workers are no children of the label process
+        cost["cpu_seconds"] = round(cost["cpu_seconds"] + tasks, 2)
     manifest = read_manifest(folder)
     return write_record(folder.parent / "label.record.json",
                         {"command": commands[-1], "resumed": resumed, **cost,
+                         "labelling_task_cpu_seconds": round(tasks, 2),
                          "positions": manifest["positions"],
                          "search_scale": manifest.get("search_scale")})
 

@@ -30,6 +30,9 @@ class FakeChildren:
         self.calls.append(what + (" --resume" if "--resume" in cmd else ""))
         commands.append(" ".join(cmd))
         if what == "evolve.label":
+            with open(log_path, "a") as log:  # as the label CLI logs its tasks' CPU
+                log.write("12:00:00 batch 0: 20 positions (2 exact, 18 search; 2.5 CPU-s); "
+                          "20/40, 10 positions/s, ETA 0m02s\n")
             self.label(cmd)
         else:
             out = Path(cmd[cmd.index("--out") + 1])
@@ -202,3 +205,14 @@ def test_the_driver_refuses_the_reference_start_in_one_line(tmp_path, monkeypatc
     FakeChildren(monkeypatch)
     assert from_search.main([*argv(tmp_path), "--champion", "reference"]) == 2
     assert capsys.readouterr().err.startswith("error: --champion reference")
+
+
+def test_on_ray_the_labelling_cpu_counts_the_workers_tasks(tmp_path, monkeypatch):
+    FakeChildren(monkeypatch)
+    from_search.main([*argv(tmp_path), "--backend", "ray", "--workers", "2"])
+    rounds = json.loads((tmp_path / "out" / "r.json").read_text())["rounds"]
+    assert [r["label_cpu_seconds"] for r in rounds] == [0.0, 4.0, 4.0]  # 1.5 own + 2.5 tasks
+    FakeChildren(monkeypatch)
+    from_search.main([*argv(tmp_path / "serial")])
+    rounds = json.loads((tmp_path / "serial" / "out" / "r.json").read_text())["rounds"]
+    assert [r["label_cpu_seconds"] for r in rounds] == [0.0, 1.5, 1.5]  # its children already
