@@ -25,6 +25,7 @@ from pathlib import Path
 
 from engine.core.capabilities import LABELS, has
 from engine.core.files import load_champion
+from engine.core.helptext import summary
 from engine.core.registry import game_names, get_game
 from evolve.errors import first_line
 from evolve.labels.builder import LabelSettings, build, file_sha256, git_commit
@@ -48,8 +49,7 @@ def plies(text: str) -> tuple[int, int]:
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
-    p = OneLineParser(prog="python -m evolve.label", description=__doc__.split("\n\n")[0],
-                      formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = OneLineParser(prog="python -m evolve.label", description=summary(__doc__))
     p.add_argument("--game", required=True, help=f"one of: {', '.join(game_names())}")
     p.add_argument("--champion", default=None, metavar="FILE",
                    help="the champion whose evaluation plays and searches (default: the "
@@ -69,6 +69,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                    help="random-move probability after the opening (default 0.1)")
     p.add_argument("--sample-depth", type=int, default=2,
                    help="the sampling players' search depth (default 2)")
+    p.add_argument("--keep", type=float, default=1.0, metavar="P",
+                   help="keep each position of a sampled game with probability P (default 1: "
+                        "every position; less: fewer positions from one game)")
     p.add_argument("--out", type=Path, required=True, help="the dataset folder")
     p.add_argument("--resume", action="store_true",
                    help="continue the dataset in --out (the same options)")
@@ -90,11 +93,15 @@ def settings_of(args, game) -> LabelSettings:
                                                             0), ("--seed", args.seed, 0)):
         if value < low:
             raise ValueError(f"{option} {value}: allowed >= {low}")
+    if args.depth > 60:
+        raise ValueError(f"--depth {args.depth}: allowed 1..60")
     if args.exact_empties > 30:
         raise ValueError(f"--exact-empties {args.exact_empties}: allowed 0..30 (beyond, an "
                          "exact solve takes hours)")
     if not 0.0 <= args.epsilon <= 1.0:
         raise ValueError(f"--epsilon {args.epsilon}: allowed 0 <= epsilon <= 1")
+    if not 0.0 < args.keep <= 1.0:
+        raise ValueError(f"--keep {args.keep}: allowed 0 < P <= 1")
     if not 1 <= args.sample_depth <= 10:
         raise ValueError(f"--sample-depth {args.sample_depth}: allowed 1..10")
     if args.workers is not None and args.workers < 1:
@@ -102,7 +109,7 @@ def settings_of(args, game) -> LabelSettings:
     if args.backend == "serial" and (args.workers is not None or args.ray_address):
         raise ValueError("--workers and --ray-address need --backend ray")
     sampling = {"openings": list(args.openings), "epsilon": args.epsilon,
-                "depth": args.sample_depth}
+                "depth": args.sample_depth, "keep": args.keep}
     champion = file_sha256(args.champion) if args.champion else None
     return LabelSettings(game.name, champion, args.positions, args.batch_positions,
                          args.exact_empties, args.depth, args.seed, sampling)
@@ -132,7 +139,10 @@ def run(args, argv: list[str]) -> dict:
                          f"{', '.join(n for n in game_names() if has(get_game(n), LABELS))})")
     if args.champion and not Path(args.champion).is_file():
         raise ValueError(f"--champion {args.champion}: no such file")
-    champion = load_champion(args.champion, game) if args.champion else None
+    champion = load_champion(args.champion) if args.champion else None
+    if champion is not None and champion.game != game.name:
+        raise ValueError(f"--champion {args.champion}: a {champion.game} champion (--game "
+                         f"{game.name} labels with one of its own)")
     settings = settings_of(args, game)
     game.sample_positions(0, 0, champion, settings.sampling)  # the game checks its options
     header = {"command": shlex.join(["python", "-m", "evolve.label", *argv]),

@@ -137,7 +137,9 @@ class Labels(Protocol):
     def label_positions(self, cells: np.ndarray, ply: np.ndarray, champion: Champion | None,
                         depth: int, exact_empties: int) -> dict[str, np.ndarray]: ...
     # -> {"target", "source", "depth"}: exact at <= exact_empties empties, else depth-``depth``
-    # search with ``champion``'s evaluation (the game's reference evaluation when None)
+    # search with ``champion``'s evaluation (the game's reference evaluation when None);
+    # a game may add scalars (0-d arrays) that hold for every call with these arguments
+    # (Reversi: ``search_scale``): ``evolve.label`` records them in the dataset's manifest
 
     def fit_network(self, columns: Mapping[str, np.ndarray], options: Mapping
                     ) -> tuple[np.ndarray, dict]: ...

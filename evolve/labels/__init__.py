@@ -1,2 +1,3 @@
 """Learning from search: labelled-position datasets (``dataset``), built by ``evolve.label``
-and fitted by ``evolve.fit``."""
+(``builder``: batches sampled, deduplicated, labelled and written in order; ``tasks``: the work
+the execution layer runs) and fitted by ``evolve.fit``."""

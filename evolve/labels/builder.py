@@ -123,15 +123,21 @@ class Pipeline:
         return self.backend.submit(self.labeller, label_tasks(cells, ply, LABEL_PIECE))
 
 
-def joined_labels(results) -> tuple[dict, float, float]:
-    """The pieces' labels put together, their search scale and what they cost (CPU-s)."""
-    scales = {float(r.labels["search_scale"]) for r in results}
-    if len(scales) > 1:
-        raise RuntimeError(f"workers measured different search scales: {sorted(scales)}")
+def joined_labels(results) -> tuple[dict, dict, float]:
+    """The pieces' labels put together, the scalars the game reports beside them (Reversi:
+    ``search_scale``; the same in every piece) and what they cost (CPU-s)."""
     columns = {name: np.concatenate([r.labels[name] for r in results])
                for name in ("target", "source", "depth")}
-    scale = scales.pop() if scales else float("nan")
-    return columns, scale, sum(r.cpu_seconds for r in results)
+    scalars = {}
+    for r in results:
+        for name, value in r.labels.items():
+            if name in dataset.COLUMNS or np.ndim(value):
+                continue
+            value = float(value)
+            if scalars.setdefault(name, value) != value:
+                raise RuntimeError(f"the pieces of one batch report different {name}: "
+                                   f"{scalars[name]} and {value}")
+    return columns, scalars, sum(r.cpu_seconds for r in results)
 
 
 def build(settings: LabelSettings, champion, out: Path, backend, resume: bool,
@@ -174,22 +180,23 @@ def build(settings: LabelSettings, champion, out: Path, backend, resume: bool,
             if not labelling or (len(labelling) < ahead and total < settings.positions):
                 continue
         index, cells, ply, future = labelling.popleft()
-        labels, scale, cpu = joined_labels(future.result())
-        write(out, manifest, index, cells, ply, labels, scale)
+        labels, scalars, cpu = joined_labels(future.result())
+        write(out, manifest, index, cells, ply, labels, scalars)
         clock.log(index, labels, total >= settings.positions and not labelling, cpu)
     manifest["complete"] = True
     dataset.write_manifest(out, manifest)
     return manifest
 
 
-def write(out: Path, manifest: dict, index: int, cells, ply, labels: dict, scale) -> None:
+def write(out: Path, manifest: dict, index: int, cells, ply, labels: dict, scalars: dict
+          ) -> None:
+    """Batch ``index`` and then the manifest listing it; the game's scalars go to the manifest
+    (each the same for every batch)."""
     entry = dataset.write_batch(out, index, {"cells": cells, "ply": ply, **labels})
-    if len(ply):
-        if manifest.get("search_scale") is None:
-            manifest["search_scale"] = scale
-        elif manifest["search_scale"] != scale:
-            raise RuntimeError(f"batch {index}: search scale {scale} differs from the "
-                               f"dataset's {manifest['search_scale']}")
+    for name, value in scalars.items() if len(ply) else ():
+        if manifest.setdefault(name, value) != value:
+            raise RuntimeError(f"batch {index}: {name} {value} differs from the dataset's "
+                               f"{manifest[name]}")
     manifest["batches"].append(entry)
     manifest["positions"] = sum(e["positions"] for e in manifest["batches"])
     dataset.write_manifest(out, manifest)

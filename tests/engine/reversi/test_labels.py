@@ -1,6 +1,8 @@
 """Reversi's ``labels`` capability: sampling (reproducible, symmetry keys), exact labels
 against brute force on the reference rules, search labels against the engine's own search."""
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -14,7 +16,8 @@ from engine.reversi.search.searcher import Searcher
 from tests.engine.reversi import reference_rules as ref
 
 GAMES = ["othello", "reversed_reversi"]
-NETWORK = "experiments/results/champions/othello_ntuple.json"
+NETWORK = str(Path(__file__).resolve().parents[3] / "experiments/results/champions/"
+              "othello_ntuple.json")
 
 
 def images(cells: np.ndarray) -> list[np.ndarray]:
@@ -143,3 +146,20 @@ def test_labels_split_at_the_exact_empties_and_the_scale_is_fixed():
 def test_a_decided_search_value_is_the_final_margin():
     values = np.array([labelling.WIN_SCORE + 6, -labelling.WIN_SCORE - 10, 0.5, 0.0])
     np.testing.assert_array_equal(labelling.to_discs(values, 10.0), [6, -10, 5, 0])
+
+
+def test_the_search_scale_is_the_least_squares_slope_of_exact_on_search_values():
+    """Recomputed through the engine's ``Searcher`` (search and exact solve) on the calibration
+    positions: the slope through the origin over the values no finished game decides."""
+    game = get_game("othello")
+    weights = reference_weights("wpc")
+    searcher = Searcher(weights, "othello", endgame_empties=-1)
+    P, O = labelling.calibration_boards(game)
+    assert len(P) == labelling.CALIBRATION_POSITIONS
+    positions = [Position(int(p), int(o)) for p, o in zip(P, O, strict=True)]
+    assert {p.empties for p in positions} == {labelling.CALIBRATION_EMPTIES}
+    values = np.array([searcher.search(p, depth=2).score for p in positions])
+    exact = np.array([searcher.solve(p).score for p in positions])
+    open_ = np.abs(values) < labelling.WIN_SCORE / 2
+    slope = values[open_] @ exact[open_] / (values[open_] @ values[open_])
+    assert labelling.search_scale(game, weights, 2) == pytest.approx(slope, rel=1e-12)

@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -16,6 +17,8 @@ from engine.reversi.labels.symmetry import boards_of, symmetry_keys
 from evolve import label
 from evolve.labels import dataset
 
+OTHER_GAME = str(Path(__file__).resolve().parents[3] / "experiments/results/champions/"
+                 "reversed_reversi.json")
 SMALL = ["--game", "othello", "--positions", "300", "--batch-positions", "120",
          "--exact-empties", "8", "--depth", "2", "--seed", "3", "--openings", "2:6"]
 
@@ -47,7 +50,8 @@ def test_the_dataset_holds_distinct_labelled_positions(serial):
     assert meta["complete"] and meta["positions"] == 300 and meta["seed"] == 3
     assert meta["command"].startswith("python -m evolve.label --game othello")
     assert meta["commit"] and meta["evaluation"]["name"] == "reference"
-    assert meta["settings"]["sampling"] == {"openings": [2, 6], "epsilon": 0.1, "depth": 2}
+    assert meta["settings"]["sampling"] == {"openings": [2, 6], "epsilon": 0.1, "depth": 2,
+                                         "keep": 1.0}
     assert meta["search_scale"] > 0
 
 
@@ -75,10 +79,13 @@ def test_resume_continues_to_the_same_bits(serial, tmp_path):
     (["--positions", "0"], "error: --positions 0: allowed >= 1"),
     (["--exact-empties", "40"], "error: --exact-empties 40: allowed 0..30"),
     (["--epsilon", "1.5"], "error: --epsilon 1.5: allowed 0 <= epsilon <= 1"),
+    (["--keep", "0"], "error: --keep 0.0: allowed 0 < P <= 1"),
     (["--openings", "6:2"], "error: argument --openings: --openings '6:2': need 0 <= MIN"),
     (["--game", "chess"], "error: --game 'chess': allowed"),
     (["--champion", "missing.json"], "error: --champion missing.json: no such file"),
     (["--workers", "2"], "error: --workers and --ray-address need --backend ray"),
+    (["--champion", OTHER_GAME], f"error: --champion {OTHER_GAME}: a reversed_reversi "
+     "champion (--game othello labels with one of its own)"),
 ])
 def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys, argv, message):
     with pytest.raises(SystemExit) if argv[0] == "--openings" else _nothing() as raised:
