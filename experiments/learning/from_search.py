@@ -56,6 +56,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--sample-depth", type=int, default=1)
     p.add_argument("--openings", default="4:12")
     p.add_argument("--epsilon", type=float, default=0.1)
+    p.add_argument("--keep", type=float, default=1.0,
+                   help="the share of each sampled game's positions kept (default 1)")
     p.add_argument("--seed", type=int, default=0, help="round r labels with seed SEED + r")
     p.add_argument("--layout", default="edax")
     p.add_argument("--phases", type=int, default=15)
@@ -97,7 +99,8 @@ def label_options(args) -> list[str]:
     return ["--positions", str(args.positions), "--batch-positions", str(args.batch_positions),
             "--exact-empties", str(args.exact_empties), "--depth", str(args.depth),
             "--sample-depth", str(args.sample_depth), "--openings", args.openings,
-            "--epsilon", str(args.epsilon), "--backend", args.backend,
+            "--epsilon", str(args.epsilon), *(["--keep", str(args.keep)] if args.keep != 1
+                                              else []), "--backend", args.backend,
             *(["--workers", str(args.workers)] if args.workers else [])]
 
 
