@@ -64,7 +64,8 @@ class FakeChildren:
 
     def evaluate(self, options, out, log=None):
         self.calls.append("evolve.evaluate")
-        opponents = options[options.index("--vs") + 1:options.index("--depth")]
+        rest = options[options.index("--vs") + 1:]
+        opponents = rest[:next(i for i, x in enumerate(rest) if str(x).startswith("--"))]
         games = int(options[options.index("--games") + 1])
         matches = [{"opponent": o, "games": games, "wins": games // 2, "draws": 0,
                     "losses": games - games // 2, "score": (games // 2) / games,
@@ -216,3 +217,15 @@ def test_on_ray_the_labelling_cpu_counts_the_workers_tasks(tmp_path, monkeypatch
     from_search.main([*argv(tmp_path / "serial")])
     rounds = json.loads((tmp_path / "serial" / "out" / "r.json").read_text())["rounds"]
     assert [r["label_cpu_seconds"] for r in rounds] == [0.0, 1.5, 1.5]  # its children already
+
+
+def test_time_games_play_the_round_0_champion_at_the_time_per_move(tmp_path, monkeypatch):
+    fake = FakeChildren(monkeypatch)
+    from_search.main([*argv(tmp_path), "--time-games", "2", "--time", "0.1"])
+    report = json.loads((tmp_path / "out" / "r.json").read_text())
+    assert fake.calls.count("evolve.evaluate") == 1 + 2 * 2  # round 0 has no timed match
+    timed = [c for c in report["commands"] if "--time 0.1" in c]
+    assert len(timed) == 2 and all(f"--vs {steps.SETUPS['othello'].champion} --time" in c
+                                   for c in timed)
+    assert [r["timed"]["games"] for r in report["rounds"][1:]] == [2, 2]
+    assert "At 0.1 s per move" in (tmp_path / "out" / "r.md").read_text()
