@@ -309,6 +309,10 @@ JOBS = [
            "timing", "learning from search, iterated: 2 rounds of 50,000 positions labelled by "
            "depth-2 search and exact solves, an Edax-like network fitted in 15 phases, vs the "
            "fixed anchors at 1 ply (a pipeline check)", also="learning_from_search_othello.png"),
+    script("learning_from_search_reversed_reversi", "learning.from_search",
+           "--game reversed_reversi", 240, "timing", "the same for Reversed Reversi (1 ply + "
+           "exact last 3, its champion and anchors; a pipeline check)",
+           also="learning_from_search_reversed_reversi.png"),
     script("tuned_defaults_reversed_reversi", "learning.tuned_defaults", "--seeds 1000 1001 1002 "
            "--games 100", 100 * 60, "games", "an Optuna sweep over the default Reversed "
            "Reversi study's GA settings, then its best settings vs the defaults on fresh seeds "
