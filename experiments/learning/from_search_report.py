@@ -57,7 +57,7 @@ def markdown(report: dict, figure_name: str | None) -> list[str]:
              f"and fits `{s['layout']}` in {s['phases']} phases "
              f"({'on every round so far' if s['union'] else 'on this round alone'}; "
              f"`evolve.fit` {s['fit_options']}). Measured at `{' '.join(s['protocol'])}` (the "
-             f"{'League ' if s['game'] == 'othello' else ''}protocol), {s['games']} "
+             f"{'League' if s['game'] == 'othello' else '1-ply'} protocol), {s['games']} "
              f"colour-swapped games per anchor, seed {s['eval_seed']}: score, Elo [95% CI]; "
              "pooled: over the fixed anchors (every one but the round-0 champion, which round 0 "
              "cannot play), the games taken as independent.", "",
