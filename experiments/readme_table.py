@@ -301,6 +301,8 @@ ROWS = [
         "the network's search and exact solves, fit an Edax-like network, again; 1 ply, League "
         "protocol (the small pipeline check: 2 rounds of 50,000 positions)",
         ">= 0.70 vs the promoted blend (round 0)", from_search),
+    Row("learning_from_search_reversed_reversi", "the same for Reversed Reversi, 1 ply + exact "
+        "last 3 (the small pipeline check)", ">= 0.70 vs the champion (round 0)", from_search),
 ]
 
 
