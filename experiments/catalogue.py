@@ -40,6 +40,8 @@ NOT_JOBS = {  # modules of experiments/ that measure nothing themselves, and wha
     "learning.efficiency_inprocess": "learning.efficiency's in-process methods (TD, Texel)",
     "learning.efficiency_report": "learning.efficiency's table and figure",
     "learning.texel": "learning.efficiency's Texel-style method",
+    "learning.from_search_steps": "learning.from_search's label, fit and measure steps",
+    "learning.from_search_report": "learning.from_search's table and curve",
 }
 
 
@@ -297,10 +299,20 @@ JOBS = [
         "a slower machine learns less in them)"),
     job("learning_efficiency_hour", f"{PY} -m experiments.learning.efficiency_hour --results "
         "{results}", "learning_efficiency_hour.md learning_efficiency_hour.json "
-        "learning_efficiency_hour.png", 13.5 * 3600, "timing", "the hour-long rows: TD "
+        "learning_efficiency_hour.png", 15.5 * 3600, "timing", "the hour-long rows: TD "
         "online, distributed TD on 2 Ray workers (learnt by the driver, or on the workers), "
-        "Co-CMA-ES, 1 CPU-hour each; Reversed Reversi 1 seed, Othello 2; per CPU-hour and per "
-        "wall-hour (resumable: rerun to continue)"),
+        "Co-CMA-ES, Othello learning from search, 1 CPU-hour each; Reversed Reversi 1 seed, "
+        "Othello 2; per CPU-hour and per wall-hour (resumable: rerun to continue)"),
+    # label with the network's search, fit, measure, again: the small pipeline check (the
+    # measurement of what it can reach is hours; docs/tuning.md, "Which learner", has it)
+    script("learning_from_search_othello", "learning.from_search", "--game othello", 180,
+           "timing", "learning from search, iterated: 2 rounds of 50,000 positions labelled by "
+           "depth-2 search and exact solves, an Edax-like network fitted in 15 phases, vs the "
+           "fixed anchors at 1 ply (a pipeline check)", also="learning_from_search_othello.png"),
+    script("learning_from_search_reversed_reversi", "learning.from_search",
+           "--game reversed_reversi", 240, "timing", "the same for Reversed Reversi (1 ply + "
+           "exact last 3, its champion and anchors; a pipeline check)",
+           also="learning_from_search_reversed_reversi.png"),
     script("tuned_defaults_reversed_reversi", "learning.tuned_defaults", "--seeds 1000 1001 1002 "
            "--games 100", 100 * 60, "games", "an Optuna sweep over the default Reversed "
            "Reversi study's GA settings, then its best settings vs the defaults on fresh seeds "

@@ -201,6 +201,17 @@ def efficiency_hour(d: dict) -> str:
     return "; ".join(cells) + " Elo vs the anchors"
 
 
+def from_search(d: dict) -> str:
+    """The last round against the round-0 champion and pooled against the fixed anchors, beside
+    round 0's pooled Elo."""
+    first, last = d["rounds"][0], d["rounds"][-1]
+    head = _match(last, d["anchors"][0])
+    pool = {**last["pooled"], "elo_ci95_wilson": None}
+    return (f"round {last['round']} ({last['positions_cumulative']:,} positions): "
+            f"{head['score']:.3f} vs the round-0 champion, {_elo_ci(pool)} vs the fixed anchors "
+            f"(round 0: {_elo_ci({**first['pooled'], 'elo_ci95_wilson': None})})")
+
+
 ROWS = [
     Row("bench_perft", "Reversi perft from the start, one thread", ">= 100 M/s", perft,
         headline="Reversi move generation (perft, one thread)"),
@@ -286,6 +297,12 @@ ROWS = [
         "games, 5 million in Othello; td_workers2_hour from one Othello seed so far)",
         "a table to choose by",
         efficiency_hour),
+    Row("learning_from_search_othello", "learning from search, Othello: label positions with "
+        "the network's search and exact solves, fit an Edax-like network, again; 1 ply, League "
+        "protocol (the small pipeline check: 2 rounds of 50,000 positions)",
+        ">= 0.70 vs the promoted blend (round 0)", from_search),
+    Row("learning_from_search_reversed_reversi", "the same for Reversed Reversi, 1 ply + exact "
+        "last 3 (the small pipeline check)", ">= 0.70 vs the champion (round 0)", from_search),
 ]
 
 

@@ -122,6 +122,15 @@ def run_td(method: Method, seed: int, budget: float, run_dir: Path) -> list[dict
                   key=lambda h: h["games"])
 
 
+def run_from_search(method: Method, seed: int, budget: float, run_dir: Path) -> list[dict]:
+    """``experiments.learning.from_search``'s rounds (label, fit) with the method's options, to
+    their end (a stopped run continues from its last finished step); per round its network and
+    the CPU and wall seconds of labelling and fitting so far. Its rounds, not the budget, fix
+    how long it runs: size them to the budget."""
+    from experiments.learning.from_search import learn
+    return learn([*method.overrides, "--seed", str(seed), "--work", str(run_dir)])
+
+
 def run_in_process(method: Method, seed: int, budget: float, run_dir: Path) -> list[dict]:
     from experiments.learning.efficiency_inprocess import learn
     return learn(method, seed, budget, run_dir, [f * budget for f in FRACTIONS])
@@ -188,10 +197,11 @@ def study(plan: Plan, methods: list[Method], seeds: list[int], budget: float, ga
             print(f"{plan.game} {method.name} seed {seed}: kept from the result file", flush=True)
             rows += kept_rows
             continue
-        resumable = method.kind in ("evolve", "td_cli")  # from their checkpoints
+        resumable = method.kind in ("evolve", "td_cli", "from_search")  # from their steps
         if run_dir.exists() and not resumable:
             shutil.rmtree(run_dir)
-        runner = {"evolve": run_evolve, "td_cli": run_td}.get(method.kind, run_in_process)
+        runner = {"evolve": run_evolve, "td_cli": run_td,
+                  "from_search": run_from_search}.get(method.kind, run_in_process)
         history = runner(method, seed, budget, run_dir)
         measured = []
         for point in checkpoints(history, budget):

@@ -1,9 +1,10 @@
 """The hour-long learning-efficiency rows (``learning_efficiency_hour.md`` / ``.json`` /
 ``.png``): each hour-long method of a game's plan (``efficiency_plans.an_hour``: TD online,
-distributed TD on 2 Ray workers learnt by the driver or on the workers, Co-CMA-ES) for 1
-CPU-hour per seed, Reversed Reversi from one seed and Othello from two, plotted per CPU-hour and
-per wall-hour. Every run is resumable and a measured row is kept (``efficiency``), so an
-interrupted call continues where it stopped, and a bigger machine can add seeds::
+distributed TD on 2 Ray workers learnt by the driver or on the workers, Co-CMA-ES; in
+Othello also learning from search) for 1 CPU-hour per seed, Reversed Reversi from one seed and
+Othello from two, plotted per CPU-hour and per wall-hour. Every run is resumable and a measured
+row is kept (``efficiency``), so an interrupted call continues where it stopped, and a bigger
+machine can add seeds::
 
     python -m experiments.learning.efficiency_hour [--results experiments/results]
 """
@@ -30,7 +31,8 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(
         prog="python -m experiments.learning.efficiency_hour",
         description="The hour-long learning-efficiency rows (TD online, distributed TD "
-        "on 2 Ray workers, Co-CMA-ES; 1 CPU-hour each; Reversed Reversi 1 seed, Othello 2) into "
+        "on 2 Ray workers, Co-CMA-ES, Othello learning from search; 1 CPU-hour each; "
+        "Reversed Reversi 1 seed, Othello 2) into "
         "learning_efficiency_hour.md/.json/.png. Resumable: rerun the same command to continue.")
     p.add_argument("--results", type=Path, default=ROOT / "experiments" / "results",
                    help="where the result files go (default: experiments/results)")

@@ -6,7 +6,8 @@ A method's ``overrides`` are Hydra overrides of ``python -m evolve``; ``td_alone
 compose the same config and run the game's ``td_learn`` from ``td_start`` (``zero`` weights or
 the game's first seed ``reference``) with its ``ga.td_alpha`` / ``ga.td_epsilon``;
 ``texel`` methods fit the same genome to the outcomes of self-play games
-(``experiments.learning.texel``).
+(``experiments.learning.texel``); ``from_search`` methods are the options of
+``experiments.learning.from_search``'s rounds (label with search, fit), run without measuring.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ class Method:
     name: str
     what: str
     overrides: tuple[str, ...]
-    kind: str = "evolve"      # evolve | td_alone | texel | td_cli
+    kind: str = "evolve"      # evolve | td_alone | texel | td_cli | from_search
     td_start: str = "zero"    # td_alone: zero | reference
     yardstick: bool = False   # evolve: keep the yardstick (its hall of fame is in the fitness)
     budget: float | None = None  # run only at this budget (named with --methods), not the plan's
@@ -128,7 +129,14 @@ PLANS = {p.game: p for p in (
           m("ctdl_ntuple", "GA + TD self-play between generations (CTDL), the same network",
             *OTHELLO_NT, *CTDL),
           *alone(OTHELLO_NT),
-          *an_hour("othello", 5_000_000, ("+experiment=othello_cocmaes",))),
+          *an_hour("othello", 5_000_000, ("+experiment=othello_cocmaes",)),
+          m("from_search_hour", "learning from search (experiments.learning.from_search) from "
+            "the reference evaluation: 5 rounds of 500,000 positions labelled by depth-4 "
+            "search with the round's network and exact at 14 empties, the Edax-like layout in "
+            "15 phases fitted on every round so far", "--game", "othello", "--champion",
+            "reference", "--rounds", "5", "--positions", "500000", "--batch-positions",
+            "20000", "--depth", "4", "--exact-empties", "14", "--phases", "15",
+            kind="from_search", budget=HOUR)),
          "Othello League protocol: 1 ply, no exact endgame, both sides move at random with "
          "probability 0.1; wpc1 is the League's standard heuristic WPC."),
     plan("reversed_reversi", "--depth 1 --endgame-empties 3",

@@ -118,13 +118,15 @@ def test_every_study_method_of_the_plans_composes_and_validates(game):
     from experiments.learning.efficiency_inprocess import compose_game
 
     for method in PLANS[game].methods:
-        if method.kind != "td_cli":  # evolve.td options: checked by the run below
+        if method.kind not in ("td_cli", "from_search"):  # their own CLIs' options: checked by
+            # their runs below and in test_from_search
             compose_game((*method.overrides, "seed=0"))
 
 
 def test_an_hour_long_method_runs_only_when_named_and_at_its_budget(tmp_path, capsys):
     named = [x.name for x in PLANS["othello"].methods if x.budget is not None]
-    assert named == ["td_hour", "td_ray2_hour", "cocmaes_hour", "td_workers2_hour"]
+    assert named == ["td_hour", "td_ray2_hour", "cocmaes_hour", "td_workers2_hour",
+                     "from_search_hour"]
     with pytest.raises(SystemExit):
         le.main(["--game", "othello", "--methods", "td_hour", "--budget", "240", "--work",
                  str(tmp_path), "--results", str(tmp_path)])
@@ -158,7 +160,8 @@ def test_the_hour_long_table_runs_each_games_hour_methods_into_its_own_files(mon
     assert calls == [
         ["--game", "reversed_reversi", "--methods", *hour, "--seeds", "0", "--work", "w",
          "--results", "r", "--name", "learning_efficiency_hour"],
-        ["--game", "othello", "--methods", *hour, "--seeds", "0", "1", "--work", "w",
+        ["--game", "othello", "--methods", *hour, "from_search_hour", "--seeds", "0", "1",
+         "--work", "w",
          "--results", "r", "--name", "learning_efficiency_hour"]]
 
 
