@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-README_BYTES, DOCS_BYTES = 8 * 1024, 150 * 1000
+README_BYTES, DOCS_BYTES = 8 * 1024, 165 * 1000  # 158 kB with learning from search
 
 LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
 FENCE = re.compile(r"^(```|~~~).*?^\1", re.S | re.M)
