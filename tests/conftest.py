@@ -39,7 +39,8 @@ def pytest_xdist_auto_num_workers(config):
 
 @pytest.hookimpl(tryfirst=True)  # before xdist reads the groups into the test ids
 def pytest_collection_modifyitems(config, items):
-    xdist_groups.assign(items)
+    without_slow = (config.option.markexpr or "").strip() == "not slow"  # the default tier
+    xdist_groups.assign(items, lambda item: without_slow and item.get_closest_marker("slow"))
     if hasattr(config, "workerinput"):  # an xdist worker; with -n 0 the order stays as written
         xdist_groups.long_first(items)
 

@@ -49,8 +49,11 @@ def group_of(item) -> str | None:
     return module(item)
 
 
-def assign(items) -> None:
-    groups = {item.nodeid: group_of(item) for item in items}
+def assign(items, skipped=lambda item: False) -> None:
+    """Mark each item's group. ``skipped(item)``: whether the run's ``-m`` will deselect it
+    (deselection comes after this hook), so that a slow Ray test left out of the run does not
+    pull its module's other tests into a Ray group."""
+    groups = {item.nodeid: None if skipped(item) else group_of(item) for item in items}
     # the modules with Ray tests, dealt in turn to the Ray groups; a module whose Ray tests share
     # a module fixture with its other tests (a serial run to compare with) goes whole with them,
     # so the fixture is made once
