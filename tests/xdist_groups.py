@@ -9,11 +9,11 @@
 Everything else is spread one test at a time. The group is a marker, so a run without xdist
 ignores it.
 
-Order: xdist hands out the groups with the most tests first, then single tests in collection
-order, so a long single test collected late would run alone at the end while the other workers
-sit idle. The single tests that took 2 s or more in a recorded run (``tests/long_tests.json``,
-rewritten by ``python -m tests.timeline DIR --hints``) are moved to the front, longest first;
-a stale entry only changes the order.
+Order: xdist (``--no-loadscope-reorder``) hands out the units (a group, or a single test) in
+the order collected, so ``long_first`` collects the longest first, by the seconds its tests took
+in a recorded run (``tests/long_tests.json``, rewritten by ``python -m tests.timeline DIR
+--hints``): a long test that started last would run alone at the end while the other workers sat
+idle. A stale entry only changes the order.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ import pytest
 
 WIDER = {"class": 1, "module": 2, "package": 3, "session": 4}
 RAY_GROUPS = 2
+SHORT = 0.05  # seconds: a test long_tests.json does not list
 
 
 def group_of(item) -> str | None:
@@ -68,16 +69,19 @@ def assign(items, skipped=lambda item: False) -> None:
 
 
 def long_first(items) -> None:
-    """Reorder ``items`` in place: the single (ungrouped) tests of ``tests/long_tests.json``
-    first, longest first; every other test keeps its order."""
+    """Reorder ``items`` in place so that the units xdist hands out (a group, or a single test)
+    come longest first, by the seconds ``tests/long_tests.json`` records for their tests (a test
+    it does not list counts as short); the tests of a unit keep their order."""
     hints = json.loads(Path(__file__).with_name("long_tests.json").read_text())
 
-    def seconds(item) -> float:
-        if item.get_closest_marker("xdist_group") is not None:
-            return 0.0
-        return hints.get(item.nodeid, 0.0)
+    def unit(item) -> str:
+        marker = item.get_closest_marker("xdist_group")
+        return f"group:{marker.args[0]}" if marker is not None else item.nodeid
 
-    items.sort(key=lambda item: -seconds(item))  # stable: ties keep collection order
+    cost: dict[str, float] = {}
+    for item in items:
+        cost[unit(item)] = cost.get(unit(item), 0.0) + hints.get(item.nodeid, SHORT)
+    items.sort(key=lambda item: -cost[unit(item)])  # stable: a unit's tests keep their order
 
 
 def module(item) -> str:
