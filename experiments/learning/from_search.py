@@ -253,12 +253,26 @@ def run(args) -> dict:
             "rounds": rounds, "commands": commands}
 
 
+class CurrentStderr(logging.StreamHandler):
+    """Writes to whatever ``sys.stderr`` is now: a caller that swaps it (a test capturing
+    output) never leaves the handler holding a closed stream."""
+
+    @property
+    def stream(self):
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, value):
+        pass
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     args = parse_args(argv)
     if not logging.getLogger().handlers:
-        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s",
-                            datefmt="%H:%M:%S")
+        handler = CurrentStderr()
+        handler.setFormatter(logging.Formatter("%(asctime)s %(message)s", datefmt="%H:%M:%S"))
+        logging.basicConfig(level=logging.INFO, handlers=[handler])
     stamp = Stamp.begin([__file__, *argv])
     try:
         report = run(args)
