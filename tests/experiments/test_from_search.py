@@ -5,6 +5,7 @@ per round, and the result files; the children faked (default tier), then one rea
 from __future__ import annotations
 
 import json
+import logging
 from pathlib import Path
 
 import numpy as np
@@ -135,8 +136,11 @@ def test_more_rounds_extend_a_run_and_other_games_measure_again(tmp_path, monkey
 
 
 def test_a_work_folder_of_other_settings_is_refused_in_one_line(tmp_path, monkeypatch, capsys):
+    # another test's CLI may have left a root handler on its own, closed, capture stream
+    monkeypatch.setattr(logging.getLogger(), "handlers", [])
     FakeChildren(monkeypatch)
     from_search.main(argv(tmp_path))
+    capsys.readouterr()  # the first run's progress lines
     assert from_search.main([*argv(tmp_path), "--phases", "60"]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("error: --work") and "phases" in err and "\n" not in err
