@@ -18,13 +18,12 @@ CG pass with the time left. The same dataset, settings and options give the same
 from __future__ import annotations
 
 import argparse
-import logging
 import sys
 
 from engine.core.helptext import summary
 from engine.core.registry import default_game
 from engine.core.version import add_version_flag
-from evolve.errors import first_line
+from evolve.errors import first_line, log_to_stderr
 from evolve.labels.fitting_cli import run, table
 
 
@@ -60,9 +59,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     args = parse_args(argv)
-    if not logging.getLogger().handlers:
-        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s",
-                            datefmt="%H:%M:%S")
+    log_to_stderr()
     try:
         out, report = run(args, argv)
     except (ValueError, OSError) as err:

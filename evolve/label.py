@@ -18,7 +18,6 @@ run (kill -9 too) to those same bits. A log line per batch: positions/s and ETA.
 from __future__ import annotations
 
 import argparse
-import logging
 import shlex
 import sys
 from pathlib import Path
@@ -27,7 +26,7 @@ from engine.core.capabilities import LABELS, has
 from engine.core.files import load_champion
 from engine.core.helptext import summary
 from engine.core.registry import game_names, get_game
-from evolve.errors import first_line
+from evolve.errors import first_line, log_to_stderr
 from evolve.labels.builder import LabelSettings, build, file_sha256, git_commit
 
 
@@ -163,9 +162,7 @@ def run(args, argv: list[str]) -> dict:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     args = parse_args(argv)
-    if not logging.getLogger().handlers:
-        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s",
-                            datefmt="%H:%M:%S")
+    log_to_stderr()
     try:
         run(args, argv)
     except (ValueError, OSError) as err:

@@ -44,7 +44,7 @@ import numpy as np
 
 from engine.core.capabilities import TD, has
 from engine.core.registry import game_names, get_game
-from evolve.errors import first_line
+from evolve.errors import first_line, log_to_stderr
 from evolve.td_checkpoint import save_snapshot, temporary_checkpoint
 from evolve.td_options import checked_schedule, parse_args
 from evolve.td_training import Schedule, train
@@ -168,9 +168,7 @@ def warm_up(name: str, settings: dict) -> None:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     args = parse_args(argv, __doc__)
-    if not logging.getLogger().handlers:
-        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s",
-                            datefmt="%H:%M:%S")
+    log_to_stderr()
     try:
         run(args, argv)
     except (ValueError, OSError) as err:

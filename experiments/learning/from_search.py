@@ -31,7 +31,7 @@ import time
 from pathlib import Path
 
 from engine.core.helptext import summary
-from evolve.errors import first_line
+from evolve.errors import first_line, log_to_stderr
 from experiments.common import rel
 from experiments.learning import from_search_steps as steps
 from experiments.learning.from_search_report import figure, markdown, pooled
@@ -253,26 +253,10 @@ def run(args) -> dict:
             "rounds": rounds, "commands": commands}
 
 
-class CurrentStderr(logging.StreamHandler):
-    """Writes to whatever ``sys.stderr`` is now: a caller that swaps it (a test capturing
-    output) never leaves the handler holding a closed stream."""
-
-    @property
-    def stream(self):
-        return sys.stderr
-
-    @stream.setter
-    def stream(self, value):
-        pass
-
-
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     args = parse_args(argv)
-    if not logging.getLogger().handlers:
-        handler = CurrentStderr()
-        handler.setFormatter(logging.Formatter("%(asctime)s %(message)s", datefmt="%H:%M:%S"))
-        logging.basicConfig(level=logging.INFO, handlers=[handler])
+    log_to_stderr()
     stamp = Stamp.begin([__file__, *argv])
     try:
         report = run(args)
