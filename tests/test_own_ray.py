@@ -16,29 +16,26 @@ from tests.ray_once import OWNS_RAY
 
 ROOT = Path(__file__).resolve().parent.parent
 OWN_RAY = ROOT / "tests" / "own_ray"
-DOCUMENTED = "documented_path"  # `ray start --head` of its own: apart from the shared cluster
-RUNS = [  # (file, the tier of its tests that this run selects, -k): processes that can run side
-    # by side under xdist. The documented `ray start` path is slow (the default set keeps a
-    # study joining a cluster by its address, in the other half)
-    pytest.param("test_cluster.py", "not slow", DOCUMENTED, id="cluster-ray-start",
-                 marks=pytest.mark.slow),
-    pytest.param("test_cluster.py", "not slow", f"not {DOCUMENTED}", id="cluster"),
-    pytest.param("test_sweep_ray.py", "not slow", "", id="sweep"),
-    pytest.param("test_cluster_node_loss.py", "slow", "", id="node-loss",
+RUNS = [  # (files, the tier of their tests that this run selects): processes that can run side
+    # by side under xdist. The sweep shares the cluster's process: a pytest process of its own
+    # costs seconds before its first test
+    pytest.param(("test_cluster.py",), "slow", id="cluster-slow", marks=pytest.mark.slow),
+    pytest.param(("test_sweep_ray.py", "test_cluster.py"), "not slow", id="cluster"),
+    pytest.param(("test_cluster_node_loss.py",), "slow", id="node-loss",
                  marks=pytest.mark.slow),
 ]
 
 
 def test_every_file_that_owns_ray_is_run():
-    assert {p.values[0] for p in RUNS} == {p.name for p in OWN_RAY.glob("test_*.py")}
+    assert {n for p in RUNS for n in p.values[0]} == {p.name for p in OWN_RAY.glob("test_*.py")}
 
 
 @pytest.mark.timeout(3600)
-@pytest.mark.parametrize("name, tier, keyword", RUNS)
-def test_tests_that_own_ray_pass_in_a_process_of_their_own(name, tier, keyword):
+@pytest.mark.parametrize("names, tier", RUNS)
+def test_tests_that_own_ray_pass_in_a_process_of_their_own(names, tier):
     proc = subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-n", "0", "-q",
-         "-m", tier, *(["-k", keyword] if keyword else []), str(OWN_RAY / name)],
+         "-m", tier, *(str(OWN_RAY / name) for name in names)],
         cwd=ROOT, env={**os.environ, OWNS_RAY: "1"}, capture_output=True, text=True,
         timeout=3500)
     # 5 would mean no test ran: a run that defends nothing fails too

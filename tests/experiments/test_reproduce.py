@@ -31,14 +31,15 @@ def test_the_quickest_job_reproduces_the_committed_figures_and_the_tables(tmp_pa
     readme.write_text((ROOT / "README.md").read_text())
     done = subprocess.run([sys.executable, "-m", "experiments.reproduce", "--only", "elo_anchors",
                            "--results", str(tmp_path / "results"), "--readme", str(readme),
-                           "--page", str(page)],
+                           "--page", str(page), "--logs", str(tmp_path / "logs")],
                           cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     made = tmp_path / "results" / "elo_anchors.md"
     stamp = made.read_text().splitlines()[2:8]
     assert stamp[0].startswith("- command: `python -m experiments.learning.elo_anchors ")
     assert stamp[1] == "- run by: `python -m experiments.reproduce --only elo_anchors " \
-        f"--results {tmp_path / 'results'} --readme {readme} --page {page}`"
+        f"--results {tmp_path / 'results'} --readme {readme} --page {page} " \
+        f"--logs {tmp_path / 'logs'}`"
     assert [s.split(":")[0] for s in stamp[2:]] == [
         "- commit", "- machine", "- load average (1/5/15 min)", "- date"]
     assert body(made) == body(RESULTS / "elo_anchors.md")  # the same games, the same figures
@@ -85,7 +86,8 @@ def test_a_failing_job_fails_the_command_in_one_line_and_the_others_keep_results
 
 def test_an_output_without_the_stamp_fails_its_job(tmp_path, capsys):
     job = fake("plain", f"open('{tmp_path}/r.md', 'w').write('# r')", "r.md")
-    assert reproduce.main(["--results", str(tmp_path), "--no-readme"], jobs=[job]) == 1
+    assert reproduce.main(["--results", str(tmp_path), "--no-readme",
+                           "--logs", str(tmp_path / "logs")], jobs=[job]) == 1
     assert "wrote r.md without the stamp" in capsys.readouterr().err
 
 
@@ -165,7 +167,8 @@ def test_every_job_runs_a_script_that_exists_and_writes_under_results(job):
 def test_a_command_that_only_prints_gets_its_output_written_with_the_stamp(tmp_path):
     job = Job("prints", ("python", "-c", "print('| a | b |')"), ("printed.md",), 1, "timing",
               "prints", capture="What it printed")
-    assert reproduce.main(["--results", str(tmp_path), "--no-readme"], jobs=[job]) == 0
+    assert reproduce.main(["--results", str(tmp_path), "--no-readme",
+                           "--logs", str(tmp_path / "logs")], jobs=[job]) == 0
     text = (tmp_path / "printed.md").read_text()
     assert text.startswith("# What it printed\n\n- command: `python -c ")
     assert text.endswith("\n| a | b |\n") and "- date: " in text

@@ -85,7 +85,9 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-# a head of its own: ~50 s on a loaded 2-CPU machine; the documented path, so in the default set
+# a head of its own: ~50 s on a loaded 2-CPU machine; the default set keeps a study joining a
+# cluster by its address
+@pytest.mark.slow
 def test_the_documented_path_ray_start_head_then_a_study_with_address_auto(serial_run,
                                                                           tmp_path):
     """``ray start --head --port ...`` as a user would (in its own session, so the test can stop
@@ -231,9 +233,11 @@ def evolve_process(tmp_path: Path, *args: str, drop_env=(), **kwargs):
                             **kwargs)
 
 
-# two drivers start in subprocesses: ~25 s here; kill -9 on a cluster, so in the default set. Three
-# generations, so that generations are still to play after the first checkpoint (the kill must
-# come mid-run)
+# two drivers start in subprocesses: ~25 s here. The default set keeps kill -9 + resume on a
+# local Ray (tests/evolve/ga/test_determinism.py) and every node lost then resume on this
+# cluster. Three generations, so that generations are still to play after the first checkpoint
+# (the kill must come mid-run)
+@pytest.mark.slow
 def test_the_driver_killed_then_resumed_on_the_same_cluster_matches(cluster, tmp_path):
     longer = [*TINY, "ga.generations=3"]
     run(config("ga.generations=3"), run_dir=tmp_path / "serial")
