@@ -69,7 +69,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--eval-seed", type=int, default=2026)
     p.add_argument("--time", type=float, default=0.5, help="seconds per move of --time-games")
     p.add_argument("--time-games", type=int, default=0,
-                   help="games at --time per move vs the round-0 champion (default 0: none)")
+                   help="games at --time per move vs the round-0 champion, by the last round's "
+                        "network (default 0: none; on the labelling's backend)")
     p.add_argument("--backend", choices=("serial", "ray"), default="serial",
                    help="the labelling's backend")
     p.add_argument("--workers", type=int, default=None, help="the labelling's Ray workers")
@@ -150,7 +151,7 @@ def one_round(args, r: int, champion: str, work: Path, commands: list[str]) -> d
     record = learnt_round(args, r, champion, work, commands)
     return {**record, **measured(args, record["network"],
                                  [args.champion, *steps.SETUPS[args.game].anchors],
-                                 work / f"round{r:02d}", commands)}
+                                 work / f"round{r:02d}", commands, last=r == args.rounds)}
 
 
 def learnt_round(args, r: int, champion: str, work: Path, commands: list[str]) -> dict:
@@ -197,7 +198,8 @@ def learn(argv: list[str]) -> list[dict]:
     return history
 
 
-def measured(args, player: str, opponents: list[str], folder: Path, commands: list[str]) -> dict:
+def measured(args, player: str, opponents: list[str], folder: Path, commands: list[str],
+             last: bool = False) -> dict:
     setup = steps.SETUPS[args.game]
     result = steps.measure(player, opponents, list(setup.protocol), args.games, args.eval_seed,
                            folder / "anchors.json", commands)
@@ -205,9 +207,12 @@ def measured(args, player: str, opponents: list[str], folder: Path, commands: li
     args.clock.step(f"{folder.name}: {fixed['score']:.3f} vs the fixed anchors")
     out = {"matches": result["matches"], "pooled": fixed,
            "eval_wall_seconds": result["wall_seconds"]}
-    if args.time_games and player != args.champion:
+    if args.time_games and last and player != args.champion:
+        backend = ("--backend", "ray", *(("--workers", str(args.workers)) if args.workers else ())
+                   ) if args.backend == "ray" else ("--backend", "serial")
         timed = steps.measure(player, [args.champion], ["--time", str(args.time)],
-                              args.time_games, args.eval_seed, folder / "timed.json", commands)
+                              args.time_games, args.eval_seed, folder / "timed.json", commands,
+                              backend)
         out["timed"] = timed["matches"][0]
     return out
 

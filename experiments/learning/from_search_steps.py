@@ -161,7 +161,8 @@ def fit(game: str, data: Path, out: Path, settings: dict, fit_options: list[str]
 
 
 def measure(player: str, opponents: list[str], search: list[str], games: int, seed: int,
-            out: Path, commands: list[str]) -> dict:
+            out: Path, commands: list[str], backend: tuple[str, ...] = ("--backend", "serial")
+            ) -> dict:
     """``player`` against ``opponents`` (colour-swapped seeded openings, ``evolve.evaluate``);
     the record holds each match (score, Elo and their 95% intervals)."""
     record_path = out.with_name(out.stem + ".record.json")
@@ -174,7 +175,7 @@ def measure(player: str, opponents: list[str], search: list[str], games: int, se
     started = time.monotonic()
     cpu = resource.getrusage(resource.RUSAGE_CHILDREN)
     result = evaluate([player, "--vs", *opponents, *search, "--games", games, "--seed", seed,
-                       "--backend", "serial", "--no-progress"], out, log=commands)
+                       *backend, "--no-progress"], out, log=commands)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     keep = ("opponent", "games", "wins", "draws", "losses", "score", "score_ci95", "elo",
             "elo_ci95")

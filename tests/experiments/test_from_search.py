@@ -223,13 +223,16 @@ def test_on_ray_the_labelling_cpu_counts_the_workers_tasks(tmp_path, monkeypatch
     assert [r["label_cpu_seconds"] for r in rounds] == [0.0, 1.5, 1.5]  # its children already
 
 
-def test_time_games_play_the_round_0_champion_at_the_time_per_move(tmp_path, monkeypatch):
+def test_time_games_play_the_round_0_champion_at_the_time_per_move_in_the_last_round(
+        tmp_path, monkeypatch):
     fake = FakeChildren(monkeypatch)
-    from_search.main([*argv(tmp_path), "--time-games", "2", "--time", "0.1"])
+    from_search.main([*argv(tmp_path), "--time-games", "2", "--time", "0.1", "--backend", "ray",
+                      "--workers", "2"])
     report = json.loads((tmp_path / "out" / "r.json").read_text())
-    assert fake.calls.count("evolve.evaluate") == 1 + 2 * 2  # round 0 has no timed match
-    timed = [c for c in report["commands"] if "--time 0.1" in c]
-    assert len(timed) == 2 and all(f"--vs {steps.SETUPS['othello'].champion} --time" in c
-                                   for c in timed)
-    assert [r["timed"]["games"] for r in report["rounds"][1:]] == [2, 2]
+    assert fake.calls.count("evolve.evaluate") == 1 + 2 + 1  # the timed games: the last round's
+    (timed,) = [c for c in report["commands"] if "--time 0.1" in c]
+    assert f"--vs {steps.SETUPS['othello'].champion} --time" in timed
+    assert "--backend ray --workers 2" in timed  # the costly games on the labelling's workers
+    assert [bool(r.get("timed")) for r in report["rounds"]] == [False, False, True]
+    assert report["rounds"][2]["timed"]["games"] == 2
     assert "At 0.1 s per move" in (tmp_path / "out" / "r.md").read_text()
