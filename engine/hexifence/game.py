@@ -34,8 +34,8 @@ from engine.hexifence.genome import network as nw
 from engine.hexifence.genome import weights as W
 from engine.hexifence.rules.board import MAX_SIZE, board
 from engine.hexifence.rules.state import PLAYER_NAMES, State, edge_of_move, from_text, initial_state
-from engine.kernels.ntuple_game import NetworkGenomeFigures
-from engine.kernels.ntuple_settings import merged_genome
+from engine.kernels.ntuple.game import NetworkGenomeFigures
+from engine.kernels.ntuple.settings import merged_genome
 
 SIMPLE_SPECS = ("random", "greedy", "safe", "chain")
 SEARCH_SPECS = ("alphabeta", "reference", "margin", "perfect")

@@ -11,7 +11,7 @@ room and file names in every game package)::
     genome/          settings (game.genome), weights (square tables), layout, evaluation
                      (the static evaluation kernel), network (the ntuple genome),
                      network_eval (its kernel), projection (evaluations as networks)
-    search/          negamax (parts of engine.kernels.alphabeta), searcher, settings
+    search/          negamax (parts of engine.kernels.search.alphabeta), searcher, settings
     endgame/         the exact solver: solver, small, shallow, order, table, flips, stability
     agents/          simple (random, greedy, ...), alphabeta (the tuned agent), mcts, bfs,
                      factory (agent specs)

@@ -212,7 +212,7 @@ class ReversiGame(ReversiStates, ReversiTD, ReversiLabels, GameBase):
     def fixed_search(self, spec: str) -> str | None:
         from engine.core.base import NO_SEARCH
         from engine.core.specs import split_depth
-        from engine.kernels.mcts import DEFAULT_PLAYOUTS
+        from engine.kernels.search.mcts import DEFAULT_PLAYOUTS
         from engine.reversi.agents.factory import parse_spec
 
         parsed = parse_spec(split_depth(spec, SearchSettings())[0])

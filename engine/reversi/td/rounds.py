@@ -30,7 +30,7 @@ from numba import njit
 
 from engine.core.agent import Seed, make_rng
 from engine.kernels import ntuple as nt
-from engine.kernels.ntuple_td import check_td_args, explores
+from engine.kernels.ntuple.td import check_td_args, explores
 from engine.kernels.rng import new_state, random_bit
 from engine.reversi.genome.evaluation import N_ALL_FEATURES
 from engine.reversi.genome.layout import CATALOGUE_INDEX, phase_of_discs_table

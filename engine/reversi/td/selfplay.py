@@ -12,7 +12,7 @@ there, kept after a pass), and the last position towards the game's result (+1 w
     V(x) = tanh(s(x)),  s(x) = network(x) + features . counts(x)   (targets in [-1, 1])
     s(x) moves by alpha * (target - V(x)) * (1 - V(x)**2)
 
-``alpha`` means what it means in every game (``engine.kernels.ntuple_td``): the share of the
+``alpha`` means what it means in every game (``engine.kernels.ntuple.td``): the share of the
 error the sum moves by, shared out as normalised LMS does. Every entry ``x`` reads moves by
 ``step`` and every learnable feature weight of the genome's groups by ``step * c / 64`` (its
 input is its count ``c`` scaled by ``1 / FEATURE_SCALE``: a count of 8 weighs as much as one
@@ -34,8 +34,8 @@ from numba import njit
 
 from engine.core.agent import Seed
 from engine.kernels import ntuple as nt
-from engine.kernels.ntuple_genome import NetworkGenome
-from engine.kernels.ntuple_td import add_to_entries, explores, learn_genome, squared_counts
+from engine.kernels.ntuple.genome import NetworkGenome
+from engine.kernels.ntuple.td import add_to_entries, explores, learn_genome, squared_counts
 from engine.kernels.rng import random_bit
 from engine.reversi.genome.evaluation import (
     N_ALL_FEATURES,
@@ -272,7 +272,7 @@ def learn(network: NetworkGenome, genome: np.ndarray, games: int, seed: Seed, al
     (``opponent_network``) that play some blocks of games instead of the network itself
     (``opponent_schedule``: a share ``self_play_share`` stays self-play); the network learns
     from every position of those games as of its own. ``rule``: a ``StepRule``
-    (``engine.kernels.ntuple_td``; None: plain normalised LMS), its state learnt in place.
+    (``engine.kernels.ntuple.td``; None: plain normalised LMS), its state learnt in place.
     ``ValueError`` if an argument is out of
     range. (With tanh squashing every step is bounded: weights cannot run away, a too large
     ``alpha`` only learns worse.)"""

@@ -15,7 +15,7 @@ from engine.core.clock import (
     mean_weight_from,
     midgame_weight,
 )
-from engine.kernels.mcts import TIMED_CHUNK
+from engine.kernels.search.mcts import TIMED_CHUNK
 from engine.pentago.agents import mcts as pentago_mcts
 from engine.reversi.agents import mcts as reversi_mcts
 from engine.reversi.search import searcher as reversi_search

@@ -1,4 +1,4 @@
-"""Network files (schema 2, the shared form of ``engine.kernels.ntuple_files``): they say what
+"""Network files (schema 2, the shared form of ``engine.kernels.ntuple.files``): they say what
 they hold (a reader of the JSON alone evaluates as the engine), round-trip exactly through JSON
 and npz and the game's champion paths, and refuse bad input with one line naming the field.
 Schema-1 files (every network file written before) still load, with the same weights;
