@@ -18,7 +18,7 @@ import numpy as np
 
 from engine.core.agent import Seed
 from engine.core.base import GameBase
-from engine.core.files import ChampionDocument
+from engine.core.champions.files import ChampionDocument
 from engine.core.game import (
     DRAW,
     JSON_EXPORT,
@@ -176,14 +176,14 @@ class HexifenceGame(NetworkGenomeFigures, GameBase):
         raise ValueError(f"unknown agent spec {spec!r} (allowed: {', '.join(self.agent_specs())})")
 
     def spec_searches(self, spec: str) -> bool:
-        from engine.core.specs import split_depth
+        from engine.core.matches.specs import split_depth
 
         inner, _ = split_depth(spec, SearchSettings())
         return inner.strip() not in SIMPLE_SPECS
 
     def fixed_search(self, spec: str) -> str | None:
         from engine.core.base import NO_SEARCH
-        from engine.core.specs import split_depth
+        from engine.core.matches.specs import split_depth
 
         return {"random": NO_SEARCH,
                 "greedy": "depth 2, a capture, else the edge that hands over the fewest cells",

@@ -19,7 +19,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from engine.core import JSON_EXPORT, Agent, GameBase, Seed
-from engine.core.files import as_champion
+from engine.core.champions.files import as_champion
 from engine.core.records import (
     Champion,
     ChampionFileError,
@@ -203,7 +203,7 @@ class ReversiGame(ReversiStates, ReversiTD, ReversiLabels, GameBase):
             load_spec_weights(parsed.weights, parsed.kind)
 
     def spec_searches(self, spec: str) -> bool:
-        from engine.core.specs import split_depth
+        from engine.core.matches.specs import split_depth
         from engine.reversi.agents.factory import parse_spec
 
         inner, _ = split_depth(spec, SearchSettings())
@@ -211,7 +211,7 @@ class ReversiGame(ReversiStates, ReversiTD, ReversiLabels, GameBase):
 
     def fixed_search(self, spec: str) -> str | None:
         from engine.core.base import NO_SEARCH
-        from engine.core.specs import split_depth
+        from engine.core.matches.specs import split_depth
         from engine.kernels.search.mcts import DEFAULT_PLAYOUTS
         from engine.reversi.agents.factory import parse_spec
 

@@ -34,7 +34,7 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.core.files import check_header
+from engine.core.champions.files import check_header
 from engine.core.records import Champion, ChampionFileError, GameSettingsError
 from engine.kernels.ntuple.layout import Layout, LayoutError
 from engine.kernels.ntuple.layout_json import layout_from_json, layout_to_json

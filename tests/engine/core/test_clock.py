@@ -1,4 +1,4 @@
-"""Whole-game time controls (engine.core.clock): parsing, the allocation rule, and a clocked
+"""Whole-game time controls (engine.core.matches.clock): parsing, the allocation rule, and a clocked
 agent that keeps within its time over a real game (on a clock its search's own work moves)."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine.core import SearchSettings, get_game
-from engine.core.clock import (
+from engine.core.matches.clock import (
     MAX_SHARE,
     MIN_MOVES_LEFT,
     Clock,

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine.core.files import champion_game
+from engine.core.champions.files import champion_game
 from engine.core.game import ChampionFileError
 from engine.core.registry import get_game
 from engine.reversi.files import (

@@ -151,7 +151,7 @@ def test_bad_arguments_are_one_line_errors(args, message):
 def score(game, genome, opponent: str, pairs: int, epsilon: float = 0.0) -> float:
     """Points per game of ``genome`` at 1 ply against ``opponent``, colour-swapped pairs on
     seeded random openings (both sides epsilon-random when ``epsilon``)."""
-    from engine.core.agents import EpsilonAgent
+    from engine.core.matches.agents import EpsilonAgent
 
     points = 0.0
     for k, opening in enumerate(game.random_openings(pairs, 11)):

@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from engine.core.files import load_champion
+from engine.core.champions.files import load_champion
 from engine.core.records import SearchSettings
 from engine.core.registry import get_game
 from engine.kernels.ntuple import fit
