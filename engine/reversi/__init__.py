@@ -2,7 +2,9 @@
 room and file names in every game package)::
 
     game.py          the game contract (ReversiGame; OTHELLO, REVERSED_REVERSI), with its
-    game_states.py   states, moves and outcomes, and
+    game_states.py   states, moves and outcomes,
+    game_files.py    champion files, exports and figures,
+    game_labels.py   learning from search, and
     game_td.py       TD learning behind the contract
     play.py          python -m engine.play's Reversi board in the terminal
     solve.py         python -m engine.solve: the exact endgame value of a position
