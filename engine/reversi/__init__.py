@@ -17,7 +17,8 @@ room and file names in every game package)::
     endgame/         the exact solver: solver, small, shallow, order, table, flips, stability
     agents/          simple (random, greedy, ...), alphabeta (the tuned agent), mcts, bfs,
                      factory (agent specs)
-    td/              selfplay, opponents, rounds, step_rules
+    td/              selfplay, step (a position's value and TD step), opponents, rounds,
+                     step_rules
     export/          course drop-ins: cs303, cs303_ntuple, comp90054 (+ their templates),
                      formats (what python -m evolve.export writes)
     figures/         heatmaps, network, report
