@@ -12,8 +12,8 @@ import json
 import sys
 
 from engine.core import capabilities as cap
+from engine.core.commands.version import add_version_flag
 from engine.core.registry import get_game, usable_game_names
-from engine.core.version import add_version_flag
 
 
 def describe(name: str) -> dict:

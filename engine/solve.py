@@ -2,7 +2,7 @@
 
 import sys
 
-from engine.core.cli import dispatch
+from engine.core.commands.cli import dispatch
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -142,7 +142,7 @@ def preflight(args: list[str]):
 
 if __name__ == "__main__":
     if "--version" in sys.argv[1:]:  # ours, not Hydra's own version
-        from engine.core.version import version_line
+        from engine.core.commands.version import version_line
 
         print(version_line())
         raise SystemExit(0)

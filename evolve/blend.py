@@ -25,10 +25,10 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.core.files import champion_game
-from engine.core.helptext import summary
+from engine.core.champions.files import champion_game
+from engine.core.commands.helptext import summary
+from engine.core.commands.version import add_version_flag
 from engine.core.registry import game_names, get_game
-from engine.core.version import add_version_flag
 from evolve.errors import first_line
 
 

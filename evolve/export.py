@@ -5,7 +5,7 @@ lists them with their options).
     python -m evolve.export <run dir | champion file> --format FORMAT --out PATH [options]
     python -m evolve.export RUN --format cs303 --depth 1 --endgame-empties 3 --out ai.py
 
-The champion is read once, here (``engine.core.files``), and the game writes every format
+The champion is read once, here (``engine.core.champions.files``), and the game writes every format
 from that ``Champion``. A format's options (e.g. the CS303 agent's ``--depth``) are the game's.
 ``--play`` (JSON format) records the search front ends play the champion at
 (``metadata.play``), e.g. the search its README strength row was measured at; without it they
@@ -22,11 +22,11 @@ from dataclasses import replace
 from pathlib import Path
 
 from engine.core.capabilities import EXPORT, export_formats, has
-from engine.core.files import champion_of, read_document, recognizing_game, resolve_source
+from engine.core.champions.files import champion_of, read_document, recognizing_game, resolve_source
+from engine.core.commands.helptext import summary
+from engine.core.commands.version import add_version_flag
 from engine.core.game import Champion, ChampionFileError, ExportFormat
-from engine.core.helptext import summary
 from engine.core.registry import get_game, usable_game_names
-from engine.core.version import add_version_flag
 
 BINARY_SUFFIXES = (".npz",)  # loaders tell these from JSON by the suffix alone
 FOLDER = "/"  # the ``suffix`` of a format that writes a folder (a Java package: several files)
@@ -131,7 +131,7 @@ def play_search(play) -> dict:
     ``"time_limit"`` in seconds), else a ``ValueError`` naming what is allowed."""
     import json
 
-    from engine.core.champion_search import parse_search
+    from engine.core.champions.search import parse_search
 
     if isinstance(play, str):
         try:
@@ -200,8 +200,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def search_line(source: Path | Champion, given: dict) -> str:
     """The search the champion records and where from (its file, else its study's config;
-    ``engine.core.champion_search``), and the format's search options given over it."""
-    from engine.core.champion_search import DEFAULTS, champion_search
+    ``engine.core.champions.search``), and the format's search options given over it."""
+    from engine.core.champions.search import DEFAULTS, champion_search
     from engine.core.game import SearchSettings
 
     found = champion_search(source, SearchSettings())

@@ -20,9 +20,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from engine.core.helptext import summary
+from engine.core.commands.helptext import summary
+from engine.core.commands.version import add_version_flag
 from engine.core.registry import default_game
-from engine.core.version import add_version_flag
 from evolve.errors import first_line, log_to_stderr
 from evolve.labels.fitting_cli import run, table
 

@@ -23,8 +23,8 @@ import sys
 from pathlib import Path
 
 from engine.core.capabilities import LABELS, has
-from engine.core.files import load_champion
-from engine.core.helptext import summary
+from engine.core.champions.files import load_champion
+from engine.core.commands.helptext import summary
 from engine.core.registry import game_names, get_game
 from evolve.errors import first_line, log_to_stderr
 from evolve.labels.builder import LabelSettings, build, file_sha256, git_commit

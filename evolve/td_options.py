@@ -11,10 +11,10 @@ from pathlib import Path
 import numpy as np
 
 from engine.core.capabilities import TD, has
-from engine.core.helptext import summary
+from engine.core.commands.helptext import summary
+from engine.core.commands.version import add_version_flag
 from engine.core.records import STEP_RULES
 from engine.core.registry import game_names
-from engine.core.version import add_version_flag
 from evolve.td_training import ONLINE_CHUNK, Schedule
 
 CHUNK_GAMES = 100  # --chunk-games by default

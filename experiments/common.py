@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.core.helptext import summary
+from engine.core.commands.helptext import summary
 from experiments.stamp import ROOT
 
 __all__ = ["ROOT", "Evaluation", "arguments", "baseline_arguments", "baseline_tree", "best_of",

@@ -26,7 +26,7 @@ from pathlib import Path
 import yaml
 from omegaconf import DictConfig, OmegaConf
 
-from engine.core.helptext import summary
+from engine.core.commands.helptext import summary
 from experiments.stamp import ROOT, commit
 
 RUNS = ROOT / "experiments" / "runs"

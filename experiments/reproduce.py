@@ -29,7 +29,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from engine.core.helptext import summary, unquote
+from engine.core.commands.helptext import summary, unquote
 from experiments.catalogue import JOBS, Job
 from experiments.results_page import RESULTS_PAGE, rewrite_readme, write_results_page
 from experiments.stamp import ROOT, Stamp, is_stamped, write_markdown

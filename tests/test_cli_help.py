@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.core.helptext import first_sentence, plain, summary
+from engine.core.commands.helptext import first_sentence, plain, summary
 from engine.core.registry import get_game, usable_game_names
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -44,7 +44,7 @@ def test_subprocesses_of_the_tests_inherit_it(keyed):
 
 def test_the_compiled_sources_are_the_engine_the_plugin_game_and_files_that_cache():
     sources = {p.relative_to(ROOT).as_posix() for p in numba_sources()}
-    assert {"engine/kernels/rng.py", "engine/kernels/ntuple_td.py",
+    assert {"engine/kernels/rng.py", "engine/kernels/ntuple/td.py",
             "tests/plugin_game/connect_four/rules.py"} <= sources
     assert "tests/engine/kernels/test_ntuple_td.py" in sources  # it caches its own kernels
     assert "tests/test_cli.py" not in sources and "evolve/ga/loop.py" not in sources

@@ -42,7 +42,7 @@ def warm_labels() -> None:
     import numpy as np
 
     from engine.core.capabilities import LABELS, has
-    from engine.core.files import load_champion
+    from engine.core.champions.files import load_champion
     from engine.core.registry import game_names, get_game
 
     network = ROOT / "experiments" / "results" / "champions" / "othello_ntuple.json"

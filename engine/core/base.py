@@ -20,7 +20,8 @@ import numpy as np
 
 from engine.core.agent import Agent, Seed
 from engine.core.capabilities import PLAY_ANY
-from engine.core.files import ChampionDocument, as_champion, check_header, load_champion
+from engine.core.champions.files import ChampionDocument, as_champion, check_header, load_champion
+from engine.core.moved import current_name
 from engine.core.records import (
     JSON_EXPORT,
     Champion,
@@ -47,7 +48,7 @@ class GameBase:
     seed_references: tuple[str, ...] = ()
     default_panel: tuple[str, ...] = ()
     export_formats: tuple[ExportFormat, ...] = (JSON_EXPORT,)
-    cli_commands: Mapping[str, str] = MappingProxyType({"play": "engine.core.play_any"})
+    cli_commands: Mapping[str, str] = MappingProxyType({"play": "engine.core.commands.play_any"})
     config_dir: Path | None = None
     cli_selectors: Mapping[str, str] = MappingProxyType({})
     capabilities: frozenset[str] = frozenset()  # engine.core.capabilities: declared, not implied
@@ -72,7 +73,7 @@ class GameBase:
 
     def moves_left(self, state) -> int:
         """An estimate of the moves the side to move has left, this one included (a game
-        clock shares its time over them; ``engine.core.clock``)."""
+        clock shares its time over them; ``engine.core.matches.clock``)."""
         return 20
 
     def progress(self, state) -> float:
@@ -95,7 +96,7 @@ class GameBase:
         """What an agent the search settings do not change (``spec_searches`` false) searches,
         in the words a search's settings are given in (``depth 1, greedy by its positional
         weights, no exact endgame``); None when the game does not say."""
-        from engine.core.specs import split_depth
+        from engine.core.matches.specs import split_depth
 
         inner, _ = split_depth(spec, SearchSettings())
         return NO_SEARCH if inner.strip() == "random" else None
@@ -149,13 +150,13 @@ class GameBase:
     # --- playing ------------------------------------------------------------------------------
     def random_openings(self, n: int, seed: Seed, min_plies: int = 2,
                         max_plies: int = 4) -> list[tuple[int, ...]]:
-        from engine.core.match import random_openings
+        from engine.core.matches.runner import random_openings
 
         return random_openings(self, n, seed, min_plies, max_plies)
 
     def play(self, first: Agent, second: Agent, opening: Sequence[int] = (),
              seed: Seed = None) -> Outcome:
-        from engine.core.match import play_game
+        from engine.core.matches.runner import play_game
 
         return play_game(self, first, second, opening, seed)
 
@@ -211,8 +212,9 @@ class GameBase:
         return genome
 
     def load_champion(self, path: str | Path) -> Champion:
-        """The champion file ``path`` read by this game (``engine.core.files.load_champion``
-        is the edge every front end goes through: it also finds the game)."""
+        """The champion file ``path`` read by this game
+        (``engine.core.champions.files.load_champion`` is the edge every front end goes through: it
+        also finds the game)."""
         return load_champion(path, self)
 
     def read_champion(self, document: ChampionDocument) -> Champion:
@@ -284,4 +286,5 @@ class GameBase:
 
     def cli_arguments(self, command: str) -> list[str]:
         """Prepended to the command's arguments (the shared play command needs the game)."""
-        return ["--game", self.name] if self.cli_commands.get(command) == PLAY_ANY else []
+        module = current_name(self.cli_commands.get(command, ""))  # a plug-in may name the old path
+        return ["--game", self.name] if module == PLAY_ANY else []

@@ -38,7 +38,7 @@ from engine.core.records import JSON_EXPORT, Champion, ExportFormat, GenomeSpec,
 
 GENOMES, FILES, TD, FIGURES, EXPORT, COMMANDS, LABELS = \
     "genomes", "files", "td", "figures", "export", "commands", "labels"
-PLAY_ANY = "engine.core.play_any"  # the play command of a game that has none of its own
+PLAY_ANY = "engine.core.commands.play_any"  # the play command of a game that has none of its own
 
 
 @runtime_checkable

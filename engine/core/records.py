@@ -108,10 +108,10 @@ class GenomeSpec:
 
 @dataclass
 class Champion:
-    """A champion, loaded once (``engine.core.files.load_champion``) and then passed as an
+    """A champion, loaded once (``engine.core.champions.files.load_champion``) and then passed as an
     object to whatever plays, exports or describes it: its game and the settings it was evolved
     under, its genome, the search its file records (``metadata.play``, else
-    ``metadata.search``; ``engine.core.champion_search``) and where it came from (``path``).
+    ``metadata.search``; ``engine.core.champions.search``) and where it came from (``path``).
 
     ``evaluation``: the game's own evaluation object when the file holds one richer than the
     genome (Reversi: ``Weights`` or ``NtupleWeights``, as read), so that an agent is built

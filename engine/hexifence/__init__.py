@@ -1,7 +1,8 @@
 """Hexifence (Melbourne COMP30024, 2016): hexagonal dots-and-boxes, see docs/hexifence.md; in
 rooms by role (the same room and file names in every game package)::
 
-    game.py           the game contract (HexifenceGame; GAME)
+    game.py           the game contract (HexifenceGame; GAME), with its
+    game_states.py    states, moves and outcomes
     play.py           python -m engine.play's Hexifence board in the terminal
     solve.py          python -m engine.solve: the exact cell margin of a position
     network_files.py  champion files of the ntuple genome

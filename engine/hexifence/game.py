@@ -10,7 +10,7 @@ turn, so ``to_move`` may stay the same after a move. Settings: ``size`` (N, defa
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -18,30 +18,29 @@ import numpy as np
 
 from engine.core.agent import Seed
 from engine.core.base import GameBase
-from engine.core.files import ChampionDocument
+from engine.core.champions.files import ChampionDocument
 from engine.core.game import (
-    DRAW,
     JSON_EXPORT,
     Champion,
     GameSettingsError,
     GenomeSpec,
-    Outcome,
     SearchSettings,
 )
 from engine.core.settings import int_in
 from engine.hexifence.export.comp30024 import COMP30024_EXPORT
+from engine.hexifence.game_states import HexifenceStates
 from engine.hexifence.genome import network as nw
 from engine.hexifence.genome import weights as W
 from engine.hexifence.rules.board import MAX_SIZE, board
-from engine.hexifence.rules.state import PLAYER_NAMES, State, edge_of_move, from_text, initial_state
-from engine.kernels.ntuple_game import NetworkGenomeFigures
-from engine.kernels.ntuple_settings import merged_genome
+from engine.hexifence.rules.state import PLAYER_NAMES, State
+from engine.kernels.ntuple.game import NetworkGenomeFigures
+from engine.kernels.ntuple.settings import merged_genome
 
 SIMPLE_SPECS = ("random", "greedy", "safe", "chain")
 SEARCH_SPECS = ("alphabeta", "reference", "margin", "perfect")
 
 
-class HexifenceGame(NetworkGenomeFigures, GameBase):
+class HexifenceGame(HexifenceStates, NetworkGenomeFigures, GameBase):
     name = "hexifence"
     network_package = "engine.hexifence"  # its figures.network module (NetworkGenomeFigures)
     description = "Hexifence: hexagonal dots-and-boxes (Melbourne COMP30024), most cells wins"
@@ -176,14 +175,14 @@ class HexifenceGame(NetworkGenomeFigures, GameBase):
         raise ValueError(f"unknown agent spec {spec!r} (allowed: {', '.join(self.agent_specs())})")
 
     def spec_searches(self, spec: str) -> bool:
-        from engine.core.specs import split_depth
+        from engine.core.matches.specs import split_depth
 
         inner, _ = split_depth(spec, SearchSettings())
         return inner.strip() not in SIMPLE_SPECS
 
     def fixed_search(self, spec: str) -> str | None:
         from engine.core.base import NO_SEARCH
-        from engine.core.specs import split_depth
+        from engine.core.matches.specs import split_depth
 
         return {"random": NO_SEARCH,
                 "greedy": "depth 2, a capture, else the edge that hands over the fewest cells",
@@ -196,66 +195,6 @@ class HexifenceGame(NetworkGenomeFigures, GameBase):
         search = SEARCH_SPECS if self.size == 2 else tuple(s for s in SEARCH_SPECS
                                                             if s != "perfect")
         return (*SIMPLE_SPECS, *search, "<champion.json>")
-
-    # --- states ---------------------------------------------------------------------------
-    def initial_state(self) -> State:
-        return initial_state(self.size)
-
-    def to_move(self, state: State) -> int:
-        return state.to_move
-
-    def legal_moves(self, state: State) -> list[int]:
-        return state.legal_moves()
-
-    def apply(self, state: State, move: int) -> State:
-        if state.is_terminal():
-            raise ValueError("the game is over: no edge is left to draw")
-        return state.play(move)
-
-    def is_terminal(self, state: State) -> bool:
-        return state.is_terminal()
-
-    def outcome(self, state: State, moves: Sequence[int] = ()) -> Outcome:
-        blue, red = state.scores
-        winner = 0 if blue > red else 1 if red > blue else DRAW
-        return Outcome(winner, float(blue - red), len(moves), tuple(int(m) for m in moves),
-                       {"blue_cells": blue, "red_cells": red})
-
-    def state_text(self, state: State) -> str:
-        return state.to_text()
-
-    def parse_state(self, text: str) -> State:
-        return from_text(text)
-
-    def state_view(self, state: State) -> dict:
-        return {"size": state.size, "grid": state.grid(), "to_move": state.to_move,
-                "scores": list(state.scores)}
-
-    def move_text(self, move: int) -> str:
-        row, col = self.board.edges[edge_of_move(self.board, move)]
-        return f"{row} {col}"
-
-    def move_label(self, move: int, state: State | None = None) -> str:
-        """For people: the edge's grid point and the cell(s) it borders, e.g.
-        ``"5 6 (cells 2,2 | 2,3)"`` or ``"0 1 (cell 0,0, on the rim)"``."""
-        edge = edge_of_move(self.board, move)
-        row, col = self.board.edges[edge]
-        cells = [self.board.cells[c] for c in self.board.edge_cells[edge] if c >= 0]
-        names = " | ".join(f"{r},{c}" for r, c in cells)
-        return (f"{row} {col} (cells {names})" if len(cells) == 2
-                else f"{row} {col} (cell {names}, on the rim)")
-
-    def parse_move(self, text: str, state: State | None = None) -> int:
-        parts = str(text).replace(",", " ").split()
-        if len(parts) != 2 or not all(p.lstrip("-").isdigit() for p in parts):
-            raise ValueError(f"move must be 'row col' (two integers), got {text!r}")
-        row, col = int(parts[0]), int(parts[1])
-        if not self.board.is_edge_point(row, col):
-            raise ValueError(f"move {row} {col}: not an edge of the N={self.size} board")
-        move = self.board.move_id(row, col)
-        if state is not None and move not in state.legal_moves():
-            raise ValueError(f"move {row} {col}: that edge is already drawn")
-        return move
 
     # --- files and figures ----------------------------------------------------------------
     def save_champion(self, path: str | Path, genome: np.ndarray, name: str = "",

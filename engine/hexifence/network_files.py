@@ -1,5 +1,5 @@
 """Champion files of Hexifence's ``ntuple`` genomes: the shared form of
-``engine.kernels.ntuple_files`` (JSON that says what it holds, schema version 2), with this
+``engine.kernels.ntuple.files`` (JSON that says what it holds, schema version 2), with this
 game's own description of its nodes::
 
     {"game": "hexifence", "schema_version": 2, "kind": "ntuple", "name": "...",
@@ -29,7 +29,7 @@ from engine.core import Champion, ChampionFileError
 from engine.hexifence.genome import weights
 from engine.hexifence.genome.network import nodes
 from engine.hexifence.rules.board import board
-from engine.kernels.ntuple_files import NetworkFile
+from engine.kernels.ntuple.files import NetworkFile
 
 MAX_WEIGHT = 1000.0  # far beyond any cell count: a larger weight is a broken file
 NODE_STATES = ("an inner edge's node: 0 undrawn, 1 drawn; a ground node: how many of its "

@@ -6,8 +6,8 @@
 
 Type an edge as ``row col`` on the grid (the ``+`` points; row 0 at the top), ``moves`` for the
 free edges, or ``quit``. A move that captures a cell gives the same player another move. The
-loop is the one every game shares (``engine.core.play``); this module holds Hexifence's options
-and board.
+loop is the one every game shares (``engine.core.commands.play``); this module holds Hexifence's
+options and board.
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ import dataclasses
 import sys
 from typing import TextIO
 
-from engine.core import specs
-from engine.core.play import View, add_options, check_options, clocked, run, shown_search
-from engine.core.play_any import champion_opponent_search
+from engine.core.commands.play import View, add_options, check_options, clocked, run, shown_search
+from engine.core.commands.play_any import champion_opponent_search
+from engine.core.matches import specs
 from engine.hexifence.game import GAME
 from engine.hexifence.rules.state import PLAYER_NAMES, State
 

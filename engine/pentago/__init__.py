@@ -8,7 +8,7 @@ in every game package)::
     rules/            bitboard (numba kernels), state (positions, move text), reference (tests)
     genome/           evaluation (features and kernel), weights (the feature-weights genome),
                       network (the ntuple genome)
-    search/           negamax (parts of engine.kernels.alphabeta), searcher
+    search/           negamax (parts of engine.kernels.search.alphabeta), searcher
     agents/           simple (random, greedy), alphabeta, mcts, tactics, factory (agent specs)
     td/               selfplay
     export/           comp424 (+ comp424_template/: the Java sources)

@@ -27,9 +27,9 @@ from engine.core import (
 )
 from engine.core.agent import Agent, Seed
 from engine.core.base import GameBase
-from engine.core.files import ChampionDocument
-from engine.kernels.ntuple_game import NetworkGenomeFigures
-from engine.kernels.ntuple_settings import merged_genome
+from engine.core.champions.files import ChampionDocument
+from engine.kernels.ntuple.game import NetworkGenomeFigures
+from engine.kernels.ntuple.settings import merged_genome
 from engine.pentago.agents import factory as specs
 from engine.pentago.export.comp424 import COMP424_EXPORT
 from engine.pentago.genome import network as nw
@@ -143,15 +143,15 @@ class PentagoTwistGame(NetworkGenomeFigures, GameBase):
 
     def spec_searches(self, spec: str) -> bool:
         """Alpha-beta agents search; MCTS uses the time limit only (play-outs otherwise)."""
-        from engine.core.specs import split_depth
+        from engine.core.matches.specs import split_depth
 
         inner, _ = split_depth(spec, SearchSettings())
         return inner.strip() not in ("random", "greedy") and not inner.startswith("mcts")
 
     def fixed_search(self, spec: str) -> str | None:
         from engine.core.base import NO_SEARCH
-        from engine.core.specs import split_depth
-        from engine.kernels.mcts import DEFAULT_PLAYOUTS
+        from engine.core.matches.specs import split_depth
+        from engine.kernels.search.mcts import DEFAULT_PLAYOUTS
 
         inner = split_depth(spec, SearchSettings())[0].strip()
         if inner == "random":

@@ -1,5 +1,5 @@
 """Champion files of Pentago Twist's ``ntuple`` genomes: the shared form of
-``engine.kernels.ntuple_files`` (JSON that says what it holds, schema version 2), with this
+``engine.kernels.ntuple.files`` (JSON that says what it holds, schema version 2), with this
 game's own description of its cells::
 
     {"game": "pentago_twist", "schema_version": 2, "kind": "ntuple", "name": "...",
@@ -26,8 +26,8 @@ import numpy as np
 
 from engine.core import Champion, ChampionFileError, GameBase, GameSettingsError
 from engine.kernels import ntuple as nt
-from engine.kernels.ntuple_files import NetworkFile
-from engine.kernels.ntuple_settings import is_layout_file
+from engine.kernels.ntuple.files import NetworkFile
+from engine.kernels.ntuple.settings import is_layout_file
 from engine.pentago.genome import weights as genes
 from engine.pentago.genome.network import build_layout, symmetry_of
 

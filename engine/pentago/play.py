@@ -6,7 +6,7 @@
 Type a move as the course writes it, ``x y a b``: place on row x (0 = top), column y, then
 transform quadrant a (0 top-left, 1 top-right, 2 bottom-left, 3 bottom-right) with b = 0
 (rotate clockwise) or b = 1 (flip horizontally). ``moves`` lists the legal moves, ``quit`` ends
-the game. The loop is the one every game shares (``engine.core.play``); this module holds
+the game. The loop is the one every game shares (``engine.core.commands.play``); this module holds
 Pentago Twist's options and board.
 """
 
@@ -16,8 +16,8 @@ import argparse
 import sys
 from typing import TextIO
 
-from engine.core.play import View, add_options, run
-from engine.core.play_any import opponent_agent
+from engine.core.commands.play import View, add_options, run
+from engine.core.commands.play_any import opponent_agent
 from engine.pentago.agents.factory import allowed_specs
 from engine.pentago.game import GAME
 from engine.pentago.rules.state import State, state_text

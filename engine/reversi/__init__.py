@@ -2,7 +2,9 @@
 room and file names in every game package)::
 
     game.py          the game contract (ReversiGame; OTHELLO, REVERSED_REVERSI), with its
-    game_states.py   states, moves and outcomes, and
+    game_states.py   states, moves and outcomes,
+    game_files.py    champion files, exports and figures,
+    game_labels.py   learning from search, and
     game_td.py       TD learning behind the contract
     play.py          python -m engine.play's Reversi board in the terminal
     solve.py         python -m engine.solve: the exact endgame value of a position
@@ -11,11 +13,12 @@ room and file names in every game package)::
     genome/          settings (game.genome), weights (square tables), layout, evaluation
                      (the static evaluation kernel), network (the ntuple genome),
                      network_eval (its kernel), projection (evaluations as networks)
-    search/          negamax (parts of engine.kernels.alphabeta), searcher, settings
+    search/          negamax (parts of engine.kernels.search.alphabeta), searcher, settings
     endgame/         the exact solver: solver, small, shallow, order, table, flips, stability
     agents/          simple (random, greedy, ...), alphabeta (the tuned agent), mcts, bfs,
                      factory (agent specs)
-    td/              selfplay, opponents, rounds, step_rules
+    td/              selfplay, step (a position's value and TD step), opponents, rounds,
+                     step_rules
     export/          course drop-ins: cs303, cs303_ntuple, comp90054 (+ their templates),
                      formats (what python -m evolve.export writes)
     figures/         heatmaps, network, report

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.core import Agent, Seed, match
+from engine.core import Agent, Seed
+from engine.core.matches import runner as match
 from engine.core.records import DRAW, Outcome
 from engine.reversi.rules.state import PASS, Position, move_name, parse_move
 

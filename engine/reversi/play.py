@@ -8,7 +8,7 @@ Type a square (``d3``), ``moves`` to list the legal moves again, or ``quit``. Pa
 automatically and announced. Without ``--variant`` the rules are those the opponent's weights
 were made for (a weights file or reference set with a variant), else Othello; a ``--variant``
 that contradicts the weights is played as asked, with a warning. The loop is the one every game
-shares (``engine.core.play``); this module holds Reversi's options and board.
+shares (``engine.core.commands.play``); this module holds Reversi's options and board.
 """
 
 from __future__ import annotations
@@ -17,8 +17,7 @@ import argparse
 import sys
 from typing import TextIO
 
-from engine.core.game import Champion
-from engine.core.play import (
+from engine.core.commands.play import (
     View,
     add_options,
     check_options,
@@ -27,7 +26,8 @@ from engine.core.play import (
     run,
     shown_search,
 )
-from engine.core.specs import Player, resolve_player
+from engine.core.game import Champion
+from engine.core.matches.specs import Player, resolve_player
 from engine.reversi.agents.factory import allowed_specs, load_spec_weights, make_agent, parse_spec
 from engine.reversi.game_states import only_pass
 from engine.reversi.rules.state import Position, Variant

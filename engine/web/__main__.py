@@ -12,8 +12,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from engine.core.helptext import summary
-from engine.core.version import add_version_flag
+from engine.core.commands.helptext import summary
+from engine.core.commands.version import add_version_flag
 from engine.web.limits import Limits
 
 GRACE_SECONDS = 3  # on Ctrl-C, requests still open after this are cancelled

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, replace
 
 from engine.core import GameSettingsError, SearchSettings
-from engine.core.clock import TimeControl
+from engine.core.matches.clock import TimeControl
 from engine.web.errors import ApiError
 
 SEARCH_FIELDS = ("depth", "endgame_empties", "time_limit")

@@ -17,7 +17,7 @@ from starlette.requests import Request
 from starlette.routing import Route
 
 from engine.core import SearchSettings, child_seeds, get_game
-from engine.core.clock import Clock
+from engine.core.matches.clock import Clock
 from engine.web.errors import ApiError, NumpyJSONResponse, field_int, field_str, json_body
 from engine.web.games import load_game
 from engine.web.limits import SEARCH_FIELDS

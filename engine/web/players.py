@@ -13,9 +13,10 @@ import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from engine.core import Champion, ChampionFileError, SearchSettings, get_game, specs
-from engine.core.champion_search import DEFAULTS, champion_search, search_text
-from engine.core.files import champion_of, load_champion
+from engine.core import Champion, ChampionFileError, SearchSettings, get_game
+from engine.core.champions.files import champion_of, load_champion
+from engine.core.champions.search import DEFAULTS, champion_search, search_text
+from engine.core.matches import specs
 from engine.web.errors import ApiError
 from engine.web.limits import Limits
 from engine.web.runs import RunCatalogue
@@ -123,7 +124,7 @@ def study_config(runs: RunCatalogue, champion) -> Path | None:
 
 
 def recorded(choice: PlayerChoice, defaults: SearchSettings, overrides: dict | None = None):
-    """A champion's search (``engine.core.champion_search``) with ``overrides`` over it."""
+    """A champion's search (``engine.core.champions.search``) with ``overrides`` over it."""
     return champion_search(choice.champion if choice.champion is not None else choice.source,
                            defaults, overrides, config=choice.config)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-from engine.core.files import ChampionDocument, read_document, recognizing_game
+from engine.core.champions.files import ChampionDocument, read_document, recognizing_game
 from engine.core.registry import game_names
 
 RUN_MARKERS = ("champion.json", "champions", "games.csv", "yardstick_games.csv")

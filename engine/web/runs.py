@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
-from engine.core.files import ChampionDocument
+from engine.core.champions.files import ChampionDocument
 from engine.web.errors import ApiError
 from engine.web.run_files import (
     champion_file,

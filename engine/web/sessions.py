@@ -8,8 +8,8 @@ it, or the store drops it) cancels its agent's search.
 Moves travel as ids and are written as ``Game.move_text`` (the wire and file format); people read
 ``Game.move_label`` (``x2 y3, rotate top-right`` rather than ``2 3 1 0``).
 
-A game may be played on a clock (``60+1``, ``engine.core.clock``): each player's clock is charged
-what its moves took (an agent: its search; a person: from their turn starting to their move
+A game may be played on a clock (``60+1``, ``engine.core.matches.clock``): each player's clock is
+charged what its moves took (an agent: its search; a person: from their turn starting to their move
 reaching the server) and gets the increment after each move; a player whose time runs out loses
 the game. Undo is off in such a game (it would have to give back time).
 """
@@ -23,7 +23,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from engine.core import DRAW, Outcome, SearchSettings
-from engine.core.clock import Clock
+from engine.core.matches.clock import Clock
 from engine.web.errors import ApiError
 from engine.web.players import PlayerChoice
 

@@ -18,10 +18,11 @@ import time
 import traceback
 from collections import OrderedDict
 
-from engine.core import SearchSettings, child_seeds, get_game, specs
+from engine.core import SearchSettings, child_seeds, get_game
 from engine.core.agent import set_deadline
-from engine.core.clock import timed_inner
-from engine.core.match import replay
+from engine.core.matches import specs
+from engine.core.matches.clock import timed_inner
+from engine.core.matches.runner import replay
 
 MAX_WORKER_AGENTS = 64  # agents a worker keeps between moves (least recently used dropped)
 _CONTEXT = multiprocessing.get_context("spawn")  # no copy of the server's threads or sockets

@@ -13,7 +13,8 @@ _PHASE = re.compile(r"^p(\d+)$")
 
 def opponent_label(spec: str) -> str:
     """``vs wpc_negated, 2 plies deeper`` for ``wpc_negated@d+2`` (the agent-spec suffixes of
-    ``engine.core.specs``: ``@d+K`` K plies deeper than the run's search, ``@dN`` depth N)."""
+    ``engine.core.matches.specs``: ``@d+K`` K plies deeper than the run's search, ``@dN``
+    depth N)."""
     match = _DEPTH.match(spec)
     if not match:
         return f"vs {spec}"

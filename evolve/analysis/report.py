@@ -20,8 +20,8 @@ from pathlib import Path
 
 import matplotlib
 
-from engine.core.helptext import summary
-from engine.core.version import add_version_flag
+from engine.core.commands.helptext import summary
+from engine.core.commands.version import add_version_flag
 
 matplotlib.use("Agg")  # files only; must not need a display
 

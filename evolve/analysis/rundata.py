@@ -248,7 +248,7 @@ def _check_row_lengths(file: Path) -> None:
 
 def _load_champion_file(file: Path):
     """The champion in ``file``, read once (the game that recognises its header reads it)."""
-    from engine.core.files import load_champion
+    from engine.core.champions.files import load_champion
     from engine.core.game import ChampionFileError
 
     if not file.is_file():

@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.core.files import champion_game, file_header
+from engine.core.champions.files import champion_game, file_header
 from engine.core.records import Champion
 from evolve.arena.matches import file_of
 

@@ -16,10 +16,15 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.core import specs
-from engine.core.clock import ClockedAgent, TimeControl
-from engine.core.files import ChampionDocument, champion_game, read_document, resolve_source
+from engine.core.champions.files import (
+    ChampionDocument,
+    champion_game,
+    read_document,
+    resolve_source,
+)
 from engine.core.game import Champion, SearchSettings
+from engine.core.matches import specs
+from engine.core.matches.clock import ClockedAgent, TimeControl
 from evolve.execution.games import configured_game
 
 MAX_DEPTH_WITH_TIME = 60  # "no depth limit" when a per-move time budget is given
@@ -33,7 +38,7 @@ class EvalSettings:
     epsilon: float = 0.0  # both sides play a random legal move with this probability
     endgame_empties: int = 8
     game_settings: dict = field(default_factory=dict)
-    clock: str | None = None  # a whole-game time control, e.g. "60+1" (engine.core.clock)
+    clock: str | None = None  # a whole-game time control, e.g. "60+1" (engine.core.matches.clock)
     # (spec, its search) where a player's search is its own (evolve.arena.searches)
     player_search: tuple[tuple[str, SearchSettings], ...] = ()
     # (spec, its Champion) for the players that are champion files, each read once
@@ -95,7 +100,7 @@ def make_player(game, spec: str, settings: EvalSettings, seed):
     if settings.clock is not None:
         agent = ClockedAgent(agent, TimeControl.parse(settings.clock), game)
     if settings.epsilon > 0:
-        from engine.core.agents import EpsilonAgent
+        from engine.core.matches.agents import EpsilonAgent
 
         agent = EpsilonAgent(agent, settings.epsilon, game.legal_moves, seed=seed)
     return agent
@@ -136,7 +141,7 @@ def read_players(players: list[str]) -> dict[str, ChampionDocument]:
 def file_games(players: list[str], documents: dict | None = None) -> dict[str, str]:
     """``{champion file: game}`` for the players that are files naming their game (from
     ``documents``, the files read already, where they hold it)."""
-    from engine.core.files import recognizing_game
+    from engine.core.champions.files import recognizing_game
 
     documents = documents or {}
     found = {}
@@ -156,7 +161,7 @@ def file_games(players: list[str], documents: dict | None = None) -> dict[str, s
 
 def load_players(documents: dict[str, ChampionDocument], game) -> dict[str, Champion]:
     """``{spec: Champion}`` of the files read by ``read_players``, read by ``game``."""
-    from engine.core.files import champion_of
+    from engine.core.champions.files import champion_of
 
     return {spec: champion_of(document, game) for spec, document in documents.items()}
 
@@ -166,7 +171,7 @@ def choose_game(requested: str | None, players: list[str], documents: dict | Non
     """(game to play, warning or None): ``requested`` (``--game``) if given, else the one game
     the champion files name. A file for another game is refused, except between games that can
     read it (Othello weights under Reversed Reversi rules): allowed, with a warning."""
-    from engine.core.files import champion_of
+    from engine.core.champions.files import champion_of
     from engine.core.registry import get_game
 
     documents = documents or {}

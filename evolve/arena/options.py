@@ -11,7 +11,7 @@ import math
 import os
 from pathlib import Path
 
-from engine.core.version import add_version_flag
+from engine.core.commands.version import add_version_flag
 
 DESCRIPTION = ("Play colour-swapped pairs of games between champions and agents and report "
                "each match's score and Elo with 95% intervals.")
@@ -102,7 +102,7 @@ def check_args(args) -> None:
     if args.time is not None and not (math.isfinite(args.time) and args.time > 0):
         raise ValueError(f"--time must be > 0 seconds, got {args.time}")
     if args.clock is not None:
-        from engine.core.clock import TimeControl
+        from engine.core.matches.clock import TimeControl
 
         try:
             TimeControl.parse(args.clock)

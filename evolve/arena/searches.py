@@ -1,7 +1,7 @@
 """Who searches what in ``python -m evolve.evaluate``: each player's search, where it comes
 from, and the matches whose sides do not search alike.
 
-- A **champion** plays the search it records (``engine.core.champion_search``: its file's
+- A **champion** plays the search it records (``engine.core.champions.search``: its file's
   ``metadata.search``, else its study's config, else this command's defaults, depth 4 with an
   exact endgame from 8).
 - A **fixed agent** that searches (an alpha-beta reference such as ``course``) plays the same
@@ -26,9 +26,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.core.champion_search import DEFAULTS, champion_search
-from engine.core.clock import TimeControl
+from engine.core.champions.search import DEFAULTS, champion_search
 from engine.core.game import SearchSettings
+from engine.core.matches.clock import TimeControl
 from evolve.arena.matches import MAX_DEPTH_WITH_TIME
 
 DEFAULT_SEARCH = SearchSettings(depth=4, endgame_empties=8)  # without a champion or flags

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.core import specs
 from engine.core.game import DRAW, Champion, Game, Outcome, SearchSettings, moves_text
+from engine.core.matches import specs
 
 OPENINGS_STREAM = 1 << 30  # pairing slot for the openings' seed (never a real pairing index)
 
@@ -100,7 +100,7 @@ def _agent(game: Game, context: Context, who, seed):
     else:
         agent = game.make_agent(context.genomes[who], context.search, seed=seed, name=f"g{who}")
     if context.epsilon > 0:
-        from engine.core.agents import EpsilonAgent
+        from engine.core.matches.agents import EpsilonAgent
 
         agent = EpsilonAgent(agent, context.epsilon, game.legal_moves, seed=seed)
     return agent

@@ -21,8 +21,8 @@ import numpy as np
 from omegaconf import DictConfig, OmegaConf
 from omegaconf.errors import OmegaConfBaseException
 
+from engine.core.matches.specs import Player
 from engine.core.records import Champion
-from engine.core.specs import Player
 from evolve.errors import ConfigError
 from evolve.ga.population import gene_bounds
 from evolve.ga.schema import (  # noqa: F401 - re-exported: the config's vocabulary
@@ -54,9 +54,9 @@ class ResolvedConfig:
     when the yardstick is off) and the fitness's fixed opponents (empty unless
     ``fitness.references`` > 0).
 
-    Panel and opponents are players (``engine.core.specs.Player``): the agent spec as written,
-    or the ``Champion`` a champion file or run directory holds, read here and carried by the
-    game tasks. ``*_labels`` keep the text the config names each by: what the outputs write."""
+    Panel and opponents are players (``engine.core.matches.specs.Player``): the agent spec as
+    written, or the ``Champion`` a champion file or run directory holds, read here and carried by
+    the game tasks. ``*_labels`` keep the text the config names each by: what the outputs write."""
 
     config: Config
     game: Any  # engine.core.game.Game

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.core import specs
 from engine.core.game import SearchSettings
+from engine.core.matches import specs
 from evolve.errors import ConfigError
 from evolve.ga.config import Config, ResolvedConfig
 from evolve.ga.tournament import Context, openings_for

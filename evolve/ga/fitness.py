@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.core.game import DRAW, Champion
-from engine.core.specs import Player
+from engine.core.matches.specs import Player
 from evolve.ga.progress import Member
 from evolve.ga.tournament import GameTask, Standings, score_round_robin
 

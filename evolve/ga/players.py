@@ -1,13 +1,13 @@
 """The players a config names besides the population: the yardstick's panel and the fitness's
 fixed opponents. Each is written as text (an agent spec, or a champion file or run directory) and
-played as a ``engine.core.specs.Player``: a file is read once, when the config is resolved, and
-its ``Champion`` travels in the game tasks; the outputs keep naming it by its text."""
+played as a ``engine.core.matches.specs.Player``: a file is read once, when the config is resolved,
+and its ``Champion`` travels in the game tasks; the outputs keep naming it by its text."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.core import specs
+from engine.core.matches import specs
 from evolve.errors import ConfigError
 
 

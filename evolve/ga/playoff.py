@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from engine.core.game import Champion
-from engine.core.specs import Player
+from engine.core.matches.specs import Player
 from evolve.arena.elo import elo_estimate
 from evolve.ga.console import generations_text, progress_bar
 from evolve.ga.context import StudyContext

@@ -10,9 +10,9 @@ once, here (``evolve.ga.players``): ``evolve.ga.config.resolve`` hands back all 
 
 from __future__ import annotations
 
-from engine.core import specs
 from engine.core.capabilities import TD, has
 from engine.core.game import GameSettingsError, SearchSettings
+from engine.core.matches import specs
 from evolve.errors import ConfigError
 from evolve.ga.cmaes import MAX_FULL_GENES
 from evolve.ga.players import Named, players

@@ -37,7 +37,7 @@ from pathlib import Path
 import numpy as np
 
 from engine.core import SearchSettings, registry
-from engine.core.helptext import summary as help_summary
+from engine.core.commands.helptext import summary as help_summary
 from experiments.stamp import ROOT, Stamp, write_result
 
 GAMES = ("othello", "reversed_reversi", "pentago_twist", "hexifence")

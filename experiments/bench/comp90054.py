@@ -26,7 +26,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from engine.core.champion_search import champion_search
+from engine.core.champions.search import champion_search
 from engine.core.records import SearchSettings
 from engine.reversi.export.comp90054 import write_comp90054
 from engine.reversi.files import load_evaluation

@@ -36,7 +36,7 @@ CHUNK = 1_000_000
 
 def synthetic(game, n: int, seed: int) -> dict[str, np.ndarray]:
     """``n`` synthetic positions (module docstring) and their labels."""
-    from engine.kernels import ntuple_fit as fit
+    from engine.kernels.ntuple import fit
     from engine.reversi.genome.layout import MIN_DISCS, phase_of_discs_table
     from engine.reversi.genome.network import index_tables
 

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.core.files import load_champion
+from engine.core.champions.files import load_champion
 from engine.core.registry import get_game
 from evolve import label
 from evolve.labels import builder, dataset

@@ -8,7 +8,7 @@ Each round runs the same probe in a fresh process in each tree, alternating (old
 new, ...), so both see the same machine load; read the ratios new/old of the medians (single
 numbers on a shared machine are noise). The baseline is an older checkout's folder or a git
 revision whose ``engine`` is extracted with ``git archive`` (``20e09c6c9294``: the last commit
-before the shared UCT loop, ``engine/kernels/mcts.py``); each probe runs in its tree's folder
+before the shared UCT loop, ``engine/kernels/search/mcts.py``); each probe runs in its tree's folder
 (so ``import engine`` finds that tree's), with a numba cache of its own in a temporary folder
 (nothing is written into the tree; neither reuses the other's compiled kernels). An agent
 searches 3 fixed positions with a fixed play-out budget after a warm-up search (compilation);
@@ -90,7 +90,7 @@ def main(argv=None) -> int:
     parser = arguments(__doc__)
     parser.add_argument("--baseline", "--old", required=True,
                         help="an older checkout's folder, or a git revision of this repository "
-                             "(e.g. from before engine.kernels.mcts)")
+                             "(e.g. from before engine.kernels.search.mcts)")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--playouts", type=int, default=20_000, help="budget per search")
     args = parser.parse_args(argv)

@@ -24,7 +24,7 @@ from numba import njit
 from engine.core import get_game
 from engine.kernels import ntuple as nt
 from engine.kernels.bits import lowest_bit_index, popcount
-from engine.kernels.ntuple_eval import bit_state
+from engine.kernels.ntuple.evaluation import bit_state
 from engine.pentago.genome.evaluation import evaluate
 from engine.pentago.rules import bitboard as bb
 from experiments.common import arguments, best_of, first_call_seconds, random_game

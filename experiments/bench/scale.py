@@ -31,7 +31,7 @@ import numpy as np
 import ray
 from hydra import compose, initialize_config_dir
 
-from engine.core.helptext import summary
+from engine.core.commands.helptext import summary
 from evolve.execution.backends import RayConfig, chunks, make_backend
 from evolve.ga.config import resolve, to_config
 from evolve.ga.loop import Study

@@ -32,7 +32,7 @@ import time
 from dataclasses import asdict
 from pathlib import Path
 
-from engine.core.helptext import summary
+from engine.core.commands.helptext import summary
 from experiments.common import evaluate
 from experiments.learning.efficiency_plans import NO_YARDSTICK, PLANS, RUN_ONLY, Method, Plan
 from experiments.learning.efficiency_report import figure, markdown, wilson

@@ -30,7 +30,7 @@ import sys
 import time
 from pathlib import Path
 
-from engine.core.helptext import summary
+from engine.core.commands.helptext import summary
 from evolve.errors import first_line, log_to_stderr
 from experiments.common import rel
 from experiments.learning import from_search_steps as steps

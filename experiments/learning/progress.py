@@ -14,8 +14,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from engine.core.files import champion_game
-from engine.core.helptext import summary
+from engine.core.champions.files import champion_game
+from engine.core.commands.helptext import summary
 from engine.core.registry import get_game
 from evolve.arena.elo import elo_estimate
 from experiments.common import evaluate

@@ -29,7 +29,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.core.helptext import summary
+from engine.core.commands.helptext import summary
 from experiments.common import ROOT, evaluate, rel, run
 from experiments.stamp import Stamp, write_json, write_markdown
 

@@ -6,7 +6,7 @@ epsilon-greedy (the TD games' sampling, without learning); their positions join 
 labelled with each game's result from the mover's view (+1, 0, -1); then ``EPOCHS`` passes of
 stochastic gradient descent in a shuffled order fit ``tanh(s(x))`` to those labels (squared
 error of the tanh: a logistic-style regression of outcomes on positions), with the same
-normalised step as TD (``engine.reversi.td.selfplay.td_step``; a Monte Carlo target instead of
+normalised step as TD (``engine.reversi.td.step.td_step``; a Monte Carlo target instead of
 TD's bootstrap). The set keeps the newest ``KEEP`` positions.
 """
 
@@ -16,7 +16,7 @@ import numpy as np
 from numba import njit
 
 from engine.reversi.genome.layout import CATALOGUE_INDEX
-from engine.reversi.td.selfplay import td_step
+from engine.reversi.td.step import td_step
 
 GAMES_PER_ROUND = 500
 EPOCHS = 2

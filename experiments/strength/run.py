@@ -18,7 +18,7 @@ import sys
 import time
 from pathlib import Path
 
-from engine.core.helptext import summary
+from engine.core.commands.helptext import summary
 from experiments.common import ROOT, evaluate
 from experiments.stamp import Stamp, write_json, write_markdown
 from experiments.strength.goals import GOALS, Goal, Target, by_name
@@ -54,7 +54,8 @@ def verdict(target: Target | None, m: dict) -> tuple[bool | None, str]:
 def time_used(goal: Goal, games: int = 4) -> dict:
     """Mean and longest wall time per move of the champion and the first opponent over
     ``games`` games at the goal's time per move (both sides' kernels loaded first)."""
-    from engine.core import SearchSettings, get_game, specs
+    from engine.core import SearchSettings, get_game
+    from engine.core.matches import specs
 
     words = goal.search.split()
     search = SearchSettings(time_limit=float(words[words.index("--time") + 1]),

@@ -19,7 +19,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from engine.core.helptext import summary
+from engine.core.commands.helptext import summary
 from experiments.common import Evaluation, evaluate
 from experiments.stamp import Stamp, write_json, write_markdown
 

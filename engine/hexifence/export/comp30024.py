@@ -116,8 +116,8 @@ def render(champion: Champion, game, depth: int = 0, endgame_empties: int = 0,
 
 
 def recorded_endgame(source) -> int:
-    """The exact endgame the champion records (``engine.core.champion_search``)."""
-    from engine.core.champion_search import champion_search
+    """The exact endgame the champion records (``engine.core.champions.search``)."""
+    from engine.core.champions.search import champion_search
     from engine.core.game import SearchSettings
 
     found = champion_search(source, SearchSettings(endgame_empties=DEFAULT_ENDGAME_EMPTIES))
@@ -138,7 +138,7 @@ def export(hexifence, champion, out: Path, depth: int | None = None,
         raise ValueError(f"--move-ms {move_ms} must be >= 0")
     if move_ms == 0 and depth is None:
         raise ValueError("--move-ms 0 (no clock) needs a fixed --depth")
-    from engine.core.files import as_champion
+    from engine.core.champions.files import as_champion
 
     champion = as_champion(champion, hexifence)
     source = champion.provenance

@@ -10,7 +10,7 @@ import java.util.stream.Stream;
  * champion. Standard library only, no file or network I/O.
  *
  * It is a port of the engine's alpha-beta ({@code engine/hexifence/search/negamax.py} on the kernel
- * {@code engine/kernels/alphabeta.py}): negamax over strings and coins where a capture keeps the
+ * {@code engine/kernels/search/alphabeta.py}): negamax over strings and coins where a capture keeps the
  * turn and costs no depth, Barker and Korf's capture filter, one boundary edge per cell, a
  * transposition table keyed by the smallest of the 12 hexagon symmetries' Zobrist hashes (the
  * engine's keys), the champion's evaluation summed in the engine's order, and MTD(f) exact play

@@ -1,4 +1,4 @@
-"""Figures and Markdown of a Hexifence ``ntuple`` genome (``engine.kernels.ntuple_figures``
+"""Figures and Markdown of a Hexifence ``ntuple`` genome (``engine.kernels.ntuple.figures``
 with this board): which tables matter (the standard deviation of their entries per phase) and
 the most spread patterns drawn on the hexagon with the entries they value most and least. On the
 board a pattern's inner edges are coloured, its ground nodes mark their cell's boundary edges; an
@@ -15,7 +15,7 @@ import numpy as np
 from engine.core import Champion
 from engine.hexifence.genome.network import nodes
 from engine.hexifence.rules.board import OFFSETS, board
-from engine.kernels import ntuple_figures as nf
+from engine.kernels.ntuple import figures as nf
 
 SQRT3 = math.sqrt(3.0)
 LEGEND = "solid: drawn, dotted: undrawn"

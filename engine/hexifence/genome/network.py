@@ -38,13 +38,13 @@ from engine.hexifence.genome import weights as W
 from engine.hexifence.genome.evaluation import FEATURES, N_FEATURES
 from engine.hexifence.rules.board import board, cell_symmetries
 from engine.kernels import ntuple as nt
-from engine.kernels.ntuple_genome import (  # noqa: F401  (the search's evaluation modes)
+from engine.kernels.ntuple.genome import (  # noqa: F401  (the search's evaluation modes)
     FEATURES_ONLY,
     NETWORK_AND_FEATURES,
     NETWORK_ONLY,
     NetworkGenome,
 )
-from engine.kernels.ntuple_settings import validated_kinds
+from engine.kernels.ntuple.settings import validated_kinds
 
 PATTERNS = ("cell", "pair", "triangle")
 DEFAULT_LAYOUT = "cell+pair"

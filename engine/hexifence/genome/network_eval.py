@@ -11,7 +11,7 @@ from numba import njit
 
 from engine.hexifence.rules.bitboard import is_undrawn
 from engine.kernels import ntuple as nt
-from engine.kernels.ntuple_eval import evaluate_cells
+from engine.kernels.ntuple.evaluation import evaluate_cells
 
 
 @njit(cache=True)

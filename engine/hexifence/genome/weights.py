@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.core.files import check_header, read_document
+from engine.core.champions.files import check_header, read_document
 from engine.core.game import Champion, ChampionFileError, GenomeSpec
 from engine.hexifence.genome.evaluation import FEATURES, N_FEATURES
 

@@ -20,7 +20,7 @@ heuristic mode scores a node at the horizon with ``structure.evaluate`` (weights
 - Leaves are scored by the features, by the cell margin plus an n-tuple network
   (``engine.hexifence.genome.network``: it reads strings and coins, so positions the table or the
   move list treat alike get the same value), or by both.
-- The search itself is the shared kernel (``engine.kernels.alphabeta``); this module supplies
+- The search itself is the shared kernel (``engine.kernels.search.alphabeta``); this module supplies
   Hexifence's frames (``ctx``, below) and the seven functions it asks for.
 """
 
@@ -33,7 +33,7 @@ from engine.hexifence.genome.evaluation import N_FEATURES, evaluate
 from engine.hexifence.genome.network import FEATURES_ONLY, NETWORK_AND_FEATURES
 from engine.hexifence.genome.network_eval import network_value
 from engine.hexifence.rules.bitboard import capture_candidates, degrees, draw, is_safe, is_undrawn
-from engine.kernels import alphabeta as ab
+from engine.kernels.search import alphabeta as ab
 
 INF = np.inf
 NO_MOVE = ab.NO_MOVE
@@ -246,7 +246,7 @@ def negamax(words0, margin0, depth, exact, weights, edge_cells, cell_edges, n_ed
             table, gen, max_nodes, alpha0, beta0, root_hint=ab.NO_MOVE):
     """Search the position in the window (alpha0, beta0) (fail-soft); returns (best edge,
     value, nodes, aborted). ``root_hint``: a timed search's previous best edge, searched first
-    (``engine.kernels.alphabeta.negamax``: then an aborted search's edge is usable)."""
+    (``engine.kernels.search.alphabeta.negamax``: then an aborted search's edge is usable)."""
     n_cells = cell_edges.shape[0]
     undrawn0 = 0
     for e in range(n_edges):

@@ -18,8 +18,8 @@ from engine.hexifence.genome.network_eval import no_network
 from engine.hexifence.rules.board import board, cell_symmetries
 from engine.hexifence.rules.state import State
 from engine.hexifence.search.negamax import NO_MOVE, negamax
-from engine.kernels.driver import UNLIMITED, SearchDriver
-from engine.kernels.tt import PERMANENT_GEN
+from engine.kernels.search.driver import UNLIMITED, SearchDriver
+from engine.kernels.search.tt import PERMANENT_GEN
 
 START_RATE = 300_000.0  # nodes/s assumed before anything is measured
 MIN_RATE = 50_000.0

@@ -14,10 +14,10 @@ edge; ties to the lowest edge. Without features a successor's network sum is the
 the change of the instances reading the one node the edge changes (``drawing_gain``).
 
 Learning: after each game, TD(0) forwards along its positions (``td_step_cells`` of
-``engine.kernels.ntuple_td`` on node states): position ``t`` moves towards ``V(x[t+1])`` when the
+``engine.kernels.ntuple.td`` on node states): position ``t`` moves towards ``V(x[t+1])`` when the
 same player moves there (after a capture), ``-V(x[t+1])`` otherwise, the last one towards the
 final margin from its mover's view. ``alpha`` means what it means in every game
-(``engine.kernels.ntuple_td``): a step moves a position's value by ``alpha`` times its error,
+(``engine.kernels.ntuple.td``): a step moves a position's value by ``alpha`` times its error,
 shared out over its entries as normalised LMS does (a symmetric position reads one entry up to
 12 times). Reproducible from ``seed``.
 """
@@ -33,8 +33,8 @@ from engine.hexifence.genome.network import nodes
 from engine.hexifence.genome.network_eval import drawing_gain
 from engine.hexifence.rules.bitboard import captures_of, degrees, draw, is_undrawn
 from engine.hexifence.rules.board import board
-from engine.kernels.ntuple_eval import evaluate_indices, indices_cells, set_cell
-from engine.kernels.ntuple_td import (
+from engine.kernels.ntuple.evaluation import evaluate_indices, indices_cells, set_cell
+from engine.kernels.ntuple.td import (
     explores,
     learn_genome,
     squared_counts,

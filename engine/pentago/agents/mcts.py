@@ -1,5 +1,6 @@
 """Monte-Carlo tree search as in the course's seed agent: UCT (c = sqrt 2) with random
-play-outs and immediate win / loss checks at the root; the UCT loop is ``engine.kernels.mcts``.
+play-outs and immediate win / loss checks at the root; the UCT loop is
+``engine.kernels.search.mcts``.
 
 What Pentago Twist supplies: a node's distinct successors are listed once, in a shared move
 pool, the first time the descent reaches it; expansion then takes a uniformly random untried one
@@ -18,9 +19,9 @@ import numpy as np
 from numba import njit
 
 from engine.core.agent import Seed, check_search_args, make_rng
-from engine.kernels import mcts as uct
 from engine.kernels.rng import below
 from engine.kernels.rng import new_state as new_rng_state
+from engine.kernels.search import mcts as uct
 from engine.pentago.agents import tactics
 from engine.pentago.genome.evaluation import evaluate
 from engine.pentago.rules import bitboard as bb
@@ -75,7 +76,7 @@ def _playout_move(P, O, rng, guided, weights, phase_of_stones, samples):
     return chosen
 
 
-# The loop's callbacks (engine.kernels.mcts) run without reference counting (``_nrt=False``):
+# The loop's callbacks (engine.kernels.search.mcts) run without reference counting (``_nrt=False``):
 # counting the arrays they take out of ``game`` would cost more than the rest of a descent step.
 
 @njit(cache=True, _nrt=False)
@@ -137,7 +138,8 @@ def _list_successors(game, node):
 
 @njit(cache=True)
 def mcts_run(tree, game, iterations, rng, exploration):
-    """Up to ``iterations`` UCT iterations (``engine.kernels.mcts.uct``); returns how many ran."""
+    """Up to ``iterations`` UCT iterations (``engine.kernels.search.mcts.uct``); returns how
+    many ran."""
     return uct.uct(tree, game, iterations, rng, exploration, _has_room, _can_expand, _expand,
                    _playout)
 

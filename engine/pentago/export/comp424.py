@@ -41,8 +41,8 @@ def export_comp424(game, champion, out: Path, depth: int | None = None,
                    first_move_ms: int | None = None, student_id: str | None = None) -> None:
     """Write ``StudentPlayer.java`` and ``MyTools.java`` of a loaded ``Champion`` (a champion
     file is read here) into the folder ``out``."""
-    from engine.core.champion_search import champion_search
-    from engine.core.files import as_champion
+    from engine.core.champions.files import as_champion
+    from engine.core.champions.search import champion_search
     from engine.core.records import SearchSettings
 
     champion = as_champion(champion, game)

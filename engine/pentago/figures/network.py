@@ -1,4 +1,4 @@
-"""Figures and Markdown of a Pentago Twist ``ntuple`` genome (``engine.kernels.ntuple_figures``
+"""Figures and Markdown of a Pentago Twist ``ntuple`` genome (``engine.kernels.ntuple.figures``
 with this board): which tables matter (the standard deviation of their entries per phase) and
 the most spread patterns drawn on the board with the entries they value most and least. Entries
 drawn: the side to move's stones dark, the opponent's light; a table's cells numbered in digit
@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from engine.core import Champion
-from engine.kernels import ntuple_figures as nf
+from engine.kernels.ntuple import figures as nf
 from engine.pentago.figures.heatmaps import weights_figure
 
 LEGEND = "dark: side to move, light: opponent"

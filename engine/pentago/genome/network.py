@@ -23,14 +23,14 @@ import numpy as np
 from engine.core import GameSettingsError
 from engine.core.settings import one_of
 from engine.kernels import ntuple as nt
-from engine.kernels.ntuple_genome import (  # noqa: F401  (the search's evaluation modes)
+from engine.kernels.ntuple.genome import (  # noqa: F401  (the search's evaluation modes)
     FEATURES_ONLY,
     NETWORK_AND_FEATURES,
     NETWORK_ONLY,
     NetworkGenome,
     lut_states,
 )
-from engine.kernels.ntuple_settings import is_layout_file, layout_from_setting, validated_kinds
+from engine.kernels.ntuple.settings import is_layout_file, layout_from_setting, validated_kinds
 from engine.pentago.genome import weights as genes
 from engine.pentago.genome.evaluation import CENTRES, CORNERS, EDGES, N_FEATURES, QUADRANT_LINES
 from engine.pentago.rules import bitboard as bb

@@ -1,4 +1,4 @@
-"""Pentago Twist's parts of the shared alpha-beta (``engine.kernels.alphabeta``).
+"""Pentago Twist's parts of the shared alpha-beta (``engine.kernels.search.alphabeta``).
 
 A node's children are its *distinct* successor positions (``bb.distinct_children``): the 8
 twists of one placement often coincide. Finished positions are scored by ``terminal_value`` (a
@@ -13,7 +13,7 @@ used 2+ plies from the horizon.
 ``ctx`` = (sP, sO, c_P, c_O, c_move, c_key, order, weights, phase_of_stones, dedup, tables,
 net, mode): each ply's boards, its distinct children and their order, the feature weights, the
 scratch set ``distinct_children_into`` needs (the callbacks allocate nothing: see
-engine.kernels.alphabeta), and the n-tuple network (index tables, weights per phase) with the
+engine.kernels.search.alphabeta), and the n-tuple network (index tables, weights per phase) with the
 evaluation mode of ``engine.pentago.genome.network``: features only (the ``features`` genome, whose
 network is never read), the network, or both summed.
 """
@@ -23,10 +23,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from engine.kernels import alphabeta as ab
 from engine.kernels.bits import popcount
-from engine.kernels.ntuple_eval import evaluate_bits
-from engine.kernels.tt import slot_of_pair
+from engine.kernels.ntuple.evaluation import evaluate_bits
+from engine.kernels.search import alphabeta as ab
+from engine.kernels.search.tt import slot_of_pair
 from engine.pentago.genome.evaluation import WIN_SCORE, evaluate, terminal_value
 from engine.pentago.genome.network import FEATURES_ONLY, NETWORK_AND_FEATURES
 from engine.pentago.rules import bitboard as bb
@@ -120,7 +120,7 @@ def negamax(P0, O0, depth, weights, phase_of_stones, tables, net, mode, table, g
     """Search ``(P0, O0)`` (unfinished) to ``depth`` plies; returns (best move, value, nodes,
     aborted). ``aborted``: ``max_nodes`` was exceeded (the move and value are then the best
     root child's searched to the end, ``root_hint`` searched first: a timed search's previous
-    best move; ``engine.kernels.alphabeta.negamax``)."""
+    best move; ``engine.kernels.search.alphabeta.negamax``)."""
     cap = depth + 2
     ctx = (np.empty(cap, np.uint64), np.empty(cap, np.uint64),
            np.empty((cap, MAX_CHILDREN), np.uint64), np.empty((cap, MAX_CHILDREN), np.uint64),

@@ -1,7 +1,7 @@
 """Pentago Twist's alpha-beta searcher: fixed depth, or iterative deepening in a time limit;
 exact (to the end of the game) with few empty cells left.
 
-The search is the shared kernel (``engine.kernels.alphabeta``) with Pentago's parts
+The search is the shared kernel (``engine.kernels.search.alphabeta``) with Pentago's parts
 (``engine.pentago.search.negamax``); table, generations and timing are the shared driver's.
 """
 
@@ -11,7 +11,7 @@ import time
 
 import numpy as np
 
-from engine.kernels.driver import UNLIMITED, SearchDriver, SearchResult
+from engine.kernels.search.driver import UNLIMITED, SearchDriver, SearchResult
 from engine.pentago.genome.evaluation import WIN_SCORE
 from engine.pentago.genome.network import FEATURES_ONLY, no_network
 from engine.pentago.search.negamax import NO_MOVE, negamax  # noqa: F401 - NO_MOVE re-exported

@@ -16,11 +16,11 @@ its leaves by, so the network learns what the search asks of it); otherwise
 ``-V(successor)``.
 
 Learning: after each game, TD(0) forwards along its positions (online TD(0) as if applied
-during play, ``engine.kernels.ntuple_td``): position ``t`` moves towards ``-V(x[t+1])`` (the
+during play, ``engine.kernels.ntuple.td``): position ``t`` moves towards ``-V(x[t+1])`` (the
 players alternate, no passes; -1 when the side to move there can win at once), the last one
 towards the result from its mover's view (+1 win, 0 draw, -1 loss); a position whose side to
 move can win at once is worth that win and is not learnt. ``alpha`` means what it means in every
-game (``engine.kernels.ntuple_td``): a step moves the sum ``s`` by ``alpha`` times the error
+game (``engine.kernels.ntuple.td``): a step moves the sum ``s`` by ``alpha`` times the error
 (times the slope of tanh), shared out over the entries as normalised LMS does. Only the
 network's entries move. Reproducible from ``seed``: every random draw comes from one kernel RNG
 seeded from it.
@@ -35,8 +35,8 @@ from numba import njit
 
 from engine.core.agent import Seed
 from engine.kernels.bits import popcount
-from engine.kernels.ntuple_eval import evaluate_indices, indices_bits
-from engine.kernels.ntuple_td import add_to_entries, explores, learn_genome, squared_counts
+from engine.kernels.ntuple.evaluation import evaluate_indices, indices_bits
+from engine.kernels.ntuple.td import add_to_entries, explores, learn_genome, squared_counts
 from engine.pentago.genome.evaluation import evaluate, phase_table
 from engine.pentago.rules import bitboard as bb
 

@@ -4,7 +4,7 @@
 Deterministic: the move depends only on the position, the weights, the variant and the depth
 (or, with ``time_limit``, on how deep the search got in time). ``seed`` is accepted for the Agent
 protocol and ignored. Agents in one process share one transposition table (see
-``engine.kernels.tt.shared_table``), so creating thousands of them in a GA costs nothing.
+``engine.kernels.search.tt.shared_table``), so creating thousands of them in a GA costs nothing.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Monte-Carlo tree search (UCT) with random or weight-guided playouts, all inside numba; the
-UCT loop is ``engine.kernels.mcts``.
+UCT loop is ``engine.kernels.search.mcts``.
 
 What Reversi supplies: each node keeps its position and the set of its untried squares (a
 bitboard), or a pending pass when the side to move has none but the opponent has; expansion
@@ -21,8 +21,8 @@ import numpy as np
 from numba import njit
 
 from engine.core.agent import Seed, check_search_args
-from engine.kernels import mcts as uct
 from engine.kernels.rng import new_state, random_bit, uniform
+from engine.kernels.search import mcts as uct
 from engine.reversi.agents.simple import SeededAgent, legal_list, positional_arrays
 from engine.reversi.rules import bitboard as bb
 from engine.reversi.rules.state import PASS, Position, Variant
@@ -64,7 +64,7 @@ def _playout_move(P, O, moves, state, guided, phase_of_discs, positional, guide_
     return best_sq
 
 
-# The loop's callbacks (engine.kernels.mcts) run without reference counting (``_nrt=False``):
+# The loop's callbacks (engine.kernels.search.mcts) run without reference counting (``_nrt=False``):
 # counting the arrays they take out of ``game`` would cost more than the rest of a descent step.
 
 @njit(cache=True, _nrt=False)
@@ -126,7 +126,8 @@ def _expand(game, node, child, state):
 
 @njit(cache=True)
 def mcts_run(tree, game, iterations, state, exploration):
-    """Up to ``iterations`` UCT iterations (``engine.kernels.mcts.uct``); returns how many ran."""
+    """Up to ``iterations`` UCT iterations (``engine.kernels.search.mcts.uct``); returns how
+    many ran."""
     return uct.uct(tree, game, iterations, state, exploration, _has_room, _can_expand, _expand,
                    _playout)
 

@@ -14,7 +14,7 @@ import numpy as np
 from numba import njit
 
 from engine.core.agent import Seed, make_rng
-from engine.core.agents import EpsilonAgent as CoreEpsilonAgent
+from engine.core.matches.agents import EpsilonAgent as CoreEpsilonAgent
 from engine.reversi.files import load_weights
 from engine.reversi.genome.evaluation import positional_sum
 from engine.reversi.genome.weights import Weights

@@ -136,9 +136,9 @@ def export_comp90054(champion, out, depth: int | None = None,
                      endgame_empties: int | None = None, **options) -> Path:
     """``python -m evolve.export CHAMPION --format comp90054 --out DIR`` of a loaded
     ``Champion`` (a path is read here): the exact endgame defaults to the champion's recorded
-    search (``engine.core.champion_search``)."""
-    from engine.core.champion_search import champion_search
-    from engine.core.files import as_champion
+    search (``engine.core.champions.search``)."""
+    from engine.core.champions.files import as_champion
+    from engine.core.champions.search import champion_search
     from engine.core.records import SearchSettings
 
     champion = as_champion(champion)

@@ -1,6 +1,6 @@
 """Figures and Markdown of an n-tuple network (``NtupleWeights``): which tables matter, their
 strongest patterns drawn on the board, and the square table the network implies
-(``engine.kernels.ntuple_figures`` with this board).
+(``engine.kernels.ntuple.figures`` with this board).
 
 - ``lut_spread``: per phase, each LUT's spread (largest - smallest entry), the most important
   tables first: a table whose entries are all alike changes no decision;
@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.figure import Figure
 
-from engine.kernels import ntuple_figures as nf
+from engine.kernels.ntuple import figures as nf
 from engine.reversi.figures.heatmaps import (
     FILES,
     board_matrix,

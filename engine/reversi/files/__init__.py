@@ -6,7 +6,7 @@ gives the evaluation a file holds (square tables, ``Weights``, or an n-tuple net
 - networks: the shared form of schema 2 (``network``, JSON or ``.npz`` with ``header_json``)
   and the schema-1 files written before it (``network_v1``, JSON or ``.npz`` with ``kind``).
 
-``read_champion`` is the same reader over a file parsed once already (``engine.core.files.
+``read_champion`` is the same reader over a file parsed once already (``engine.core.champions.files.
 ChampionDocument``): what ``ReversiGame.read_champion`` uses. ``save_evaluation`` /
 ``save_npz_evaluation`` write either kind.
 """

@@ -1,5 +1,5 @@
 """Champion files of Reversi's ``ntuple`` genomes: the shared form of
-``engine.kernels.ntuple_files`` (JSON that says what it holds, schema version 2, and its
+``engine.kernels.ntuple.files`` (JSON that says what it holds, schema version 2, and its
 ``.npz`` twin), with this game's own description of its squares and phases::
 
     {"game": "othello", "schema_version": 2, "kind": "ntuple", "name": "...",
@@ -29,8 +29,8 @@ import numpy as np
 
 from engine.core.records import ChampionFileError, GameSettingsError
 from engine.kernels import ntuple as nt
-from engine.kernels.ntuple_files import NetworkFile
-from engine.kernels.ntuple_settings import is_layout_file
+from engine.kernels.ntuple.files import NetworkFile
+from engine.kernels.ntuple.settings import is_layout_file
 from engine.reversi.genome.evaluation import WIN_SCORE
 from engine.reversi.genome.network import NtupleWeights, family_layout
 from engine.reversi.genome.weights import WeightsFileError

@@ -44,7 +44,7 @@ from pathlib import Path
 import numpy as np
 
 from engine.kernels import ntuple as nt
-from engine.kernels.ntuple_layout import LayoutError
+from engine.kernels.ntuple.layout import LayoutError
 from engine.reversi.files.squares_json import (
     VARIANTS,
     _exactly,

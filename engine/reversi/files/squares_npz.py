@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.core.files import read_npz_arrays
+from engine.core.champions.files import read_npz_arrays
 from engine.core.game import ChampionFileError
 from engine.reversi.files.squares_json import _exactly, _fail, weights_from_dict
 from engine.reversi.genome.weights import (

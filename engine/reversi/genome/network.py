@@ -1,5 +1,5 @@
 """Reversi's ``ntuple`` genome (``game.genome.kind: ntuple``): the layout a setting names, the
-genome (``engine.kernels.ntuple_genome.NetworkGenome``, with the feature groups as its feature
+genome (``engine.kernels.ntuple.genome.NetworkGenome``, with the feature groups as its feature
 blocks), and ``NtupleWeights``, a genome as evaluation weights (the counterpart of ``Weights``).
 
 A layout is the kernel's (``engine.kernels.ntuple``) on the 64 squares, cell = square (a1 = 0,
@@ -30,9 +30,9 @@ from functools import cached_property
 import numpy as np
 
 from engine.kernels import ntuple as nt
-from engine.kernels.ntuple_genome import NetworkGenome, lut_states
-from engine.kernels.ntuple_layout import Layout, LayoutError
-from engine.kernels.ntuple_settings import layout_from_setting
+from engine.kernels.ntuple.genome import NetworkGenome, lut_states
+from engine.kernels.ntuple.layout import Layout, LayoutError
+from engine.kernels.ntuple.settings import layout_from_setting
 from engine.reversi.genome.evaluation import N_ALL_FEATURES, WIN_SCORE
 from engine.reversi.genome.layout import (
     CATALOGUE_INDEX,

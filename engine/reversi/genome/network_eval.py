@@ -20,7 +20,7 @@ so the indices live in a scratch array the caller owns.
 
 ``best_child`` is the 1-ply agent's choice (TD self-play's) at the cost of about one full sum
 per node instead of one per child: each child is first valued by the node's sum plus its
-move's change (``engine.kernels.ntuple_eval.move_delta``), which can differ from its exact
+move's change (``engine.kernels.ntuple.evaluation.move_delta``), which can differ from its exact
 value by rounding only (``rounding_bound``); only the children within twice that bound of the
 best are valued exactly, so the move is the one scoring every child by ``move_value`` picks, to
 the bit.
@@ -32,7 +32,7 @@ import numpy as np
 from numba import njit
 
 from engine.kernels import ntuple as nt
-from engine.kernels.ntuple_eval import move_delta
+from engine.kernels.ntuple.evaluation import move_delta
 from engine.reversi.genome.evaluation import add_features, terminal_score
 from engine.reversi.genome.layout import MAX_FEATURE_COUNT
 from engine.reversi.rules import bitboard as bb

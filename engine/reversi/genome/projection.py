@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.kernels.ntuple_layout import Layout
+from engine.kernels.ntuple.layout import Layout
 from engine.reversi.genome.layout import (
     MAX_DISCS,
     MIN_DISCS,

@@ -13,9 +13,9 @@ import numpy as np
 
 from engine.core.records import GameSettingsError
 from engine.core.settings import int_in, one_of, with_defaults
-from engine.kernels.ntuple_genome import NetworkGenome
-from engine.kernels.ntuple_layout import Layout
-from engine.kernels.ntuple_settings import is_layout_file
+from engine.kernels.ntuple.genome import NetworkGenome
+from engine.kernels.ntuple.layout import Layout
+from engine.kernels.ntuple.settings import is_layout_file
 from engine.reversi.genome.network import NtupleWeights, network_genome, network_layout
 from engine.reversi.genome.projection import exact_network, projected_network
 
@@ -67,9 +67,9 @@ def _validated_ntuple(g: dict, layout, symmetry) -> dict:
     """The network's settings: ``layout`` a family spec (default ``straight2``) with
     ``symmetry`` (default d4), a layout JSON file or the layout JSON data (their own
     symmetries); ``symmetric`` must stay true (the network's sharing is ``symmetry``)."""
-    from engine.kernels.ntuple_builders import GROUPS
-    from engine.kernels.ntuple_layout import LayoutError
-    from engine.kernels.ntuple_settings import is_layout_file
+    from engine.kernels.ntuple.builders import GROUPS
+    from engine.kernels.ntuple.layout import LayoutError
+    from engine.kernels.ntuple.settings import is_layout_file
     from engine.reversi.genome.network import DEFAULT_LAYOUT
 
     if g.pop("symmetric") is not True:

@@ -1,5 +1,5 @@
 """The game's own n-tuple network fitted to labelled positions (``fit_network``, the ``labels``
-capability): regularised least squares per phase by ``engine.kernels.ntuple_fit``.
+capability): regularised least squares per phase by ``engine.kernels.ntuple.fit``.
 
 The fit is in the labels' units: a fitted network's value of a position is its predicted final
 disc difference for the side to move (Othello; Reversed Reversi: its own final score, the
@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping
 
 import numpy as np
 
-from engine.kernels import ntuple_fit as fit
+from engine.kernels.ntuple import fit
 from engine.reversi.genome.evaluation import WIN_SCORE
 from engine.reversi.genome.layout import MIN_DISCS, phase_of_discs_table
 from engine.reversi.genome.network import check_network_magnitude, index_tables, network_bound
@@ -39,7 +39,7 @@ def fit_network(game, columns: Mapping[str, np.ndarray], options: Mapping
     ``holdout`` share, ``seed`` of the split, CG ``iterations`` and ``tolerance``, ``min_count``
     (weights read fewer times in training stay 0), ``exact_only`` (exact labels alone),
     ``scale`` (evaluation units per disc), ``progress`` (called per CG pass, as
-    ``ntuple_fit.fit_phases`` says). ``ValueError`` in one line naming the option or column."""
+    ``fit.fit_phases`` says). ``ValueError`` in one line naming the option or column."""
     opts = checked_options(options)
     network = game.network
     if network is None:

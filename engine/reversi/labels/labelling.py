@@ -29,7 +29,7 @@ keep growing, which the fit sees as noise in large margins, not as a bias of the
 
 Deterministic: fixed depths, no clock. The tables are kept by the process (filling new ones
 would cost as much as labelling a small piece) and each call takes a new generation; a root's
-fixed-depth value never depends on what the table holds (``engine.kernels.tt.cutoff``), an
+fixed-depth value never depends on what the table holds (``engine.kernels.search.tt.cutoff``), an
 exact score never does.
 """
 
@@ -39,7 +39,7 @@ import hashlib
 
 import numpy as np
 
-from engine.kernels import tt
+from engine.kernels.search import tt
 from engine.reversi.endgame import table as endgame_table
 from engine.reversi.endgame.solver import solve_exact
 from engine.reversi.genome.evaluation import WIN_SCORE

@@ -27,8 +27,8 @@ import numpy as np
 from numba import njit
 
 from engine.core import Seed
-from engine.kernels import tt
 from engine.kernels.rng import below, random_bit, uniform
+from engine.kernels.search import tt
 from engine.reversi.labels.evaluation import champion_evaluation
 from engine.reversi.labels.symmetry import cells_of, symmetry_keys
 from engine.reversi.rules import bitboard as bb

@@ -1,5 +1,5 @@
-"""Reversi's parts of the shared alpha-beta (``engine.kernels.alphabeta``): its frames, its move
-ordering, and the entry point ``negamax``.
+"""Reversi's parts of the shared alpha-beta (``engine.kernels.search.alphabeta``): its frames,
+its move ordering, and the entry point ``negamax``.
 
 Two modes:
 
@@ -39,8 +39,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from engine.kernels import alphabeta as ab
-from engine.kernels.tt import slot_of_pair
+from engine.kernels.search import alphabeta as ab
+from engine.kernels.search.tt import slot_of_pair
 from engine.reversi.genome.evaluation import evaluate, terminal_score
 from engine.reversi.genome.network_eval import children_indices, move_value, network_value
 from engine.reversi.rules import bitboard as bb
@@ -205,7 +205,7 @@ def negamax(P0, O0, depth, exact, reversed_rules, phase_of_discs, positional, fe
     Best move is ``PASS`` when the root must pass and ``NO_MOVE`` when the game is over.
     ``aborted`` is True when ``max_nodes`` was exceeded (the other outputs are then unusable).
     Exact mode: give ``depth`` = ``EXACT_DEPTH``. ``root_hint``: a timed search's previous
-    best move, searched first (``engine.kernels.alphabeta.negamax``)."""
+    best move, searched first (``engine.kernels.search.alphabeta.negamax``)."""
     empties0 = 64 - bb.popcount(P0 | O0)
     # frames needed: one per move and per pass (never two passes in a row) below the root
     cap = min(MAX_PLY, 2 * min(depth, empties0) + 3)

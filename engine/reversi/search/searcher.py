@@ -1,9 +1,9 @@
 """Reversi's alpha-beta searcher: fixed depth, iterative deepening in a time limit, and exact
 solving near the end (the dedicated solver of ``engine.reversi.endgame.solver``).
 
-The search itself is the shared kernel (``engine.kernels.alphabeta``) with Reversi's parts
+The search itself is the shared kernel (``engine.kernels.search.alphabeta``) with Reversi's parts
 (``engine.reversi.search.negamax``); the table, generations and timing are the shared driver's
-(``engine.kernels.driver``).
+(``engine.kernels.search.driver``).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import time
 
 import numpy as np
 
-from engine.kernels.driver import UNLIMITED, SearchDriver, SearchResult
+from engine.kernels.search.driver import UNLIMITED, SearchDriver, SearchResult
 from engine.reversi.endgame import solver as endgame
 from engine.reversi.endgame import table as endgame_table
 from engine.reversi.rules.bitboard import NO_MOVE, PASS  # noqa: F401 - re-exported for callers

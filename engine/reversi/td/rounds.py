@@ -30,7 +30,7 @@ from numba import njit
 
 from engine.core.agent import Seed, make_rng
 from engine.kernels import ntuple as nt
-from engine.kernels.ntuple_td import check_td_args, explores
+from engine.kernels.ntuple.td import check_td_args, explores
 from engine.kernels.rng import new_state, random_bit
 from engine.reversi.genome.evaluation import N_ALL_FEATURES
 from engine.reversi.genome.layout import CATALOGUE_INDEX, phase_of_discs_table
@@ -38,18 +38,15 @@ from engine.reversi.genome.network_eval import best_child_from, greedy_move
 from engine.reversi.rules import bitboard as bb
 from engine.reversi.rules.state import Position
 from engine.reversi.td.opponents import opponent_schedule
-from engine.reversi.td.selfplay import (
-    MAX_RECORD,
+from engine.reversi.td.selfplay import MAX_RECORD, needed_features, new_scratch
+from engine.reversi.td.step import (
     advance,
     count_features,
     counted_step,
     counted_value,
     first_position,
-    largest_weights,
-    needed_features,
-    new_scratch,
 )
-from engine.reversi.td.step_rules import step_rule_arrays
+from engine.reversi.td.step_rules import largest_weights, step_rule_arrays
 
 RECORD_ARRAYS = ("players", "opponents", "movers", "lengths", "results")
 

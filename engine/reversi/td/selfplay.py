@@ -7,22 +7,9 @@ its result, the first such move in square order). Values are learnt online, as i
 Runarsson (2006) and Jaskowski (2014): after every move, the position the mover left is moved
 towards the value of the next position its mover faces (negated when the other side moves
 there, kept after a pass), and the last position towards the game's result (+1 win, 0 draw,
--1 loss, from its mover's view):
-
-    V(x) = tanh(s(x)),  s(x) = network(x) + features . counts(x)   (targets in [-1, 1])
-    s(x) moves by alpha * (target - V(x)) * (1 - V(x)**2)
-
-``alpha`` means what it means in every game (``engine.kernels.ntuple_td``): the share of the
-error the sum moves by, shared out as normalised LMS does. Every entry ``x`` reads moves by
-``step`` and every learnable feature weight of the genome's groups by ``step * c / 64`` (its
-input is its count ``c`` scaled by ``1 / FEATURE_SCALE``: a count of 8 weighs as much as one
-instance), ``step = alpha * (target - V) * (1 - V**2) / (sum(count**2) + sum((c / 8)**2))``
-(``count``: the instances reading an entry), which moves ``s`` by exactly the numerator.
-(Until the three games shared this meaning, Reversi's ``alpha`` was that per-entry ``step``
-over the error: its best value for ``straight2``, 0.0001, is about ``alpha = 0.07`` now, since
-``sum(count**2)`` is about 710 on the positions of its games; docs/patterns.md.)
-Everything is reproducible from the seed: the random moves come from the kernels' splitmix64
-RNG seeded from it.
+-1 loss, from its mover's view). The value of a position and one step on it (what ``alpha``
+means, as in every game) are ``engine.reversi.td.step``'s. Everything is reproducible from the
+seed: the random moves come from the kernels' splitmix64 RNG seeded from it.
 """
 
 from __future__ import annotations
@@ -34,119 +21,25 @@ from numba import njit
 
 from engine.core.agent import Seed
 from engine.kernels import ntuple as nt
-from engine.kernels.ntuple_genome import NetworkGenome
-from engine.kernels.ntuple_td import add_to_entries, explores, learn_genome, squared_counts
+from engine.kernels.ntuple.genome import NetworkGenome
+from engine.kernels.ntuple.td import explores, learn_genome
 from engine.kernels.rng import random_bit
-from engine.reversi.genome.evaluation import (
-    N_ALL_FEATURES,
-    add_feature_counts,
-    add_features,
-    feature_counts_into,
-    feature_vector,
-)
+from engine.reversi.genome.evaluation import N_ALL_FEATURES
 from engine.reversi.genome.layout import CATALOGUE_INDEX, phase_of_discs_table
 from engine.reversi.genome.network_eval import best_child_from, greedy_move, new_child_scratch
 from engine.reversi.rules import bitboard as bb
 from engine.reversi.rules.state import Position
 from engine.reversi.td.opponents import opponent_schedule
-from engine.reversi.td.step_rules import (
-    FEATURE_SCALE,
-    is_plain,
-    largest_weights,
-    ruled_step,
-    step_rule_arrays,
-    track_step,
+from engine.reversi.td.step import (
+    advance,
+    count_features,
+    counted_step,
+    counted_value,
+    first_position,
 )
+from engine.reversi.td.step_rules import largest_weights, step_rule_arrays, track_step
 
 MAX_RECORD = 64  # positions one game leaves for learning: at most 60 moves
-
-
-@njit(cache=True)
-def td_step(P, O, target, alpha, phase_of_discs, t, weights, features, learnable, indices,
-            counts):
-    """One step of ``V(P, O)`` (side to move's view, tanh-squashed) towards ``target``
-    (module docstring); returns the error before it. ``learnable[k]``: catalogue feature ``k``
-    learns; ``counts``: int64 zeros of ``n_weights`` (scratch, left zero)."""
-    mob_own = bb.popcount(bb.legal_moves(P, O))
-    mob_opp = bb.popcount(bb.legal_moves(O, P))
-    phase = phase_of_discs[bb.popcount(P | O)]
-    row = weights[phase]
-    nt.indices_bits(P, O, t, indices)
-    total = add_features(nt.evaluate_indices(indices, t, row), P, O, features[phase],
-                         mob_own, mob_opp)
-    value = math.tanh(total)
-    error = target - value
-    learns_features = learnable.any()
-    inputs = feature_vector(P, O) / FEATURE_SCALE if learns_features else np.zeros(0)
-    norm = float(squared_counts(indices, t, counts))
-    for k in range(learnable.shape[0]):
-        if learnable[k]:
-            norm += inputs[k] * inputs[k]
-    # the per-entry rate first: the kernel's td_step_bits at rate alpha / norm, to the bit
-    step = alpha / norm * error * (1.0 - value * value)
-    add_to_entries(indices, t, row, step)
-    for k in range(learnable.shape[0]):
-        if learnable[k]:
-            features[phase, k] += step * inputs[k] / FEATURE_SCALE
-    return error
-
-
-@njit(cache=True)
-def count_features(P, O, phase_of_discs, needed, x):
-    """What a position's value and its TD step read besides its instances' indices (kept up to
-    date move by move: ``advance``), counted once: its feature counts (``needed``:
-    ``feature_counts_into``); returns its phase."""
-    feature_counts_into(P, O, needed, x)
-    return phase_of_discs[bb.popcount(P | O)]
-
-
-@njit(cache=True)
-def first_position(P, O, t, indices, occupied):
-    """The indices of a game's first position and of its occupancy (``advance``'s state)."""
-    nt.indices_bits(P, O, t, indices)
-    nt.indices_bits(P | O, bb.ZERO, t, occupied)
-
-
-@njit(cache=True)
-def advance(indices, occupied, t, from_P, from_O, P1, O1):
-    """``indices`` of ``(from_P, from_O)`` become those of ``(P1, O1)``, and ``occupied`` (the
-    occupancy's indices) that of ``(P1, O1)``: a move's cells only, the same integers as
-    recounting every index (``nt.indices_bits``) at a fraction of its cost."""
-    nt.change_bits(indices, t, from_P, from_O, P1, O1)
-    nt.change_bits(occupied, t, from_P | from_O, bb.ZERO, P1 | O1, bb.ZERO)
-
-
-@njit(cache=True)
-def counted_value(indices, x, phase, t, weights, features):
-    """``network_value`` of a position that is not finished, from its counted inputs: the
-    same sums in the same order, so the same value to the bit."""
-    return add_feature_counts(nt.evaluate_indices(indices, t, weights[phase]), features[phase],
-                              x)
-
-
-@njit(cache=True)
-def counted_step(indices, x, phase, target, alpha, t, weights, features, learnable, counts,
-                 rule):
-    """``td_step`` from counted inputs (indices, ``count_features``): the same arithmetic, to
-    the bit, under ``no_rule()``; another ``rule`` (``engine.reversi.td.step_rules``) moves each
-    weight by its own rate and/or the neighbouring phases too."""
-    row = weights[phase]
-    value = math.tanh(counted_value(indices, x, phase, t, weights, features))
-    error = target - value
-    norm = float(squared_counts(indices, t, counts))
-    for k in range(learnable.shape[0]):
-        if learnable[k]:
-            norm += (x[k] / FEATURE_SCALE) * (x[k] / FEATURE_SCALE)
-    step = alpha / norm * error * (1.0 - value * value)
-    if not is_plain(rule):
-        ruled_step(indices, x, phase, alpha, error * (1.0 - value * value) / norm, t, weights,
-                   features, learnable, rule)
-        return error
-    add_to_entries(indices, t, row, step)
-    for k in range(learnable.shape[0]):
-        if learnable[k]:
-            features[phase, k] += step * (x[k] / FEATURE_SCALE) / FEATURE_SCALE
-    return error
 
 
 def new_scratch(t, n_weights):
@@ -272,7 +165,7 @@ def learn(network: NetworkGenome, genome: np.ndarray, games: int, seed: Seed, al
     (``opponent_network``) that play some blocks of games instead of the network itself
     (``opponent_schedule``: a share ``self_play_share`` stays self-play); the network learns
     from every position of those games as of its own. ``rule``: a ``StepRule``
-    (``engine.kernels.ntuple_td``; None: plain normalised LMS), its state learnt in place.
+    (``engine.kernels.ntuple.td``; None: plain normalised LMS), its state learnt in place.
     ``ValueError`` if an argument is out of
     range. (With tanh squashing every step is bounded: weights cannot run away, a too large
     ``alpha`` only learns worse.)"""

@@ -1,5 +1,5 @@
 """Per-weight step-size rules of Reversi's TD (numba): what ``counted_step`` does when a
-``StepRule`` (``engine.kernels.ntuple_td``) other than plain normalised LMS is asked for.
+``StepRule`` (``engine.kernels.ntuple.td``) other than plain normalised LMS is asked for.
 
 - **tcl** (temporal coherence learning, Beal & Smith 1999; as in Jaskowski's TC(0) for 2048):
   each weight ``k`` keeps ``E[k]``, the sum of the changes TD asked of it, and ``A[k]``, the sum

@@ -10,9 +10,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine.core import Champion, ChampionFileError, SearchSettings, get_game, specs
-from engine.core.champion_search import champion_search
-from engine.core.files import load_champion
+from engine.core import Champion, ChampionFileError, SearchSettings, get_game
+from engine.core.champions.files import load_champion
+from engine.core.champions.search import champion_search
+from engine.core.matches import specs
 from tests.engine.core.reads import count_opens
 
 CHAMPIONS = Path(__file__).resolve().parents[3] / "experiments" / "results" / "champions"

@@ -1,4 +1,4 @@
-"""``engine.core.champion_search``: a champion's recorded search, where it came from, and the
+"""``engine.core.champions.search``: a champion's recorded search, where it came from, and the
 user's overrides over it."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from engine.core.champion_search import (
+from engine.core.champions.search import (
     CHAMPION_FILE,
     DEFAULTS,
     PLAY_RECORD,

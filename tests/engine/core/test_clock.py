@@ -1,4 +1,4 @@
-"""Whole-game time controls (engine.core.clock): parsing, the allocation rule, and a clocked
+"""Whole-game time controls (engine.core.matches.clock): parsing, the allocation rule, and a clocked
 agent that keeps within its time over a real game (on a clock its search's own work moves)."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine.core import SearchSettings, get_game
-from engine.core.clock import (
+from engine.core.matches.clock import (
     MAX_SHARE,
     MIN_MOVES_LEFT,
     Clock,
@@ -15,7 +15,7 @@ from engine.core.clock import (
     mean_weight_from,
     midgame_weight,
 )
-from engine.kernels.mcts import TIMED_CHUNK
+from engine.kernels.search.mcts import TIMED_CHUNK
 from engine.pentago.agents import mcts as pentago_mcts
 from engine.reversi.agents import mcts as reversi_mcts
 from engine.reversi.search import searcher as reversi_search

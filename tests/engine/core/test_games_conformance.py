@@ -11,9 +11,10 @@ import json
 import numpy as np
 import pytest
 
-from engine.core import DRAW, Champion, GenomeSpec, SearchSettings, game_names, get_game, specs
+from engine.core import DRAW, Champion, GenomeSpec, SearchSettings, game_names, get_game
 from engine.core.game import moves_text, parse_moves
-from engine.core.match import play_game, random_openings, replay
+from engine.core.matches import specs
+from engine.core.matches.runner import play_game, random_openings, replay
 
 FAST = SearchSettings(depth=1, endgame_empties=2)
 GAMES = game_names()
@@ -148,7 +149,7 @@ def test_every_listed_agent_spec_is_accepted_and_garbage_is_refused(name):
 
 @pytest.mark.parametrize("name", GAMES)
 def test_a_champion_file_round_trips(name, tmp_path):
-    from engine.core.files import champion_game
+    from engine.core.champions.files import champion_game
 
     game = get_game(name)
     low, high = game.genome_spec().default_bounds()

@@ -1,5 +1,5 @@
-"""The shared terminal play loop (``engine.core.play``): every registered game plays to the end
-from typed moves; bad input gets one line and the prompt again; forced moves, the agent's moves
+"""The shared terminal play loop (``engine.core.commands.play``): every registered game plays to the
+end from typed moves; bad input gets one line and the prompt again; forced moves, the agent's moves
 and the result are announced; quitting and end of input end cleanly."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ import pytest
 
 from engine.core import DRAW, game_names, get_game
 from engine.core.base import GameBase
+from engine.core.commands.play import View, run
 from engine.core.game import Outcome
-from engine.core.play import View, run
 
 PROMPT = "your move> "
 

@@ -1,11 +1,11 @@
-"""The play command every game gets from GameBase (engine.core.play_any), on the plug-in game:
-a person plays through the shared loop; bad input is one line; the game is found from a
+"""The play command every game gets from GameBase (engine.core.commands.play_any), on the plug-in
+game: a person plays through the shared loop; bad input is one line; the game is found from a
 champion file given on the line."""
 
 import io
 
-from engine.core.cli import dispatch
-from engine.core.play_any import main
+from engine.core.commands.cli import dispatch
+from engine.core.commands.play_any import main
 
 
 def test_a_game_without_its_own_play_command_is_played_through_the_shared_loop():

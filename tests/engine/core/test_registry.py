@@ -64,7 +64,7 @@ def test_every_command_that_goes_over_the_games_skips_a_broken_plugin(ghost_plug
     """The loops over every game (the study's config folders, export formats, champion files,
     the game list, the web page's games) use ``usable_game_names``."""
     from engine import games
-    from engine.core.files import champion_game
+    from engine.core.champions.files import champion_game
     from engine.web.errors import ApiError
     from engine.web.games import available_games, load_game
     from evolve.__main__ import game_config_dirs

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from engine.core import GameSettingsError, SearchSettings, get_game
-from engine.core.match import play_pairs
+from engine.core.matches.runner import play_pairs
 from engine.hexifence.agents.chain import ChainAgent
 from engine.hexifence.game import GAME
 from engine.hexifence.rules.state import from_text
@@ -88,7 +88,7 @@ def test_the_chain_agent_double_deals_when_keeping_control_wins():
 
 
 def test_perfect_agent_is_n2_only_and_always_gets_at_least_the_solved_value():
-    from engine.core.match import replay
+    from engine.core.matches.runner import replay
     from engine.hexifence.genome.evaluation import N_FEATURES
     from engine.hexifence.search.searcher import Searcher
 
@@ -165,7 +165,7 @@ def test_play_cli_plays_a_game_from_typed_moves(capsys):
 
 
 def test_clis_refuse_bad_input_with_exit_two(tmp_path, capsys):
-    from engine.core.cli import dispatch
+    from engine.core.commands.cli import dispatch
 
     assert dispatch("play", ["--game", "hexifence", "--size", "3", "--opponent", "perfect"]) == 2
     assert "N=2" in capsys.readouterr().err

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from engine.core import SearchSettings, get_game
-from engine.core.match import play_game
+from engine.core.matches.runner import play_game
 from engine.hexifence.td import selfplay as td
 
 GAME = get_game("hexifence")

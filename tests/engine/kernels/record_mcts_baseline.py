@@ -5,9 +5,9 @@
 
 The checkout given first is put at the front of ``sys.path``, so its ``engine`` package is the
 one imported, not this worktree's (``tests/engine/baseline_checkout.py``). Run it on the code
-from before the UCT loop moved to ``engine.kernels.mcts``: ``test_mcts_baseline.py`` beside it
-then proves the new agents play the same moves with the same root statistics (same RNG draws
-in the same order).
+from before the UCT loop moved to the shared kernel (``engine.kernels.search.mcts``):
+``test_mcts_baseline.py`` beside it then proves the new agents play the same moves with the
+same root statistics (same RNG draws in the same order).
 
 What is recorded, all with play-out budgets (reproducible): Pentago Twist's and Reversi's
 ``MCTSAgent`` on random reachable positions (text forms stored), random and guided play-outs,

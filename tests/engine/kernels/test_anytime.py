@@ -11,9 +11,9 @@ import importlib
 import numpy as np
 import pytest
 
-from engine.kernels import driver
-from engine.kernels.driver import NO_MOVE, UNLIMITED, Iteration, SearchDriver
-from engine.kernels.tt import next_generation
+from engine.kernels.search import driver
+from engine.kernels.search.driver import NO_MOVE, UNLIMITED, Iteration, SearchDriver
+from engine.kernels.search.tt import next_generation
 from engine.reversi.files import reference_weights
 from engine.reversi.search.searcher import Searcher
 from tests.engine.kernels.work_clock import node_clock

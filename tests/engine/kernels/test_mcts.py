@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 from numba import njit
 
-from engine.kernels import mcts as uct
 from engine.kernels.rng import below
+from engine.kernels.search import mcts as uct
 
 ROOT = Path(__file__).resolve().parents[3]
 MAX_TAKE = 3

@@ -1,8 +1,8 @@
 """The MCTS agents on the shared UCT loop play exactly what the code before it played.
 
 ``tests/data/mcts_baseline_moves.json`` was recorded from the checkout before the loop moved to
-``engine.kernels.mcts`` (its commit is in the file; ``record_mcts_baseline.py`` beside this test
-made it). Same seed, same settings: the same move, the same number of play-outs and the same
+``engine.kernels.search.mcts`` (its commit is in the file; ``record_mcts_baseline.py`` beside this
+test made it). Same seed, same settings: the same move, the same number of play-outs and the same
 visits and reward sums at every root child, so the RNG draws came in the same order.
 """
 

@@ -1,4 +1,4 @@
-"""Schema-2 network files (``engine.kernels.ntuple_files``) are read strictly: the schema version
+"""Schema-2 network files (``engine.kernels.ntuple.files``) are read strictly: the schema version
 is the integer 2, no top-level field goes unread, and the header a reader without our code trusts
 (``phases``, ``symmetry``, ``phase_discs``) agrees with the settings; every committed file still
 loads."""
@@ -14,7 +14,7 @@ import pytest
 
 from engine.core.game import ChampionFileError
 from engine.core.registry import get_game
-from engine.kernels.ntuple_files import NetworkFile
+from engine.kernels.ntuple.files import NetworkFile
 
 SETTINGS = {  # small networks of every game that writes the shared form
     "othello": {"genome": {"kind": "ntuple", "layout": "straight2", "phases": 3,

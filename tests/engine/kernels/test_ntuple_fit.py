@@ -1,11 +1,11 @@
-"""Least-squares fitting of n-tuple weights (engine.kernels.ntuple_fit): it recovers a network
+"""Least-squares fitting of n-tuple weights (engine.kernels.ntuple.fit): it recovers a network
 from its exact values, matches a dense solve, shrinks with L2, and repeats itself bit for bit."""
 
 import numpy as np
 import pytest
 
 from engine.kernels import ntuple as nt
-from engine.kernels import ntuple_fit as fit
+from engine.kernels.ntuple import fit
 
 LAYOUT = nt.board_layout(4, 4, nt.family_tuples(4, 4, "straight2+corner2"), "d4")
 TABLES = nt.index_tables(LAYOUT)

@@ -1,4 +1,4 @@
-"""The n-tuple genome written once for every game (``engine.kernels.ntuple_genome``), checked
+"""The n-tuple genome written once for every game (``engine.kernels.ntuple.genome``), checked
 on a small layout of mixed cells against names, blocks and positions worked out by hand."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from engine.kernels import ntuple as nt
-from engine.kernels.ntuple_figures import entry_states
-from engine.kernels.ntuple_genome import NetworkGenome, entry_digits, lut_states
+from engine.kernels.ntuple.figures import entry_states
+from engine.kernels.ntuple.genome import NetworkGenome, entry_digits, lut_states
 
 # cell 0: 3 states, cell 1: 2 states, cell 2: 12 states (two characters for some states)
 STATES = [3, 2, 12]

@@ -107,7 +107,7 @@ def test_the_incremental_kernels_run_inside_a_jitted_caller():
 
 @pytest.mark.parametrize("width, height, families, group", LAYOUTS)
 def test_side_to_move_indices_kept_by_swaps_and_changed_cells(width, height, families, group):
-    """TD self-play's way (``engine.reversi.td.selfplay.advance``): indices in the mover's colours,
+    """TD self-play's way (``engine.reversi.td.step.advance``): indices in the mover's colours,
     the other side's view by ``swapped_states`` from the occupancy's indices, each move's cells by
     ``change_bits``; always the integers of a full ``indices_bits``, whatever changes."""
     layout = nt.board_layout(width, height, nt.family_tuples(width, height, families), group)

@@ -9,7 +9,7 @@ import pytest
 from numba import njit
 
 from engine.kernels import ntuple as nt
-from engine.kernels.ntuple_td import add_to_entries, check_td_args, squared_counts
+from engine.kernels.ntuple.td import add_to_entries, check_td_args, squared_counts
 
 U = np.uint64
 

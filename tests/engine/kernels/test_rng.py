@@ -1,5 +1,5 @@
 """The kernel RNG (``engine.kernels.rng``) draws what it says, and the kernels' epsilon-greedy
-players (``engine.kernels.ntuple_td.explores``, every game's TD self-play) move at random at
+players (``engine.kernels.ntuple.td.explores``, every game's TD self-play) move at random at
 the rate asked.
 
 Statistical checks with fixed seeds and bounds of five to six standard deviations (or chi-square
@@ -7,7 +7,7 @@ tails near 1e-6): a correct RNG fails them about never, a wrong range or rate by
 
 Checked by hand: ``uniform`` halved in range (``* (0.5 / 9007199254740992.0)``) fails the
 uniform and the epsilon tests, run with a fresh ``NUMBA_CACHE_DIR`` (``explores`` is cached in
-``ntuple_td.py`` with ``uniform`` inlined: the test command's cache is keyed by the sources,
+``ntuple/td.py`` with ``uniform`` inlined: the test command's cache is keyed by the sources,
 ``tests/conftest.py``).
 """
 
@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-from engine.kernels.ntuple_td import explores
+from engine.kernels.ntuple.td import explores
 from engine.kernels.rng import below, new_state, next_u64, random_bit, uniform
 
 N = 200_000

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.kernels import driver
+from engine.kernels.search import driver
 from tests.engine.kernels.record_search_baseline import measured_spy, play_case
 
 DATA = json.loads((Path(__file__).parents[2] / "data" / "search_baseline.json").read_text())
@@ -27,7 +27,7 @@ def calls(monkeypatch):
     """The kernel calls, made with tables as fresh as the recording's process had them: the
     shared tables keep exact entries (``PERMANENT_GEN``) across searches and tests, which
     changes node counts, never moves or values."""
-    from engine.kernels import tt
+    from engine.kernels.search import tt
     from engine.reversi.endgame import table as endgame_table
 
     monkeypatch.setattr(tt, "_SHARED", {})

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from engine.core import SearchSettings
-from engine.kernels import mcts as uct
+from engine.kernels.search import mcts as uct
 from engine.pentago.agents import mcts as pentago_mcts
 from engine.pentago.agents import tactics
 from engine.pentago.agents.mcts import MCTSAgent

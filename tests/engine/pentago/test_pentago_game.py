@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from engine.core import DRAW, ChampionFileError, GameSettingsError, SearchSettings, get_game
-from engine.core.match import play_game, replay
+from engine.core.matches.runner import play_game, replay
 from engine.pentago.perft import distinct, sequences
 from engine.pentago.perft import main as perft_main
 from engine.pentago.rules import reference as ref

@@ -270,7 +270,7 @@ def test_figures_draw_the_most_spread_tables_and_markdown_lists_every_table():
 
 
 def test_a_loaded_champion_plays_without_its_file(tmp_path):
-    from engine.core import specs
+    from engine.core.matches import specs
 
     game = GAME.with_settings({"genome": {"kind": "ntuple", "layout": "straight5", "phases": 1}})
     path = tmp_path / "c.json"

@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 
 from engine.core import SearchSettings, get_game
-from engine.core.match import play_game
+from engine.core.matches.runner import play_game
 from engine.kernels import ntuple as nt
 from engine.kernels.ntuple import evaluate_bits
-from engine.kernels.ntuple_td import squared_counts
+from engine.kernels.ntuple.td import squared_counts
 from engine.pentago.agents import tactics
 from engine.pentago.genome.evaluation import phase_table
 from engine.pentago.rules.state import State, parse_state

@@ -1,6 +1,6 @@
 """Reversi games as records (disc counts, the winner by colour, the players' names): a view of
-the core's match runner (``engine.core.match``) for the tests that compare Reversi games with
-recorded baselines. A game is reproducible from ``seed``: both agents are reset with seeds
+the core's match runner (``engine.core.matches.runner``) for the tests that compare Reversi games
+with recorded baselines. A game is reproducible from ``seed``: both agents are reset with seeds
 derived from it.
 """
 
@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from engine.core import match
 from engine.core.agent import Agent, Seed
 from engine.core.game import DRAW, Outcome
+from engine.core.matches import runner as match
 from engine.core.registry import get_game
 from engine.reversi.rules.state import Variant, move_name
 

@@ -5,7 +5,7 @@
 
 The checkout given first is put at the front of ``sys.path``: its ``engine`` is imported
 (``tests/engine/baseline_checkout.py``). Run it on the code from before ``engine.reversi.match``
-(now ``tests/engine/reversi/helpers_match.py``) became a view of ``engine.core.match``:
+(now ``tests/engine/reversi/helpers_match.py``) became a view of ``engine.core.matches.runner``:
 ``tests/engine/reversi/test_match.py`` proves the one runner plays the same games (same moves,
 counts, scores) and draws the same openings.
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine.kernels.mcts import TIMED_CHUNK
+from engine.kernels.search.mcts import TIMED_CHUNK
 from engine.reversi.agents import mcts as reversi_mcts
 from engine.reversi.agents.bfs import BFSEndgameAgent
 from engine.reversi.agents.factory import (

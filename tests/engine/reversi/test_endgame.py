@@ -141,7 +141,7 @@ def test_solver_equals_brute_force_at_9_and_10_empties(variant):
 @pytest.mark.parametrize("variant", ["othello", "reversed"])
 def test_solver_equals_the_plain_negamax_solver_at_12_to_16_empties(variant):
     """Beyond brute force: the old explicit-stack negamax (no shortcuts but the table)."""
-    from engine.kernels.tt import new_table as midgame_table
+    from engine.kernels.search.tt import new_table as midgame_table
     from engine.reversi.files import reference_weights
     from engine.reversi.search.negamax import EXACT_DEPTH, negamax
 

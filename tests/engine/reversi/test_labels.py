@@ -6,7 +6,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine.core.files import load_champion
+from engine.core.champions.files import load_champion
 from engine.core.registry import get_game
 from engine.reversi.files import reference_weights
 from engine.reversi.labels import labelling, symmetry

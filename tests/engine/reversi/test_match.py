@@ -141,7 +141,7 @@ def test_play_pairs_swaps_colours_on_every_opening():
     assert [r.score_for(True) for r in records[:1]] in ([1.0], [0.5], [0.0])
 
 
-# --- the same games as the runner before engine.core.match played them ------------------------
+# --- the same games as the runner before engine.core.matches.runner played them -------------------
 
 BASELINE = json.loads((Path(__file__).parents[2] / "data" / "reversi_match_baseline.json")
                       .read_text())  # recorded by record_match_baseline.py beside this file

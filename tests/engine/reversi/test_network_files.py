@@ -1,4 +1,4 @@
-"""Network files (schema 2, the shared form of ``engine.kernels.ntuple_files``): they say what
+"""Network files (schema 2, the shared form of ``engine.kernels.ntuple.files``): they say what
 they hold (a reader of the JSON alone evaluates as the engine), round-trip exactly through JSON
 and npz and the game's champion paths, and refuse bad input with one line naming the field.
 Schema-1 files (every network file written before) still load, with the same weights;
@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine.core.files import champion_game
+from engine.core.champions.files import champion_game
 from engine.core.game import ChampionFileError
 from engine.core.registry import get_game
 from engine.reversi.files import (

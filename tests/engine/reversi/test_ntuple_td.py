@@ -17,16 +17,9 @@ from engine.kernels.rng import new_state
 from engine.reversi.genome.evaluation import feature_vector
 from engine.reversi.genome.layout import CATALOGUE_INDEX
 from engine.reversi.rules.state import Position
-from engine.reversi.td.selfplay import (
-    FEATURE_SCALE,
-    MAX_RECORD,
-    largest_weights,
-    needed_features,
-    new_scratch,
-    self_play_game,
-    td_step,
-)
-from engine.reversi.td.step_rules import no_rule
+from engine.reversi.td.selfplay import MAX_RECORD, needed_features, new_scratch, self_play_game
+from engine.reversi.td.step import td_step
+from engine.reversi.td.step_rules import FEATURE_SCALE, largest_weights, no_rule
 from tests.engine.reversi.conftest import random_reachable
 from tests.engine.reversi.helpers_ntuple import network_game, random_network
 
@@ -151,7 +144,7 @@ def test_bad_arguments_are_one_line_errors(args, message):
 def score(game, genome, opponent: str, pairs: int, epsilon: float = 0.0) -> float:
     """Points per game of ``genome`` at 1 ply against ``opponent``, colour-swapped pairs on
     seeded random openings (both sides epsilon-random when ``epsilon``)."""
-    from engine.core.agents import EpsilonAgent
+    from engine.core.matches.agents import EpsilonAgent
 
     points = 0.0
     for k, opening in enumerate(game.random_openings(pairs, 11)):

@@ -19,14 +19,8 @@ from engine.reversi.genome.network_eval import network_value
 from engine.reversi.rules import bitboard as bb
 from engine.reversi.rules.state import Position
 from engine.reversi.td.opponents import OPPONENT_BLOCK, opponent_network, opponent_schedule
-from engine.reversi.td.selfplay import (
-    MAX_RECORD,
-    largest_weights,
-    needed_features,
-    new_scratch,
-    self_play_game,
-)
-from engine.reversi.td.step_rules import no_rule
+from engine.reversi.td.selfplay import MAX_RECORD, needed_features, new_scratch, self_play_game
+from engine.reversi.td.step_rules import largest_weights, no_rule
 from evolve import td
 from tests.engine.reversi.conftest import random_reachable
 from tests.engine.reversi.helpers_ntuple import network_game, random_network

@@ -9,7 +9,8 @@ import pytest
 
 from engine.reversi.genome.network_eval import best_child, greedy_move, new_child_scratch
 from engine.reversi.td.rounds import joined, start_boards
-from engine.reversi.td.selfplay import MAX_RECORD, largest_weights
+from engine.reversi.td.selfplay import MAX_RECORD
+from engine.reversi.td.step_rules import largest_weights
 from tests.engine.reversi.helpers_ntuple import network_game, random_network
 
 SETTINGS = ({"layout": "straight2", "phases": 2, "features": []},

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from engine.core import get_game, parse_moves
-from engine.core.match import replay
+from engine.core.matches.runner import replay
 from engine.web.app import create_app
 from engine.web.sessions import SessionStore
 from tests.engine.web.api_client import GAMES, TestClient, agent_replies, fast_agent, new_play

@@ -9,7 +9,7 @@ import shutil
 from pathlib import Path
 
 from engine.core import Champion, SearchSettings
-from engine.core.files import load_champion
+from engine.core.champions.files import load_champion
 from engine.web.app import create_app
 from engine.web.workers import think_in_worker
 from tests.engine.core.reads import count_opens

@@ -146,8 +146,9 @@ def test_the_watched_champion_plays_a_whole_game_at_its_recorded_search(client, 
     moves is the move of the same agent built at depth 2 with an exact endgame from 20 (what
     its file records) from the same seed; at the form's old defaults (depth 3, exact 8) some
     moves differ (the 2-17 loss the issue saw was played at those)."""
-    from engine.core import get_game, specs
-    from engine.core.match import replay
+    from engine.core import get_game
+    from engine.core.matches import specs
+    from engine.core.matches.runner import replay
     from engine.web.workers import think
 
     view = watch(client, f"{root_label}/hexifence/champion.json", opponent="chain").json()
@@ -173,7 +174,8 @@ def test_a_worker_process_plays_the_champion_at_its_recorded_search(runs_root, r
     champion from the job; its first move is the depth-2, exact-20 move as in a thread."""
     import httpx
 
-    from engine.core import child_seeds, get_game, specs
+    from engine.core import child_seeds, get_game
+    from engine.core.matches import specs
     from engine.web.thinking import ProcessThinker
     from engine.web.workers import think
     from tests.engine.web.server import serve

@@ -1,6 +1,6 @@
 """A game on a clock (``"clock": "60+1"``): a bad clock is a 400 naming it; each agent
-move gets the budget ``engine.core.clock.Clock`` gives (recomputed here move by move from the
-views) and its clock is charged what it searched; a person's clock runs on their turn, and a
+move gets the budget ``engine.core.matches.clock.Clock`` gives (recomputed here move by move from
+the views) and its clock is charged what it searched; a person's clock runs on their turn, and a
 person out of time loses (the view says so, a late move is not played); undo is off; a real timed
 alpha-beta in a worker process keeps its moves within their budgets."""
 
@@ -13,7 +13,7 @@ import httpx
 import pytest
 
 from engine.core import get_game
-from engine.core.clock import Clock, TimeControl
+from engine.core.matches.clock import Clock, TimeControl
 from engine.web import play as web_play
 from engine.web.app import create_app
 from engine.web.limits import Limits

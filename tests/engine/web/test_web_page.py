@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from engine.core import game_names, get_game, parse_moves
-from engine.core.match import replay
+from engine.core.matches.runner import replay
 from engine.web import play as web_play
 from engine.web.app import create_app
 from engine.web.games import RENDERERS

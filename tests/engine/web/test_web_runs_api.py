@@ -8,7 +8,7 @@ import json
 import pytest
 
 from engine.core import get_game
-from engine.core.match import replay
+from engine.core.matches.runner import replay
 from engine.web.app import create_app
 from engine.web.recorded import parse_recorded_moves
 from tests.engine.web.api_client import GAMES, TestClient, agent_replies, fast_agent

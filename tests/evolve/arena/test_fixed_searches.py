@@ -59,7 +59,7 @@ def test_a_plug_in_game_on_the_defaults_says_nothing_it_does_not_know():
 
 
 def test_a_random_mover_is_said_not_to_search():
-    from engine.core.play import FixedSearch
+    from engine.core.commands.play import FixedSearch
 
     assert FixedSearch("no search, a random legal move").sentence("random") == \
         "random does not search (a random legal move)."

@@ -18,7 +18,7 @@ import yaml
 from hydra import compose, initialize_config_dir
 
 from engine.core.game import parse_moves
-from engine.core.match import replay
+from engine.core.matches.runner import replay
 from engine.core.registry import get_game
 from evolve.ga.config import moved_key_message
 from evolve.ga.loop import run

@@ -14,7 +14,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from engine.core import files, registry
+from engine.core import registry
+from engine.core.champions import files
 from engine.core.game import Champion
 from evolve.execution.games import GameTask, play_tasks
 from evolve.ga.config import ResolvedConfig, resolve
@@ -100,7 +101,8 @@ def champion_file(tmp_path):
 
 @pytest.fixture
 def reads(monkeypatch):
-    """The resolved paths of every champion file read (``engine.core.files.read_document``)."""
+    """The resolved paths of every champion file read
+    (``engine.core.champions.files.read_document``)."""
     real, paths = files.read_document, []
 
     def counting(path):

@@ -7,10 +7,10 @@ import json
 import numpy as np
 import pytest
 
-from engine.core.files import load_champion
+from engine.core.champions.files import load_champion
 from engine.core.records import SearchSettings
 from engine.core.registry import get_game
-from engine.kernels import ntuple_fit as fit
+from engine.kernels.ntuple import fit
 from engine.reversi.genome.layout import MIN_DISCS, phase_of_discs_table
 from engine.reversi.genome.network import index_tables
 from engine.reversi.rules.state import Position

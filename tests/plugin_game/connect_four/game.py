@@ -17,9 +17,9 @@ from connect_four import rules
 from connect_four.search import FEATURES, negamax
 from engine.core import DRAW, GameBase, GenomeSpec, Outcome, SearchSettings, Seed, make_rng
 from engine.core.agent import check_search_args
+from engine.core.matches.specs import split_depth
 from engine.core.settings import int_in, with_defaults
-from engine.core.specs import split_depth
-from engine.kernels.driver import UNLIMITED, SearchDriver
+from engine.kernels.search.driver import UNLIMITED, SearchDriver
 
 REFERENCE = np.array([1.0, 4.0, 16.0, -1.0, -4.0, -16.0, 2.0])
 

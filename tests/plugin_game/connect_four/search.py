@@ -1,4 +1,4 @@
-"""Connect Four's parts of the shared alpha-beta (``engine.kernels.alphabeta``) and its
+"""Connect Four's parts of the shared alpha-beta (``engine.kernels.search.alphabeta``) and its
 evaluation: what a game writes to get a transposition-table search for free.
 
 Evaluation (side to move's view), per game phase: for every line of four cells holding stones
@@ -15,9 +15,9 @@ import numpy as np
 from numba import njit
 
 from connect_four.rules import CELLS, CENTRE, COLUMNS, ORDER, WINDOWS, can_play, four, play
-from engine.kernels import alphabeta as ab
 from engine.kernels.bits import popcount
-from engine.kernels.tt import slot_of_pair
+from engine.kernels.search import alphabeta as ab
+from engine.kernels.search.tt import slot_of_pair
 
 INF = np.inf
 WIN = 1000.0

@@ -6,7 +6,7 @@ import pentago_twist.PentagoBoardState;
  * The board-evolve Pentago Twist engine in plain Java (standard library only): bitboard rules,
  * the champion's evaluation and its alpha-beta search, written to play exactly the engine's
  * move at a fixed depth (engine/pentago: rules/bitboard.py, genome/evaluation.py,
- * search/negamax.py and the shared kernel engine/kernels/alphabeta.py).
+ * search/negamax.py and the shared kernel engine/kernels/search/alphabeta.py).
  *
  * A position is two 36-bit masks in a long: P (side to move) and O (opponent); cell (x, y) is
  * bit 6x + y. A move id is (6x + y) * 8 + 2a + b: place on (x, y), then twist quadrant a

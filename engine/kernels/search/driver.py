@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from engine.kernels.tt import new_table, next_generation, shared_table
+from engine.kernels.search.tt import new_table, next_generation, shared_table
 
 SAFETY = 0.8  # fraction of the remaining time a slice's node budget may use
 SLICE = 0.1  # a slice's share of the whole limit at most: the clock is read this often

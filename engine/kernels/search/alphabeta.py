@@ -45,7 +45,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from engine.kernels.tt import EXACT_TAG, MOVE, cutoff, probe, store
+from engine.kernels.search.tt import EXACT_TAG, MOVE, cutoff, probe, store
 
 INF = np.inf
 NO_MOVE = -1

@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from engine.kernels.ntuple_layout import Layout, LayoutError
+from engine.kernels.ntuple.layout import Layout, LayoutError
 
 SCHEMA = "board-evolve/ntuple-layout"
 VERSION = 1

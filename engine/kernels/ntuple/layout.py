@@ -41,7 +41,7 @@ class LayoutError(ValueError):
 class Layout:
     """A validated, deduplicated layout (see the module docstring). Build one with
     ``layout_from_tuples`` (which drops symmetric duplicates) or the builders of
-    ``engine.kernels.ntuple_builders``; this constructor refuses duplicates."""
+    ``engine.kernels.ntuple.builders``; this constructor refuses duplicates."""
 
     n_cells: int
     states: int | tuple[int, ...]

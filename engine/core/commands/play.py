@@ -25,10 +25,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from engine.core.champion_search import ChampionSearch, champion_search
-from engine.core.clock import ClockedAgent, TimeControl
+from engine.core.champions.search import ChampionSearch, champion_search
 from engine.core.game import DRAW, Game, SearchSettings
-from engine.core.match import only_move
+from engine.core.matches.clock import ClockedAgent, TimeControl
+from engine.core.matches.runner import only_move
 
 QUIT_WORDS = ("quit", "exit", "q")
 HELP_WORDS = ("moves", "?", "help")
@@ -81,7 +81,7 @@ def add_options(parser: argparse.ArgumentParser, opponent: str, specs: str,
 def opponent_search(args: argparse.Namespace, champion: str | None) -> ChampionSearch:
     """The opponent's search: the ``champion`` file's recorded search (its ``metadata.search``,
     else its study's config), else the command's defaults, with the flags given over it
-    (``engine.core.champion_search``). Call after ``check_options``."""
+    (``engine.core.champions.search``). Call after ``check_options``."""
     return champion_search(champion, args.search_defaults,
                            {"depth": args.depth, "endgame_empties": args.endgame_empties,
                             "time_limit": args.time_limit})

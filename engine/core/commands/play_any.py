@@ -1,5 +1,5 @@
 """``python -m engine.play --game NAME``: the play command of a game that has none of its own
-(``GameBase``'s default ``cli_commands``): the shared loop of ``engine.core.play`` with the
+(``GameBase``'s default ``cli_commands``): the shared loop of ``engine.core.commands.play`` with the
 game's state text as the board and its players' names as the colours.
 
     python -m engine.play --game connect_four --opponent reference --depth 4
@@ -12,8 +12,7 @@ import argparse
 import sys
 from typing import TextIO
 
-from engine.core import specs
-from engine.core.play import (
+from engine.core.commands.play import (
     View,
     add_options,
     check_options,
@@ -22,6 +21,7 @@ from engine.core.play import (
     run,
     shown_search,
 )
+from engine.core.matches import specs
 from engine.core.records import Champion
 from engine.core.registry import get_game
 
@@ -65,7 +65,7 @@ def opponent_agent(game, args):
 
 def champion_opponent_search(args, opponent: specs.Player):
     """The opponent's search: a loaded champion's record, flags over it
-    (``engine.core.play.opponent_search``)."""
+    (``engine.core.commands.play.opponent_search``)."""
     return opponent_search(args, opponent if isinstance(opponent, Champion) else None)
 
 

@@ -46,7 +46,7 @@ def resolve_player(game, text: Player) -> Player:
     file or run directory, else the agent spec itself."""
     if isinstance(text, Champion) or not names_file(str(text).strip()):
         return text
-    from engine.core.files import load_champion
+    from engine.core.champions.files import load_champion
 
     return load_champion(str(text).strip(), game)
 

@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from engine.core.files import file_header
+from engine.core.champions.files import file_header
 from engine.core.records import Champion, ChampionFileError, SearchSettings
 
 CHAMPION_FILE = "champion file"

@@ -18,7 +18,7 @@ import re
 
 import numpy as np
 
-from engine.kernels.ntuple_layout import Layout, LayoutError, layout_from_tuples
+from engine.kernels.ntuple.layout import Layout, LayoutError, layout_from_tuples
 
 GROUPS = ("identity", "rot180", "mirror", "d2", "c4", "d4")
 BLANK = ".-"

@@ -34,11 +34,11 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.core.files import check_header
+from engine.core.champions.files import check_header
 from engine.core.records import Champion, ChampionFileError, GameSettingsError
-from engine.kernels.ntuple_json import layout_from_json, layout_to_json
-from engine.kernels.ntuple_layout import Layout, LayoutError
-from engine.kernels.ntuple_settings import NTUPLE
+from engine.kernels.ntuple.layout import Layout, LayoutError
+from engine.kernels.ntuple.layout_json import layout_from_json, layout_to_json
+from engine.kernels.ntuple.settings import NTUPLE
 
 SCHEMA_VERSION = 2
 FIELDS = ("game", "schema_version", "kind", "name", "settings", "layout", "phases", "value",

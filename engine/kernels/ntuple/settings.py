@@ -11,8 +11,8 @@ from pathlib import Path
 
 from engine.core.records import GameSettingsError
 from engine.core.settings import int_in, one_of, with_defaults
-from engine.kernels.ntuple_json import layout_from_json, load_layout
-from engine.kernels.ntuple_layout import Layout, LayoutError
+from engine.kernels.ntuple.layout import Layout, LayoutError
+from engine.kernels.ntuple.layout_json import layout_from_json, load_layout
 
 NTUPLE = "ntuple"
 

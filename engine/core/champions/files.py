@@ -9,7 +9,7 @@ reader of each game), and from there on the ``Champion`` object is passed, never
 Conventions every game's files follow: a JSON object with ``game`` and ``schema_version`` at the
 top (a game may name a family there and tell its variants apart by other keys: it decides with
 ``Game.recognizes``); an ``.npz`` champion carries that header as the JSON string array
-``header_json`` (the shared network files, ``engine.kernels.ntuple_files``) or ``metadata_json``
+``header_json`` (the shared network files, ``engine.kernels.ntuple.files``) or ``metadata_json``
 (loaded with ``allow_pickle=False``).
 """
 

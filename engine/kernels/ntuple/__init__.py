@@ -6,14 +6,15 @@
     weights = np.zeros((phases, layout.n_weights))
     value = ntuple.evaluate_bits(P, O, t, weights[phase])        # inside or outside numba
 
-Layouts: ``ntuple_layout`` (the model, validation), ``ntuple_builders`` (rectangular boards),
-``ntuple_json`` (the file form); kernels: ``ntuple_eval`` (evaluation, incremental indices),
-``ntuple_td`` (learning), ``ntuple_fit`` (least squares on labelled positions). What every
-game's ``ntuple`` genome shares: ``ntuple_genome`` (gene names, blocks, split),
-``ntuple_settings``, ``ntuple_files``, ``ntuple_figures``. The guide is ``docs/patterns.md``.
+The names above come from the modules of this package. Layouts: ``layout`` (the model,
+validation), ``builders`` (rectangular boards), ``layout_json`` (the file form); kernels:
+``evaluation`` (evaluation, incremental indices), ``td`` (learning), ``fit`` (least squares on
+labelled positions). What every game's ``ntuple`` genome shares: ``genome`` (gene names,
+blocks, split), ``settings``, ``files``, ``figures``, and ``game`` (the game's side of it).
+The guide is ``docs/patterns.md``.
 """
 
-from engine.kernels.ntuple_builders import (
+from engine.kernels.ntuple.builders import (
     FAMILIES,
     GROUPS,
     board_layout,
@@ -28,7 +29,7 @@ from engine.kernels.ntuple_builders import (
     straight_tuples,
     tuples_from_board,
 )
-from engine.kernels.ntuple_eval import (
+from engine.kernels.ntuple.evaluation import (
     IndexTables,
     change_bits,
     check_bitboard_layout,
@@ -46,14 +47,14 @@ from engine.kernels.ntuple_eval import (
     swapped_states,
     undo_bits,
 )
-from engine.kernels.ntuple_json import (
+from engine.kernels.ntuple.layout import MAX_LUT_SIZE, Layout, LayoutError, layout_from_tuples
+from engine.kernels.ntuple.layout_json import (
     layout_from_json,
     layout_to_json,
     load_layout,
     save_layout,
 )
-from engine.kernels.ntuple_layout import MAX_LUT_SIZE, Layout, LayoutError, layout_from_tuples
-from engine.kernels.ntuple_td import (
+from engine.kernels.ntuple.td import (
     td_game_bits,
     td_game_cells,
     td_step_bits,

@@ -22,8 +22,8 @@ from functools import cached_property
 import numpy as np
 
 from engine.core.records import GenomeSpec
-from engine.kernels.ntuple_eval import IndexTables, index_tables
-from engine.kernels.ntuple_layout import Layout
+from engine.kernels.ntuple.evaluation import IndexTables, index_tables
+from engine.kernels.ntuple.layout import Layout
 
 # how a game's search evaluates: its features alone (the other genome kind), the network, both
 FEATURES_ONLY, NETWORK_ONLY, NETWORK_AND_FEATURES = 0, 1, 2

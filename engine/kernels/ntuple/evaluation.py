@@ -27,7 +27,7 @@ import numpy as np
 from numba import njit
 
 from engine.kernels.bits import lowest_bit_index
-from engine.kernels.ntuple_layout import Layout, LayoutError
+from engine.kernels.ntuple.layout import Layout, LayoutError
 
 U64 = np.uint64
 _ONE = U64(1)

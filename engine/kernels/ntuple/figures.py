@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from engine.kernels.ntuple_layout import Layout
+from engine.kernels.ntuple.layout import Layout
 
 MEASURES = {"std": np.std, "range": np.ptp}
 

@@ -39,7 +39,7 @@ import numpy as np
 from numba import njit
 
 from engine.core.agent import Seed, make_rng
-from engine.kernels.ntuple_eval import bit_state, evaluate_bits, evaluate_cells
+from engine.kernels.ntuple.evaluation import bit_state, evaluate_bits, evaluate_cells
 from engine.kernels.rng import new_state, uniform
 
 

@@ -14,6 +14,7 @@ import importlib
 import sys
 
 from engine.core.capabilities import PLAY_ANY, arguments, commands
+from engine.core.moved import current_name
 from engine.core.registry import default_game, game_names, get_game, usable_game_names
 
 
@@ -38,7 +39,7 @@ def game_of_files(argv: list[str]) -> str | None:
     ``python -m engine.play --opponent champion.json`` needs no ``--game``)."""
     from pathlib import Path
 
-    from engine.core.files import champion_game, resolve_source
+    from engine.core.champions.files import champion_game, resolve_source
     from engine.core.records import ChampionFileError
 
     for arg in argv:
@@ -56,7 +57,7 @@ def game_of_files(argv: list[str]) -> str | None:
 def dispatch(command: str, argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if "--version" in argv:  # the distribution's, whatever the game
-        from engine.core.version import version_line
+        from engine.core.commands.version import version_line
 
         print(version_line())
         return 0
@@ -73,5 +74,5 @@ def dispatch(command: str, argv: list[str] | None = None) -> int:
         print(f"error: --game {game.name} has no `{command}` command (games that have it: "
               f"{', '.join(having) or 'none'})", file=sys.stderr)
         return 2
-    own = arguments(game, command) if name is not None or module == PLAY_ANY else []
+    own = arguments(game, command) if name is not None or current_name(module) == PLAY_ANY else []
     return importlib.import_module(module).main(own + rest)

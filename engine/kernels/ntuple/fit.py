@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numba import njit
 
-from engine.kernels.ntuple_eval import IndexTables
+from engine.kernels.ntuple.evaluation import IndexTables
 
 MAX_INDEX = 2**31 - 1  # indices travel as int32
 
