@@ -8,8 +8,12 @@
 - Under ``pytest-xdist`` the Ray tests go to two groups of whole modules (at most two workers
   start a Ray), and every test module with an expensive shared fixture stays on one worker
   (``tests/xdist_groups.py``).
+- A command line run in the test process (Hydra's job logging) adds root log handlers on that
+  test's captured stderr; they are removed after the test, or the next test's log lines would
+  meet a closed stream and print a logging error into what it reads.
 """
 
+import logging
 import os
 
 import pytest
@@ -52,3 +56,14 @@ def ray_session():
     ray_once.start()
     yield ray
     ray_once.stop()
+
+
+@pytest.fixture(autouse=True)
+def _root_log_handlers_restored():
+    root = logging.getLogger()
+    before, level = set(root.handlers), root.level
+    yield
+    for handler in root.handlers[:]:
+        if handler not in before and not type(handler).__module__.startswith("_pytest"):
+            root.removeHandler(handler)
+    root.setLevel(level)
