@@ -31,7 +31,7 @@ def make_smoke_sweep(sweep_dir: Path) -> list[Path]:
     if sweep_dir not in _CACHE:
         command = [sys.executable, "-m", "evolve", "--multirun", "+experiment=smoke",
                    f"seed={','.join(map(str, SEEDS))}", f"hydra.sweep.dir={sweep_dir}",
-                   "progress=false"]
+                   "progress=false", "plot=false"]  # the figure: tests/evolve/ga/test_figure.py
         done = subprocess.run(command, cwd=ROOT, env=run_env(), capture_output=True, text=True,
                               timeout=900)
         if done.returncode != 0:

@@ -187,7 +187,7 @@ def talking_run(tmp_path_factory):
     path = os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])
     env = {k: v for k, v in os.environ.items() if k != "RAY_AUTH_MODE"} | {"PYTHONPATH": path}
     proc = subprocess.run([sys.executable, "-m", "evolve", "+experiment=smoke", "backend=ray",
-                           "ray.num_cpus=1", "ga.generations=3"], cwd=tmp, env=env,
+                           "ray.num_cpus=1", "ga.generations=3", "plot=false"], cwd=tmp, env=env,
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr
     (run_dir,) = (tmp / "outputs").glob("*/*")

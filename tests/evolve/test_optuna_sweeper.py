@@ -187,7 +187,8 @@ def test_the_same_seed_suggests_the_same_params_and_another_seed_others(tmp_path
 def test_tune_smoke_returns_the_best_objective_of_its_trials(tmp_path):
     sweep_dir = tmp_path / "tune"
     done = subprocess.run([sys.executable, "-m", "evolve", "-m", "+experiment=tune_smoke",
-                           "hydra.sweeper.n_trials=2", f"hydra.sweep.dir={sweep_dir}"],
+                           "hydra.sweeper.n_trials=2", "plot=false",
+                           f"hydra.sweep.dir={sweep_dir}"],
                           cwd=tmp_path, env=run_env(), capture_output=True, text=True,
                           timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
@@ -236,7 +237,7 @@ def test_a_tracked_sweep_reads_back_every_trials_generations_under_one_parent(tm
     monkeypatch.setenv("MLFLOW_ALLOW_FILE_STORE", "true")  # MLflow 3.x's local file store
     env = run_env()
     done = subprocess.run([sys.executable, "-m", "evolve", "-m", "+experiment=tune_smoke",
-                           "hydra.sweeper.n_trials=2", "ga.generations=2",
+                           "hydra.sweeper.n_trials=2", "ga.generations=2", "plot=false",
                            "tracking.backend=mlflow", f"tracking.uri=file:{store}",
                            "tracking.experiment=tracked-sweep", f"hydra.sweep.dir={sweep_dir}"],
                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)

@@ -214,6 +214,7 @@ print(len(pentago_run.stats.cache_misses), len(reversi_run.stats.cache_misses),
 """
 
 
+@pytest.mark.slow  # two processes compiling from an empty cache: the cold-cache tier
 def test_the_games_search_kernels_compile_from_nothing_and_load_from_the_cache(tmp_path):
     """From an empty numba cache the search kernels compile even when nothing else of the game
     was compiled first (callbacks without reference counting cannot compile a function that
