@@ -48,6 +48,8 @@ def run_tier(checkout: Path, tier: str, cold: bool, busy_cores: int = 0,
              log: Path | None = None) -> dict:
     args, _ = TIERS[tier]
     env = {**os.environ}
+    plugin = checkout / "tests" / "plugin_game"  # the checkout's own, not the installed one's
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(plugin), env.get("PYTHONPATH")]))
     if cold:
         env["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="be-numba-")
     if (checkout / "tests" / "warm_numba.py").is_file():  # what .ci/run does first
