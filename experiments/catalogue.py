@@ -246,7 +246,7 @@ JOBS = [
            "--learners driver workers", 900, "timing", "TD self-play games per CPU-second of "
            "Reversi's networks against the checkout before (the same genomes); distributed "
            "TD serial, on 1 and 2 Ray workers, learnt by the driver or by the workers"),
-    script("bench_labels", "bench.labels", "", 300, "timing", "labels per CPU-second (exact "
+    script("bench_labels", "bench.labels", "", 420, "timing", "labels per CPU-second (exact "
            "at E empties, depth-D search) in Othello and Reversed Reversi; the dataset builder "
            "serial and on 1 and 2 Ray workers (the same bits)"),
     script("bench_clock", "bench.clock", "--time-games 2 --match-games 400 --match-limit 0.1",
