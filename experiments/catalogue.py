@@ -309,6 +309,14 @@ JOBS = [
            "timing", "learning from search, iterated: 2 rounds of 50,000 positions labelled by "
            "depth-2 search and exact solves, an Edax-like network fitted in 15 phases, vs the "
            "fixed anchors at 1 ply (a pipeline check)", also="learning_from_search_othello.png"),
+    script("learning_from_search_othello_big", "learning.from_search", "--game othello "
+           "--rounds 5 --positions 2000000 --batch-positions 20000 --depth 4 --exact-empties 14 "
+           "--phases 15 --games 1000 --backend ray --workers 2 --time-games 200 --work "
+           "outputs/from_search/othello_big", 3.5 * 3600, "games", "learning from search at "
+           "scale: 5 rounds of 2 million positions labelled by depth-4 search and exact at 14 "
+           "empties, the Edax-like network in 15 phases on every round so far, vs the fixed "
+           "anchors at 1 ply (1,000 games each) and the last round vs the blend at 0.5 s a move",
+           also="learning_from_search_othello_big.png"),
     script("learning_from_search_reversed_reversi", "learning.from_search",
            "--game reversed_reversi", 240, "timing", "the same for Reversed Reversi (1 ply + "
            "exact last 3, its champion and anchors; a pipeline check)",
