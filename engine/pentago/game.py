@@ -11,18 +11,16 @@ one of two kinds: ``features`` (the default: the per-phase own/opp feature weigh
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 
 import numpy as np
 
 from engine.core import (
-    DRAW,
     JSON_EXPORT,
     Champion,
     GameSettingsError,
     GenomeSpec,
-    Outcome,
     SearchSettings,
 )
 from engine.core.agent import Agent, Seed
@@ -32,13 +30,14 @@ from engine.kernels.ntuple.game import NetworkGenomeFigures
 from engine.kernels.ntuple.settings import merged_genome
 from engine.pentago.agents import factory as specs
 from engine.pentago.export.comp424 import COMP424_EXPORT
+from engine.pentago.game_states import PentagoStates
 from engine.pentago.genome import network as nw
 from engine.pentago.genome import weights as genes
 from engine.pentago.genome.evaluation import phase_table
 from engine.pentago.rules import state as st
 
 
-class PentagoTwistGame(NetworkGenomeFigures, GameBase):
+class PentagoTwistGame(PentagoStates, NetworkGenomeFigures, GameBase):
     """Pentago Twist with its genome settings (``with_settings`` makes a copy)."""
 
     name = "pentago_twist"
@@ -167,49 +166,6 @@ class PentagoTwistGame(NetworkGenomeFigures, GameBase):
 
     def agent_specs(self) -> tuple[str, ...]:
         return specs.AGENT_SPECS
-
-    # --- states ----------------------------------------------------------------------------
-    def initial_state(self) -> st.State:
-        return st.State()
-
-    def to_move(self, state: st.State) -> int:
-        return state.to_move
-
-    def legal_moves(self, state: st.State) -> list[int]:
-        return state.legal_moves()
-
-    def apply(self, state: st.State, move: int) -> st.State:
-        return state.apply(move)
-
-    def is_terminal(self, state: st.State) -> bool:
-        return state.is_over()
-
-    def outcome(self, state: st.State, moves: Sequence[int] = ()) -> Outcome:
-        winner = state.winner()
-        if winner is None:
-            raise ValueError("outcome: the game is not over")
-        winner = DRAW if winner == -1 else winner
-        margin = 0.0 if winner == DRAW else (1.0 if winner == 0 else -1.0)
-        return Outcome(winner, margin, len(moves), tuple(int(m) for m in moves),
-                       {"stones": state.stones})
-
-    def state_text(self, state: st.State) -> str:
-        return st.state_text(state)
-
-    def parse_state(self, text: str) -> st.State:
-        return st.parse_state(text)
-
-    def state_view(self, state: st.State) -> dict:
-        return st.state_view(state)
-
-    def move_text(self, move: int) -> str:
-        return st.move_text(move)
-
-    def parse_move(self, text: str, state: st.State | None = None) -> int:
-        return st.parse_move(text, state)
-
-    def move_label(self, move: int, state: st.State | None = None) -> str:
-        return st.move_label(move)
 
     # --- files and figures -----------------------------------------------------------------
     def save_champion(self, path: str | Path, genome: np.ndarray, name: str = "",
