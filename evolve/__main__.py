@@ -1,9 +1,9 @@
 """``python -m evolve [overrides]``: a thin Hydra entry point around ``evolve.ga.loop``.
 
-Before Hydra starts (and creates the run's folder), ``evolve.ga.preflight`` prints what will run
-and where, and resolves the config (a bad value stops the command there, leaving no folder); the
-task function takes that ``ResolvedConfig`` on, so a study builds its game once. After the run, a
-summary says what came out."""
+Before Hydra starts (and creates the run's folder), ``evolve.ga.configuration.preflight``
+prints what will run and where, and resolves the config (a bad value stops the command there,
+leaving no folder); the task function takes that ``ResolvedConfig`` on, so a study builds its
+game once. After the run, a summary says what came out."""
 
 from __future__ import annotations
 
@@ -119,9 +119,9 @@ def _fail(message: str):
 
 
 def check_overrides(args: list[str]) -> None:
-    """``evolve.ga.overrides.check_overrides`` over ``conf/`` and the plug-in games' config
-    folders, a bad override as one line on stderr (exit code 2)."""
-    from evolve.ga.overrides import check_overrides as check
+    """``evolve.ga.configuration.overrides.check_overrides`` over ``conf/`` and the plug-in
+    games' config folders, a bad override as one line on stderr (exit code 2)."""
+    from evolve.ga.configuration.overrides import check_overrides as check
 
     try:
         check(args, [CONF_DIR, *game_config_dirs()])
@@ -130,9 +130,10 @@ def check_overrides(args: list[str]) -> None:
 
 
 def preflight(args: list[str]):
-    """``evolve.ga.preflight`` with a bad value as one line on stderr (exit code 2): its
-    ``Checked`` (the overrides that fix the output folder, a single run's resolved config)."""
-    from evolve.ga.preflight import preflight as check
+    """``evolve.ga.configuration.preflight`` with a bad value as one line on stderr (exit code
+    2): its ``Checked`` (the overrides that fix the output folder, a single run's resolved
+    config)."""
+    from evolve.ga.configuration.preflight import preflight as check
 
     try:
         return check(args, CONF_DIR)

@@ -1,7 +1,9 @@
 """Modules moved into rooms (``engine/kernels/search/``, ``engine/kernels/ntuple/``,
-``engine/core/champions/``, ``engine/core/matches/``, ``engine/core/commands/``). Code written
-against the old names (a plug-in game) keeps working: each old name imports the very same
-module object and warns once, naming the new one. Nothing in this repository uses an old name."""
+``engine/core/champions/``, ``engine/core/matches/``, ``engine/core/commands/``,
+``evolve/ga/configuration/``, ``evolve/ga/scoring/``, ``evolve/ga/run_files/``). Code written
+against the old names (a plug-in game, a script driving a study) keeps working: each old name
+imports the very same module object and warns once, naming the new one. Nothing in this
+repository uses an old name."""
 
 from __future__ import annotations
 
@@ -15,10 +17,12 @@ import pytest
 
 from engine.core import MOVED as CORE_MOVED
 from engine.kernels import MOVED as KERNELS_MOVED
+from evolve.ga import MOVED as GA_MOVED
 
 ROOT = Path(__file__).resolve().parents[1]
 MOVED = {**{f"engine.core.{old}": f"engine.core.{new}" for old, new in CORE_MOVED.items()},
-         **{f"engine.kernels.{old}": f"engine.kernels.{new}" for old, new in KERNELS_MOVED.items()}}
+         **{f"engine.kernels.{old}": f"engine.kernels.{new}" for old, new in KERNELS_MOVED.items()},
+         **{f"evolve.ga.{old}": f"evolve.ga.{new}" for old, new in GA_MOVED.items()}}
 
 IMPORT_EACH = """
 import importlib, json, sys, warnings
@@ -54,11 +58,13 @@ def test_the_warning_points_at_the_line_that_used_the_old_name(tmp_path):
     plugin = tmp_path / "old_plugin.py"
     plugin.write_text("import warnings\nwarnings.simplefilter('always')\n\n"
                       "from engine.kernels import alphabeta as ab  # noqa: F401\n"
-                      "from engine.core.specs import split_depth  # noqa: F401\n")
+                      "from engine.core.specs import split_depth  # noqa: F401\n"
+                      "from evolve.ga import checkpoint  # noqa: F401\n")
     run = subprocess.run([sys.executable, str(plugin)], capture_output=True, text=True,
                          check=True, cwd=ROOT)
     assert f"{plugin}:4: DeprecationWarning: engine.kernels.alphabeta has moved" in run.stderr
     assert f"{plugin}:5: DeprecationWarning: engine.core.specs has moved" in run.stderr
+    assert f"{plugin}:6: DeprecationWarning: evolve.ga.checkpoint has moved" in run.stderr
 
 
 def test_a_plugin_naming_the_old_play_command_still_gets_its_game_passed():
@@ -78,6 +84,7 @@ def old_name_pattern() -> re.Pattern:
 
 # files that name an old module on purpose
 ALLOWED = {"engine/kernels/__init__.py", "engine/core/__init__.py",  # the tables of moved names
+           "evolve/ga/__init__.py",
            "tests/engine/kernels/record_search_baseline.py",  # also records older checkouts
            "tests/test_moved_modules.py"}
 SKIPPED = ("experiments/results/", "outputs/")  # committed results record the commands they ran

@@ -23,7 +23,7 @@ def study_games() -> list[tuple[str, dict, bool]]:
     from hydra import compose, initialize_config_dir
 
     from evolve.execution.games import configured_game
-    from evolve.ga.config import to_config
+    from evolve.ga.configuration.config import to_config
     from evolve.sweep import use_plugins
 
     use_plugins()

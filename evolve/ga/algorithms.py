@@ -31,9 +31,9 @@ import numpy as np
 
 from evolve.ga import cmaes, es
 from evolve.ga import operators as ops
+from evolve.ga.configuration.schema import seed_genome
 from evolve.ga.context import StudyContext
 from evolve.ga.population import Population, breed, initial_population
-from evolve.ga.schema import seed_genome
 
 
 def digest(genomes: np.ndarray) -> str:

@@ -12,9 +12,9 @@ import numpy as np
 from engine.core.game import SearchSettings
 from engine.core.matches import specs
 from evolve.errors import ConfigError
-from evolve.ga.config import Config, ResolvedConfig
-from evolve.ga.tournament import Context, openings_for
-from evolve.ga.validation import openings_error
+from evolve.ga.configuration.config import Config, ResolvedConfig
+from evolve.ga.configuration.validation import openings_error
+from evolve.ga.scoring.tournament import Context, openings_for
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,10 @@
 """``run(cfg)``: a study from start to finish, or resumed from its checkpoint. The pieces:
 
 - ``evolve.ga.study``: the study and its generation loop (score, breed, hooks, checkpoint);
-- ``evolve.ga.playoff``: the exported champion, chosen among the last generations' champions;
-- ``evolve.ga.state`` and ``evolve.ga.resume``: what a checkpoint holds and how a run resumes.
+- ``evolve.ga.scoring.playoff``: the exported champion, chosen among the last generations'
+  champions;
+- ``evolve.ga.state`` and ``evolve.ga.run_files.resume``: what a checkpoint holds and how a run
+  resumes.
 """
 
 from __future__ import annotations
@@ -12,11 +14,11 @@ import logging
 from pathlib import Path
 
 from evolve.execution.backends import make_backend, talking_warm_up
-from evolve.ga.config import Config, ResolvedConfig, parse, resolve
-from evolve.ga.resume import resume
+from evolve.ga.configuration.config import Config, ResolvedConfig, parse, resolve
+from evolve.ga.run_files.resume import resume
+from evolve.ga.scoring.tournament import warm_up
 from evolve.ga.state import State
 from evolve.ga.study import RunResult, Study
-from evolve.ga.tournament import warm_up
 
 __all__ = ["RunResult", "State", "Study", "run", "study_backend"]
 log = logging.getLogger("evolve")

@@ -1,7 +1,7 @@
 """The population: genomes with ids and parentage, its initialisation and its breeding.
 
 ``breed`` is the search algorithm's half of the EvoTorch split (select, vary); scoring the
-population is the tournament's job (``evolve.ga.tournament``).
+population is the tournament's job (``evolve.ga.scoring.tournament``).
 """
 
 from __future__ import annotations

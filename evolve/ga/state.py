@@ -1,5 +1,5 @@
 """What a study carries from one generation to the next (``State``), and how it goes into and
-comes out of a checkpoint (``evolve.ga.checkpoint`` holds the file format).
+comes out of a checkpoint (``evolve.ga.run_files.checkpoint`` holds the file format).
 
 A checkpoint is written once a generation is complete, and holds the *next* population (already
 bred), the RNG right after breeding it, the next free id and the algorithm's state, so a resumed
@@ -13,9 +13,9 @@ from pathlib import Path
 
 import numpy as np
 
-from evolve.ga import checkpoint as ckpt
 from evolve.ga.population import Population
-from evolve.ga.progress import Member
+from evolve.ga.run_files import checkpoint as ckpt
+from evolve.ga.scoring.progress import Member
 
 
 @dataclass
@@ -52,7 +52,7 @@ def snapshot(state: State) -> Snapshot:
 
 def save(run_dir: Path, config: dict, generation: int, snap: Snapshot, state: State,
          elapsed: float) -> None:
-    """Checkpoint generation ``generation`` (atomic: see ``evolve.ga.checkpoint``);
+    """Checkpoint generation ``generation`` (atomic: see ``evolve.ga.run_files.checkpoint``);
     ``elapsed``: the run's wall seconds so far."""
     ckpt.save(run_dir, ckpt.Checkpoint(
         config, generation, snap.next_id, snap.population, snap.rng_state, elapsed,

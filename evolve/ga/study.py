@@ -3,12 +3,12 @@
     population = initial population (seeded from reference genomes + scoped random)
     for each generation:
         (ga.local_search=td) each learner learns by TD self-play (evolve.ga.local_search)
-        score everyone by a round robin            (the problem: evolve.ga.tournament)
+        score everyone by a round robin            (the problem: evolve.ga.scoring.tournament)
         champion = best; play it against the panel (the yardstick)
         population = algorithm.advance(population, fitness)  (the GA, CMA-ES or the ES:
                                                                evolve.ga.algorithms)
         hooks: CSVs, champion files, plot, log line; checkpoint (atomic, evolve.ga.state)
-    exported champion = playoff among the last champions (evolve.ga.playoff)
+    exported champion = playoff among the last champions (evolve.ga.scoring.playoff)
 
 Consecutive generations overlap on the workers: generation g's yardstick and generation g+1's
 round robin are submitted (as futures) before generation g's outputs are written, so neither the
@@ -26,27 +26,28 @@ from pathlib import Path
 
 import numpy as np
 
-from evolve.ga import algorithms, local_search, yardstick
-from evolve.ga.config import Config, ResolvedConfig, config_hash, to_dict
+from evolve.ga import algorithms, local_search
+from evolve.ga.configuration.config import Config, ResolvedConfig, config_hash, to_dict
 from evolve.ga.console import ProgressLog, generations_text, legend
 from evolve.ga.context import StudyContext
-from evolve.ga.figure import FitnessPlot
-from evolve.ga.fitness import (
+from evolve.ga.operators import diversity
+from evolve.ga.population import Population
+from evolve.ga.run_files.figure import FitnessPlot
+from evolve.ga.run_files.hooks import ChampionRecord, ChampionWriter, CsvLogger, GenerationReport
+from evolve.ga.run_files.objective import Objective, write_objective
+from evolve.ga.scoring import yardstick
+from evolve.ga.scoring.fitness import (
     FITNESS_GENERATION_OFFSET,
     Opponents,
     opponent_tasks,
     opponents_for,
     score_mix,
 )
-from evolve.ga.hooks import ChampionRecord, ChampionWriter, CsvLogger, GenerationReport
-from evolve.ga.objective import Objective, write_objective
-from evolve.ga.operators import diversity
-from evolve.ga.playoff import choose_champion, estimated_games
-from evolve.ga.population import Population
-from evolve.ga.progress import Member, diversity_groups, elite_score
-from evolve.ga.sampled import sampled_tasks
+from evolve.ga.scoring.playoff import choose_champion, estimated_games
+from evolve.ga.scoring.progress import Member, diversity_groups, elite_score
+from evolve.ga.scoring.sampled import sampled_tasks
+from evolve.ga.scoring.tournament import round_robin_tasks
 from evolve.ga.state import Snapshot, State, save, snapshot
-from evolve.ga.tournament import round_robin_tasks
 
 log = logging.getLogger("evolve")
 INIT_STREAM = 7  # SeedSequence([seed, INIT_STREAM]) drives initialisation and breeding
@@ -125,7 +126,7 @@ class Study:
             hooks.append(ProgressLog(self.config.ga.generations,
                                      estimated_games(self.config, self.panel)))
         if self.config.tracking.backend == "mlflow":  # MLflow is imported only then
-            from evolve.ga.tracking import MlflowTracker
+            from evolve.ga.run_files.tracking import MlflowTracker
 
             hooks.append(MlflowTracker(self.config, self.run_dir))
         return hooks
@@ -181,7 +182,7 @@ class Study:
     def submit_fitness_games(self, backend, g: int, pop: Population,
                              hall_of_fame: list[Member] = ()) -> FitnessGames:
         """The fitness games: the round robin (unless its weight is 0), then every individual
-        against the fixed opponents (``evolve.ga.fitness``)."""
+        against the fixed opponents (``evolve.ga.scoring.fitness``)."""
         c, n = self.config, len(pop)
         tasks = []
         if c.fitness.population > 0:

@@ -23,9 +23,9 @@ from hydra import compose, initialize_config_dir
 
 from evolve.execution.cluster import ClusterLostError
 from evolve.execution.ray_backend import RayBackend
-from evolve.ga.config import to_config
+from evolve.ga.configuration.config import to_config
 from evolve.ga.loop import run
-from evolve.ga.tournament import warm_up
+from evolve.ga.scoring.tournament import warm_up
 from experiments.common import arguments
 from experiments.stamp import ROOT, Stamp, write_json, write_markdown
 

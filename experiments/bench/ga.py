@@ -27,9 +27,9 @@ import ray
 from hydra import compose, initialize_config_dir
 
 from evolve.execution.backends import SerialBackend
-from evolve.ga.config import resolve, to_config
+from evolve.ga.configuration.config import resolve, to_config
 from evolve.ga.loop import Study, study_backend
-from evolve.ga.tournament import warm_up
+from evolve.ga.scoring.tournament import warm_up
 from experiments.common import arguments
 from experiments.stamp import ROOT, Stamp, write_result
 

@@ -13,8 +13,8 @@ fixed cost per generation and a projection for a 64-node cluster.
 3. Fixed cost per generation: the same batches with a context that ships the same genomes but
    plays nothing (``ray.put`` of the genomes, chunking, one round trip per chunk).
 4. Projection: t(n, W) = games(n) * per-game cost / W + fixed + per-chunk cost * chunks(W).
-5. Sampled tournament (``evolve.ga.sampled``, k opponents each): how its ranking agrees with the
-   full round robin's, from the largest population's real games at the first depth.
+5. Sampled tournament (``evolve.ga.scoring.sampled``, k opponents each): how its ranking agrees
+   with the full round robin's, from the largest population's real games at the first depth.
 """
 
 from __future__ import annotations
@@ -33,10 +33,10 @@ from hydra import compose, initialize_config_dir
 
 from engine.core.commands.helptext import summary
 from evolve.execution.backends import RayConfig, chunks, make_backend
-from evolve.ga.config import resolve, to_config
+from evolve.ga.configuration.config import resolve, to_config
 from evolve.ga.loop import Study
-from evolve.ga.sampled import sampled_pairs
-from evolve.ga.tournament import (
+from evolve.ga.scoring.sampled import sampled_pairs
+from evolve.ga.scoring.tournament import (
     Context,
     round_robin_tasks,
     score_round_robin,
@@ -248,7 +248,7 @@ def to_json(out: dict, args) -> dict:
 
 
 def from_json(plain: dict) -> dict:
-    from evolve.ga.tournament import GameResult
+    from evolve.ga.scoring.tournament import GameResult
 
     def key(text: str):
         parts = tuple(int(p) for p in text.split(","))

@@ -16,8 +16,8 @@ from experiments.stamp import ROOT
 def compose_game(overrides: tuple[str, ...]):
     from hydra import compose, initialize_config_dir
 
-    from evolve.ga.config import to_config
-    from evolve.ga.schema import make_game
+    from evolve.ga.configuration.config import to_config
+    from evolve.ga.configuration.schema import make_game
 
     with initialize_config_dir(config_dir=str(ROOT / "conf"), version_base="1.3"):
         cfg = to_config(compose("config", overrides=list(overrides)))

@@ -276,7 +276,7 @@ def test_the_first_line_of_an_optuna_sweep_says_so_and_checks_the_fixed_settings
     import io
 
     from evolve.errors import ConfigError
-    from evolve.ga.preflight import preflight
+    from evolve.ga.configuration.preflight import preflight
     from evolve.sweep import use_plugins
 
     use_plugins()

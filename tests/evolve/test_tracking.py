@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 from hydra import compose, initialize_config_dir
 
-from evolve.ga.config import ConfigError, config_hash, to_config
+from evolve.ga.configuration.config import ConfigError, config_hash, to_config
 from evolve.ga.loop import run
 
 ROOT = Path(__file__).resolve().parents[2]

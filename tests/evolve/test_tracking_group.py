@@ -1,6 +1,7 @@
 """``tracking=mlflow`` is a Hydra config group (conf/tracking/), as ``hydra/sweeper=optuna``
 is; ``tracking.backend=`` and the other keys stay overridable; a tracked run reads back from a
-plain shell (``evolve.ga.tracking.tracked_run`` sets MLflow's file-store switch itself)."""
+plain shell (``evolve.ga.run_files.tracking.tracked_run`` sets MLflow's file-store switch
+itself)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from pathlib import Path
 import pytest
 from hydra import compose, initialize_config_dir
 
-from evolve.ga.config import to_config
+from evolve.ga.configuration.config import to_config
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -59,7 +60,7 @@ def test_a_tracked_run_reads_back_from_a_plain_shell(tmp_path, monkeypatch):
                                                        "run_id": run.info.run_id}))
     env = {k: v for k, v in os.environ.items() if k != "MLFLOW_ALLOW_FILE_STORE"}
     shell = subprocess.run(
-        [sys.executable, "-c", "from evolve.ga.tracking import tracked_run; "
+        [sys.executable, "-c", "from evolve.ga.run_files.tracking import tracked_run; "
          f"client, run = tracked_run({str(run_dir)!r}); print(run.data.metrics)"],
         env=env, capture_output=True, text=True, timeout=120)
     assert shell.returncode == 0, shell.stderr[-2000:]
@@ -68,7 +69,7 @@ def test_a_tracked_run_reads_back_from_a_plain_shell(tmp_path, monkeypatch):
 
 def test_a_folder_without_a_tracked_run_says_so(tmp_path):
     pytest.importorskip("mlflow")
-    from evolve.ga.tracking import tracked_run
+    from evolve.ga.run_files.tracking import tracked_run
 
     with pytest.raises(ValueError, match="no tracking.json .the run was not started with "
                                          "tracking=mlflow."):

@@ -25,9 +25,9 @@ from hydra import compose, initialize_config_dir
 from evolve.arena import evaluate as ev
 from evolve.execution.cluster import ClusterLostError
 from evolve.execution.ray_backend import RayBackend
-from evolve.ga.config import to_config
+from evolve.ga.configuration.config import to_config
 from evolve.ga.loop import run
-from evolve.ga.tournament import warm_up
+from evolve.ga.scoring.tournament import warm_up
 from tests.evolve.ga.test_determinism import assert_same_run, kill_at_the_first_checkpoint
 from tests.sessions import session_processes, stop_session
 

@@ -27,7 +27,7 @@ from engine.reversi.genome.weights import (
     default_phase_bounds,
 )
 from engine.reversi.rules.state import Position, square
-from evolve.ga.config import ConfigError, to_config
+from evolve.ga.configuration.config import ConfigError, to_config
 from tests.engine.reversi import reference_rules as ref
 from tests.engine.reversi.conftest import random_reachable
 from tests.engine.reversi.helpers_search import slow_positional
@@ -353,8 +353,8 @@ def test_the_config_key_reaches_the_game_and_bad_values_name_it():
 def test_a_smoke_study_evolves_every_feature_group(tmp_path):
     import pandas as pd
 
-    from evolve.ga.hooks import INDIVIDUAL_COLUMNS
     from evolve.ga.loop import run
+    from evolve.ga.run_files.hooks import INDIVIDUAL_COLUMNS
 
     cfg = composed("+experiment=smoke", "game.genome.features=[mobility,stability,corners,parity]",
                    "plot=false", "game=othello")

@@ -13,7 +13,7 @@ import pytest
 from hydra import compose, initialize_config_dir
 
 from engine.core.registry import get_game
-from evolve.ga.config import ConfigError, make_game, to_config
+from evolve.ga.configuration.config import ConfigError, make_game, to_config
 
 ROOT = Path(__file__).resolve().parents[3]
 TINY = ["ga.population=4", "ga.generations=2", "games.openings=1", "yardstick.openings=1",

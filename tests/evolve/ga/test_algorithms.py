@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from evolve.ga import algorithms
-from evolve.ga.config import resolve
+from evolve.ga.configuration.config import resolve
 from evolve.ga.context import StudyContext
 from evolve.ga.operators import diversity
 from evolve.ga.population import breed

@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 from hydra import compose, initialize_config_dir
 
-from evolve.ga import checkpoint
 from evolve.ga.cmaes import CmaSearch, rebuilt
-from evolve.ga.config import ConfigError, to_config
+from evolve.ga.configuration.config import ConfigError, to_config
 from evolve.ga.loop import run
+from evolve.ga.run_files import checkpoint
 from tests.evolve.ga.test_determinism import FlakyBackend, Interrupted, assert_same_run
 
 pytest.importorskip("cma")

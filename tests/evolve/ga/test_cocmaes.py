@@ -9,9 +9,9 @@ import pandas as pd
 import pytest
 from hydra import compose, initialize_config_dir
 
-from evolve.ga.config import to_config
+from evolve.ga.configuration.config import to_config
+from evolve.ga.configuration.schema import make_game, seed_genome
 from evolve.ga.loop import run
-from evolve.ga.schema import make_game, seed_genome
 from tests.evolve.ga.test_determinism import assert_same_run
 
 pytest.importorskip("cma")

@@ -11,7 +11,7 @@ import pytest
 import yaml
 from omegaconf import OmegaConf
 
-from evolve.ga.config import config_hash, to_config
+from evolve.ga.configuration.config import config_hash, to_config
 from experiments.provenance import FILE, RUNS, composed, config_matches, flat, runs
 
 # on one worker with tests/experiments/test_provenance.py: both compose every committed run's

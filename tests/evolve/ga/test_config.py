@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from hydra import compose, initialize_config_dir
 
-from evolve.ga.config import Config, ConfigError, config_hash, to_config
+from evolve.ga.configuration.config import Config, ConfigError, config_hash, to_config
 
 CONF = str(Path(__file__).resolve().parents[3] / "conf")
 
@@ -103,7 +103,7 @@ def test_population_two_is_allowed_with_the_default_tournament_size():
 
 def test_phase_bounds_give_the_phases_or_default_to_the_equal_split():
     from engine.reversi.genome.weights import default_phase_bounds
-    from evolve.ga.config import make_game
+    from evolve.ga.configuration.config import make_game
 
     def bounds(*overrides):
         return make_game(to_config(composed(*overrides))).phase_bounds
@@ -122,7 +122,7 @@ def test_genome_keys_under_ga_name_their_new_place(key):
 
 
 def test_a_config_saved_before_the_genome_moved_is_migrated():
-    from evolve.ga.config import from_dict, to_dict
+    from evolve.ga.configuration.config import from_dict, to_dict
 
     old = to_dict(to_config(composed("+experiment=smoke")))
     old["ga"]["phases"] = old["game"].pop("genome")["phases"]
@@ -145,8 +145,8 @@ def test_config_hash_ignores_where_the_run_executes_but_not_what_it_computes():
 
 
 def test_resume_takes_the_saved_config_and_only_the_allowed_command_line_changes():
-    from evolve.ga.config import to_dict
-    from evolve.ga.resume import merged_config
+    from evolve.ga.configuration.config import to_dict
+    from evolve.ga.run_files.resume import merged_config
 
     saved = to_dict(to_config(composed("+experiment=smoke", "ga.generations=3")))
     # what `python -m evolve resume=x backend=ray ray.workers=2 ga.generations=5` composes
@@ -170,7 +170,7 @@ def hash_before_the_later_keys(config) -> str:
     import hashlib
     import json
 
-    from evolve.ga.config import LATER_GAME_KEYS, LATER_KEYS, RUNTIME_KEYS, to_dict
+    from evolve.ga.configuration.config import LATER_GAME_KEYS, LATER_KEYS, RUNTIME_KEYS, to_dict
 
     d = to_dict(config)
     for key in RUNTIME_KEYS:
@@ -207,8 +207,8 @@ def test_the_default_study_hashes_as_its_committed_run_recorded():
 
 
 def test_a_checkpoint_saved_before_the_later_keys_resumes_with_their_defaults():
-    from evolve.ga.config import LATER_GAME_KEYS, LATER_KEYS, to_dict
-    from evolve.ga.resume import merged_config
+    from evolve.ga.configuration.config import LATER_GAME_KEYS, LATER_KEYS, to_dict
+    from evolve.ga.run_files.resume import merged_config
 
     saved = to_dict(to_config(composed("+experiment=smoke", "ga.generations=3")))
     for section, keys in LATER_KEYS.items():

@@ -5,9 +5,9 @@ start with one line naming the key.
 every experiment) and of the schema's dataclasses has at least one value that must be refused,
 or an entry in ``EXEMPT`` saying why not. A new key with neither fails
 ``test_every_key_has_a_value_that_is_refused_or_a_reason_why_not``: give it a range in
-``evolve.ga.validation`` and a row here.
+``evolve.ga.configuration.validation`` and a row here.
 
-Checked by hand: with the ``ga.sigma_decay`` check of ``evolve.ga.validation``
+Checked by hand: with the ``ga.sigma_decay`` check of ``evolve.ga.configuration.validation``
 commented out, both ``ga.sigma_decay`` rows fail (0 and 1.5 are accepted), as does its command
 line test.
 """
@@ -25,8 +25,8 @@ import pytest
 from hydra import compose, initialize_config_dir
 from omegaconf import OmegaConf
 
-from evolve.ga.config import ConfigError, to_config
-from evolve.ga.schema import Config
+from evolve.ga.configuration.config import ConfigError, to_config
+from evolve.ga.configuration.schema import Config
 
 ROOT = Path(__file__).resolve().parents[3]
 CONF = ROOT / "conf"
@@ -208,7 +208,8 @@ def test_every_key_has_a_value_that_is_refused_or_a_reason_why_not():
     ranged = {row[0] for row in REFUSED}
     missing = sorted(keys - ranged - set(EXEMPT))
     assert not missing, (f"keys with no refused value in REFUSED nor a reason in EXEMPT: "
-                         f"{missing} (give each a range in evolve.ga.validation and a row here)")
+                         f"{missing} (give each a range in evolve.ga.configuration.validation "
+                         "and a row here)")
     assert not (ranged | set(EXEMPT)) - keys, "rows for keys that no longer exist"
     assert not ranged & set(EXEMPT)
 

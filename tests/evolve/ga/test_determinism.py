@@ -15,9 +15,9 @@ import pytest
 from hydra import compose, initialize_config_dir
 
 from evolve.execution.backends import SerialBackend
-from evolve.ga import checkpoint
-from evolve.ga.config import ConfigError, to_config
+from evolve.ga.configuration.config import ConfigError, to_config
 from evolve.ga.loop import run, study_backend
+from evolve.ga.run_files import checkpoint
 
 ROOT = Path(__file__).resolve().parents[3]
 # depth 3 and an exact endgame from 8 empties: the transposition table (used from depth 2) and

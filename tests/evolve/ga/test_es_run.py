@@ -13,9 +13,9 @@ import pandas as pd
 import pytest
 from hydra import compose, initialize_config_dir
 
-from evolve.ga import checkpoint
-from evolve.ga.config import ConfigError, to_config
+from evolve.ga.configuration.config import ConfigError, to_config
 from evolve.ga.loop import run
+from evolve.ga.run_files import checkpoint
 from tests.evolve.ga.test_determinism import (
     FlakyBackend,
     Interrupted,

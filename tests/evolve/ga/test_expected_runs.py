@@ -20,7 +20,7 @@ from hydra import compose, initialize_config_dir
 from engine.core.game import parse_moves
 from engine.core.matches.runner import replay
 from engine.core.registry import get_game
-from evolve.ga.config import moved_key_message
+from evolve.ga.configuration.config import moved_key_message
 from evolve.ga.loop import run
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 
-from evolve.ga.figure import figure
+from evolve.ga.run_files.figure import figure
 
 ROOT = Path(__file__).resolve().parents[3]
 RUN = ROOT / "experiments" / "runs" / "reversed_reversi_progress"

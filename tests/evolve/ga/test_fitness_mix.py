@@ -9,11 +9,11 @@ import pytest
 from hydra import compose, initialize_config_dir
 
 from engine.core.game import DRAW
-from evolve.ga.config import ConfigError, to_config
-from evolve.ga.fitness import Opponents, opponent_tasks, opponents_for, score_mix
+from evolve.ga.configuration.config import ConfigError, to_config
 from evolve.ga.loop import run
-from evolve.ga.progress import Member
-from evolve.ga.tournament import GameResult, round_robin_tasks, score_round_robin
+from evolve.ga.scoring.fitness import Opponents, opponent_tasks, opponents_for, score_mix
+from evolve.ga.scoring.progress import Member
+from evolve.ga.scoring.tournament import GameResult, round_robin_tasks, score_round_robin
 from tests.evolve.ga.test_determinism import FlakyBackend, Interrupted, assert_same_run
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -13,10 +13,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from evolve.ga import checkpoint
 from evolve.ga.cmaes import MAX_FULL_GENES, CmaSearch
-from evolve.ga.config import ConfigError, to_config
+from evolve.ga.configuration.config import ConfigError, to_config
 from evolve.ga.loop import run
+from evolve.ga.run_files import checkpoint
 from tests.evolve.ga import toy_game
 from tests.evolve.ga.test_determinism import (
     FlakyBackend,

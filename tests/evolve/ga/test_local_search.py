@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 
 from evolve.execution.backends import RayConfig, SerialBackend, make_backend
-from evolve.ga.config import ConfigError, resolve, to_config
+from evolve.ga.configuration.config import ConfigError, resolve, to_config
 from evolve.ga.local_search import TD_STREAM, learn, learners
 from evolve.ga.loop import run
 from evolve.ga.population import Population
@@ -150,7 +150,7 @@ def test_cmaes_scores_its_samples_after_they_learnt_and_is_told_of_its_own(toy, 
     """Baldwinian: each generation's individuals are the td_learn of what CMA-ES asked, and
     replaying CMA-ES with the fitness it was told asks for exactly those samples again."""
     from evolve.ga import algorithms
-    from evolve.ga.checkpoint import load
+    from evolve.ga.run_files.checkpoint import load
 
     study = fresh_study(config(**CMAES), tmp_path)
     game = toy.with_settings({"genome": {"n": 2}})

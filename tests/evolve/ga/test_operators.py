@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evolve.ga import operators as ops
-from evolve.ga.config import GAConfig
+from evolve.ga.configuration.config import GAConfig
 from evolve.ga.population import breed, fit_into, initial_population
 
 N = 12
@@ -246,7 +246,7 @@ def test_fitness_sharing_changes_parents_only_when_switched_on():
 
 def test_sharing_radius_is_validated():
     from evolve.errors import ConfigError
-    from evolve.ga.validation import _validate_ga
+    from evolve.ga.configuration.validation import _validate_ga
 
     _validate_ga(GAConfig(sharing_radius=0.1))
     with pytest.raises(ConfigError, match="ga.sharing_radius"):

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from evolve.arena.elo import elo_estimate, performance_rating
-from evolve.ga.progress import champion_rating, hall_of_fame_score, joins
+from evolve.ga.scoring.progress import champion_rating, hall_of_fame_score, joins
 from tests.evolve.ga.test_run import champion_counts
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -18,7 +18,7 @@ from engine.core import registry
 from engine.core.champions import files
 from engine.core.game import Champion
 from evolve.execution.games import GameTask, play_tasks
-from evolve.ga.config import ResolvedConfig, resolve
+from evolve.ga.configuration.config import ResolvedConfig, resolve
 from evolve.ga.context import StudyContext
 from evolve.ga.loop import run
 from tests.evolve.ga.test_determinism import config

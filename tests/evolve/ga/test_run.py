@@ -15,14 +15,14 @@ from engine.core.registry import get_game
 from engine.reversi.files import load_weights
 from engine.reversi.genome.weights import GenomeLayout
 from evolve.execution.backends import SerialBackend
-from evolve.ga import checkpoint
-from evolve.ga.hooks import (
+from evolve.ga.loop import run
+from evolve.ga.run_files import checkpoint
+from evolve.ga.run_files.hooks import (
     GENERATION_COLUMNS,
     INDIVIDUAL_COLUMNS,
     PROGRESS_COLUMNS,
     game_columns,
 )
-from evolve.ga.loop import run
 
 PANEL = ["wpc_negated", "wpc_negated@d+1", "wpc_negated@d+2", "course"]
 DIVERSITY = ["mobility", "positional", "stability", "p0", "p1"]
@@ -231,7 +231,7 @@ def test_without_a_panel_a_generations_outputs_are_written_while_the_next_one_pl
 
 
 def test_a_checkpoint_whose_population_file_is_missing_is_one_line(tmp_path):
-    from evolve.ga.config import ConfigError
+    from evolve.ga.configuration.config import ConfigError
 
     run(smoke_config("ga.generations=1", "plot=false"), run_dir=tmp_path)
     for npz in (tmp_path / "checkpoint").glob("population_*.npz"):
@@ -323,8 +323,8 @@ def test_elapsed_time_counts_from_the_start_of_the_command(tmp_path):
 
 def test_a_playoff_in_parts_for_its_progress_bar_gives_the_same_results():
     from engine.core.game import SearchSettings
-    from evolve.ga.playoff import play, playoff_tasks
-    from evolve.ga.tournament import PLAYOFF_GENERATION, Context, openings_for
+    from evolve.ga.scoring.playoff import play, playoff_tasks
+    from evolve.ga.scoring.tournament import PLAYOFF_GENERATION, Context, openings_for
 
     game = get_game("reversed_reversi")
     genomes = np.stack([game.reference_genome(r) for r in ("course", "wpc_negated")])

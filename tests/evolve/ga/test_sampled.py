@@ -1,12 +1,12 @@
-"""The sampled tournament (``evolve.ga.sampled``): k opponents each, drawn from the seed, and
-every sampled game is the very game of the full round robin (same players, opening, seed)."""
+"""The sampled tournament (``evolve.ga.scoring.sampled``): k opponents each, drawn from the seed,
+and every sampled game is the very game of the full round robin (same players, opening, seed)."""
 
 from collections import Counter
 
 import pytest
 
-from evolve.ga.sampled import pairing_index, sampled_pairs, sampled_tasks
-from evolve.ga.tournament import round_robin_tasks
+from evolve.ga.scoring.sampled import pairing_index, sampled_pairs, sampled_tasks
+from evolve.ga.scoring.tournament import round_robin_tasks
 
 OPENINGS = [(19,), (26, 18)]
 

@@ -5,7 +5,7 @@ start with one line naming it."""
 import numpy as np
 import pytest
 
-from evolve.ga.config import ConfigError, resolve, to_config
+from evolve.ga.configuration.config import ConfigError, resolve, to_config
 from evolve.ga.study import Study
 from tests.evolve.ga import toy_game
 from tests.evolve.ga.test_local_search import config

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evolve.ga import operators as ops
-from evolve.ga.config import GAConfig
+from evolve.ga.configuration.config import GAConfig
 from evolve.ga.population import Population, breed
 
 TABLE = 81  # one 4-tuple's lookup table (3 ** 4 entries)
@@ -172,7 +172,7 @@ def test_breeding_with_per_block_mutation_changes_genes_of_k_tables_only():
 def test_bad_sparse_mutation_settings_stop_the_run_at_start_with_one_line(overrides, message):
     from hydra import compose, initialize_config_dir
 
-    from evolve.ga.config import ConfigError, to_config
+    from evolve.ga.configuration.config import ConfigError, to_config
 
     conf = str(Path(__file__).resolve().parents[3] / "conf")
     with initialize_config_dir(config_dir=conf, version_base="1.3"):

@@ -8,7 +8,7 @@ import pytest
 
 from engine.core.game import DRAW, SearchSettings
 from engine.core.registry import get_game
-from evolve.ga.tournament import (
+from evolve.ga.scoring.tournament import (
     Context,
     GameResult,
     GameTask,

@@ -2,7 +2,8 @@
 
 - ``population``: the round robin (relative: the population only learns to beat itself);
 - ``references``: fixed agent specs (or champion files) every individual plays;
-- ``hall_of_fame``: earlier champions (``evolve.ga.progress.Member``), which do not move either.
+- ``hall_of_fame``: earlier champions (``evolve.ga.scoring.progress.Member``), which do not move
+  either.
 
 Every individual plays the same opponents on the same openings with both colours (paired
 openings), so differences in score come from the individuals, not from the draw. A source's
@@ -24,8 +25,8 @@ import numpy as np
 
 from engine.core.game import DRAW, Champion
 from engine.core.matches.specs import Player
-from evolve.ga.progress import Member
-from evolve.ga.tournament import GameTask, Standings, score_round_robin
+from evolve.ga.scoring.progress import Member
+from evolve.ga.scoring.tournament import GameTask, Standings, score_round_robin
 
 FITNESS_GENERATION_OFFSET = 3 * 10**6  # openings of the opponent games: their own stream
 HALL_OF_FAME_LAG = 3  # a member of generation h plays from generation h + 3 on

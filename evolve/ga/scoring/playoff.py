@@ -21,8 +21,8 @@ from engine.core.matches.specs import Player
 from evolve.arena.elo import elo_estimate
 from evolve.ga.console import generations_text, progress_bar
 from evolve.ga.context import StudyContext
-from evolve.ga.hooks import ChampionRecord
-from evolve.ga.tournament import (
+from evolve.ga.run_files.hooks import ChampionRecord
+from evolve.ga.scoring.tournament import (
     PLAYOFF_GENERATION,
     GameTask,
     round_robin_tasks,

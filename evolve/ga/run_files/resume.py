@@ -16,8 +16,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from evolve.ga import checkpoint as ckpt
-from evolve.ga.config import (
+from evolve.ga.configuration.config import (
     RUNTIME_KEYS,
     Config,
     ConfigError,
@@ -28,6 +27,7 @@ from evolve.ga.config import (
     resolve,
     to_dict,
 )
+from evolve.ga.run_files import checkpoint as ckpt
 from evolve.ga.state import State, restored
 
 # what a resumed run's command line may change, as the refusal names it

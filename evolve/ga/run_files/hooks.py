@@ -1,5 +1,5 @@
 """Run outputs, attached to the loop as hooks: CSV tables and champion files (the fitness plot
-is ``evolve.ga.figure``, the log line ``evolve.ga.console``). Each hook has
+is ``evolve.ga.run_files.figure``, the log line ``evolve.ga.console``). Each hook has
 ``on_generation(report)``; ``CsvLogger.resume(generation)`` drops rows written after the last
 checkpoint (a run killed between the CSV write and the checkpoint would otherwise list that
 generation twice).
@@ -16,13 +16,14 @@ import numpy as np
 
 from engine.core.game import DRAW, Game, moves_text
 from evolve.ga.population import Population
-from evolve.ga.tournament import GameResult, GameTask, Standings
+from evolve.ga.scoring.tournament import GameResult, GameTask, Standings
 
 GENERATION_COLUMNS = ["generation", "best_fitness", "mean_fitness", "min_fitness", "std_fitness",
                       "yardstick_score", "diversity", "games", "wall_seconds"]
 # after the yardstick columns: the champion's Elo against the panel (every panel agent rated 0)
 # with its 95% CI, the elite's round-robin score, the champion's score against the hall of fame
-# (earlier champions; evolve.ga.progress), then ``diversity_<group>`` per block kind and phase
+# (earlier champions; evolve.ga.scoring.progress), then ``diversity_<group>`` per block kind and
+# phase
 PROGRESS_COLUMNS = ["champion_elo", "champion_elo_low", "champion_elo_high", "elite_score",
                     "hall_of_fame_score"]
 # Larger genomes (n-tuple networks: 10^3-10^5 weights) keep their genes out of individuals.csv:
@@ -51,7 +52,7 @@ class ChampionRecord:
 @dataclass(frozen=True, kw_only=True)
 class GenerationReport:
     """One generation as the hooks see it. The study builds it from the fitness games
-    (``Study.score``); the yardstick's games (``evolve.ga.yardstick.collect``) and the wall
+    (``Study.score``); the yardstick's games (``evolve.ga.scoring.yardstick.collect``) and the wall
     time (``Study.finish``) complete a copy of it (``dataclasses.replace``)."""
 
     generation: int

@@ -1,11 +1,11 @@
 """Reading a run configuration: a composed Hydra config (or a plain dict, or a checkpoint's
-saved dict) becomes a typed, validated ``Config`` (``evolve.ga.schema``); ``resolve`` returns it
-together with what it names (``ResolvedConfig``: its game, genome spec, gene bounds, panel and
-fixed opponents), the game built and every champion file it names read once; ``to_dict`` and
-``config_hash`` go the other way.
+saved dict) becomes a typed, validated ``Config`` (``evolve.ga.configuration.schema``);
+``resolve`` returns it together with what it names (``ResolvedConfig``: its game, genome spec,
+gene bounds, panel and fixed opponents), the game built and every champion file it names read
+once; ``to_dict`` and ``config_hash`` go the other way.
 
-The shape lives in ``evolve.ga.schema``, the checks in ``evolve.ga.validation`` and the command
-line's key checks in ``evolve.ga.overrides``; the names other modules import from here
+The shape lives in ``schema``, the checks in ``validation`` and the command line's key checks in
+``overrides`` (all in ``evolve.ga.configuration``); the names other modules import from here
 (``Config``, ``ConfigError``, ``to_config``, ...) stay here.
 """
 
@@ -24,8 +24,7 @@ from omegaconf.errors import OmegaConfBaseException
 from engine.core.matches.specs import Player
 from engine.core.records import Champion
 from evolve.errors import ConfigError
-from evolve.ga.population import gene_bounds
-from evolve.ga.schema import (  # noqa: F401 - re-exported: the config's vocabulary
+from evolve.ga.configuration.schema import (  # noqa: F401 - re-exported: the config's vocabulary
     Config,
     FitnessConfig,
     GAConfig,
@@ -40,7 +39,8 @@ from evolve.ga.schema import (  # noqa: F401 - re-exported: the config's vocabul
     fitness_opponents,
     make_game,
 )
-from evolve.ga.validation import game_of, validate
+from evolve.ga.configuration.validation import game_of, validate
+from evolve.ga.population import gene_bounds
 
 __all__ = ["Config", "ConfigError", "GAConfig", "ResolvedConfig", "config_hash", "from_dict",
            "make_game", "migrate", "moved_key_message", "parse", "resolve", "to_config",

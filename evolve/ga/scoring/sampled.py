@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from evolve.ga.tournament import GameTask
+from evolve.ga.scoring.tournament import GameTask
 
 SAMPLED_STREAM = 1 << 28  # pairing slot for drawing the opponents (never a real pairing index)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from evolve.errors import ConfigError
-from evolve.ga.config import MOVED_TO_GAME, Config, moved_key_message, to_dict
+from evolve.ga.configuration.config import MOVED_TO_GAME, Config, moved_key_message, to_dict
 
 
 def check_overrides(args: list[str], conf_dirs: list[Path]) -> None:

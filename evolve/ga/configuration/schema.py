@@ -1,8 +1,8 @@
 """The run configuration's shape: dataclasses mirrored by ``conf/config.yaml``, the allowed
 choices, and the two things a config names outside itself (its game, its fixed opponents).
 
-Reading, validating and hashing a config live in ``evolve.ga.config`` and
-``evolve.ga.validation``.
+Reading, validating and hashing a config live in ``evolve.ga.configuration.config`` and
+``evolve.ga.configuration.validation``.
 """
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ ES_OPTIMIZERS = ("adam", "sgd")
 ES_SHAPINGS = ("ranks", "none")
 LOCAL_SEARCHES = ("none", "td")
 TD_LEARNERS = ("all", "elites")
-# columns of generations.csv a sweeper may optimise (``objective.metric``; ``evolve.ga.tracking``)
+# columns of generations.csv a sweeper may optimise (``objective.metric``;
+# ``evolve.ga.run_files.tracking``)
 OBJECTIVE_METRICS = ("champion_elo", "champion_elo_low", "best_fitness", "yardstick_score")
 DIRECTIONS = ("maximize", "minimize")
 TRACKING_BACKENDS = ("none", "mlflow")
@@ -111,7 +112,8 @@ class GamesConfig:
     loss: float = -5.0
     # points per unit of a game's final margin (discs, cells) on top: a finer signal than W/D/L
     margin: float = 0.0
-    # null: the full round robin; k: each individual plays k seeded opponents (evolve.ga.sampled)
+    # null: the full round robin; k: each individual plays k seeded opponents
+    # (evolve.ga.scoring.sampled)
     opponents_per_individual: int | None = None
     # both players of every fitness, yardstick and playoff game play a uniformly random legal
     # move with this probability (the Othello League protocol uses 0.1); 0 = off
@@ -121,7 +123,7 @@ class GamesConfig:
 @dataclass
 class FitnessConfig:
     """Which opponents the fitness games are against, with a weight per source (see
-    ``evolve.ga.fitness``); the default is the round robin alone, as before."""
+    ``evolve.ga.scoring.fitness``); the default is the round robin alone, as before."""
 
     population: float = 1.0  # weight of the round robin (0: no round robin games)
     references: float = 0.0  # weight of the games against ``opponents``
@@ -164,7 +166,8 @@ class ObjectiveConfig:
 
 @dataclass
 class TrackingConfig:
-    """Where a run is also recorded (``evolve.ga.tracking``): nowhere, or an MLflow run."""
+    """Where a run is also recorded (``evolve.ga.run_files.tracking``): nowhere, or an MLflow
+    run."""
 
     backend: str = "none"
     uri: str | None = None  # None: $MLFLOW_TRACKING_URI, else ./mlruns where the command started

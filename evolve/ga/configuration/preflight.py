@@ -25,7 +25,7 @@ class Checked:
     command left to Hydra)."""
 
     overrides: list[str] = field(default_factory=list)
-    resolved: object = None  # evolve.ga.config.ResolvedConfig
+    resolved: object = None  # evolve.ga.configuration.config.ResolvedConfig
 
 # command-line flags after which a command runs no study (Hydra's own options)
 NO_STUDY = ("--help", "-h", "--hydra-help", "--info", "-i", "--cfg", "-c", "--resolve",
@@ -135,11 +135,11 @@ def _validate(cfg, job: list[str], conf_dir: Path):
     """Every check a run makes before its first game, here before any folder exists: the
     job's ``ResolvedConfig`` (a resume: the resumed run's)."""
     from evolve.execution.cluster import check_reachable
-    from evolve.ga.config import parse, resolve
+    from evolve.ga.configuration.config import parse, resolve
 
     config = parse(_without_hydra(cfg))
     if config.resume:
-        from evolve.ga.resume import resume_config
+        from evolve.ga.run_files.resume import resume_config
 
         with _hydra(conf_dir):
             resolved = resume_config(config, job)

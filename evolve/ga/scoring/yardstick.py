@@ -1,6 +1,6 @@
 """The yardstick: every generation's champion against the fixed panel and the hall of fame's
-newest members, and what those games say (``evolve.ga.progress``): its score per panel agent,
-its Elo against the panel, its score against the hall of fame, whether it joins.
+newest members, and what those games say (``evolve.ga.scoring.progress``): its score per panel
+agent, its Elo against the panel, its score against the hall of fame, whether it joins.
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from evolve.ga.context import StudyContext
-from evolve.ga.hooks import GenerationReport
-from evolve.ga.progress import (
+from evolve.ga.run_files.hooks import GenerationReport
+from evolve.ga.scoring.progress import (
     Member,
     anchors_for,
     champion_rating,
@@ -19,7 +19,11 @@ from evolve.ga.progress import (
     hall_of_fame_score,
     joins,
 )
-from evolve.ga.tournament import YARDSTICK_GENERATION_OFFSET, yardstick_scores, yardstick_tasks
+from evolve.ga.scoring.tournament import (
+    YARDSTICK_GENERATION_OFFSET,
+    yardstick_scores,
+    yardstick_tasks,
+)
 
 
 @dataclass(frozen=True)

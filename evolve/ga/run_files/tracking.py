@@ -1,4 +1,4 @@
-"""``MlflowTracker`` (``tracking=mlflow``): a hook like those of ``evolve.ga.hooks`` that
+"""``MlflowTracker`` (``tracking=mlflow``): a hook like those of ``evolve.ga.run_files.hooks`` that
   records the run in MLflow: the config as params at start, every generation's metrics with
   ``step=generation``, and at the end the champion file, the plot, the report if one was made,
   and the objective. MLflow is imported only when the tracker starts. Any error of the tracker
@@ -15,9 +15,9 @@ import os
 import time
 from pathlib import Path
 
-from evolve.ga.config import config_hash, to_dict
-from evolve.ga.objective import OBJECTIVE_FILE
-from evolve.ga.resume import flatten
+from evolve.ga.configuration.config import config_hash, to_dict
+from evolve.ga.run_files.objective import OBJECTIVE_FILE
+from evolve.ga.run_files.resume import flatten
 
 log = logging.getLogger("evolve")
 TRACKING_FILE = "tracking.json"  # the MLflow run a resumed run continues

@@ -39,7 +39,8 @@ class Checkpoint:
     # the population after the last planned generation is bred too (older checkpoints: not), so
     # a finished run can be extended
     next_bred: bool = True
-    hall_of_fame: list = field(default_factory=list)  # ``evolve.ga.progress.Member.as_dict``
+    # ``evolve.ga.scoring.progress.Member.as_dict``
+    hall_of_fame: list = field(default_factory=list)
     algorithm_state: dict = field(default_factory=dict)  # CMA-ES: {"told": fitness per gen}
 
 
@@ -108,7 +109,7 @@ def load(run_dir: str | Path) -> Checkpoint:
     with np.load(npz_path, allow_pickle=False) as z:
         pop = Population(z["genomes"], z["ids"], z["parent_a"], z["parent_b"],
                          list(state["operator"]))
-    from evolve.ga.config import migrate
+    from evolve.ga.configuration.config import migrate
 
     return Checkpoint(migrate(state["config"]), state["generation"], state["next_id"], pop,
                       state["rng_state"], state["elapsed"], state.get("next_bred", False),

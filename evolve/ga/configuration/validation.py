@@ -5,7 +5,8 @@ allowed (``ConfigError("ga.elites=12 must satisfy ...")``).
 Validation happens after composition (not through a ConfigStore schema) because Hydra's own
 schema errors span several lines. The game is built once (``game_of``) and every check that needs
 it, or its genome, takes it; the champion files the panel and the fixed opponents name are read
-once, here (``evolve.ga.players``): ``evolve.ga.config.resolve`` hands back all of them.
+once, here (``evolve.ga.configuration.players``): ``evolve.ga.configuration.config.resolve``
+hands back all of them.
 """
 
 from __future__ import annotations
@@ -15,8 +16,8 @@ from engine.core.game import GameSettingsError, SearchSettings
 from engine.core.matches import specs
 from evolve.errors import ConfigError
 from evolve.ga.cmaes import MAX_FULL_GENES
-from evolve.ga.players import Named, players
-from evolve.ga.schema import (
+from evolve.ga.configuration.players import Named, players
+from evolve.ga.configuration.schema import (
     ALGORITHMS,
     BACKENDS,
     CROSSOVERS,
@@ -35,7 +36,7 @@ from evolve.ga.schema import (
     make_game,
     seed_genome,
 )
-from evolve.ga.tournament import YARDSTICK_GENERATION_OFFSET, openings_for
+from evolve.ga.scoring.tournament import YARDSTICK_GENERATION_OFFSET, openings_for
 
 
 def game_of(c: Config):
@@ -67,7 +68,7 @@ def validate(c: Config, game, spec) -> Named:
         raise ConfigError(str(exc)) from None
     _check(games.openings >= 1, "games.openings", games.openings, "openings >= 1")
     if games.opponents_per_individual is not None:
-        from evolve.ga.sampled import check_opponents
+        from evolve.ga.scoring.sampled import check_opponents
 
         try:
             check_opponents(c.ga.population, games.opponents_per_individual)
@@ -168,7 +169,7 @@ def _validate_ray(c: Config) -> None:
 
 
 def _validate_reporting(c: Config) -> None:
-    """The objective a sweeper reads and the tracking backend (``evolve.ga.tracking``)."""
+    """The objective a sweeper reads and the tracking backend (``evolve.ga.run_files.tracking``)."""
     _check_choice("objective.metric", c.objective.metric, OBJECTIVE_METRICS)
     _check_choice("objective.direction", c.objective.direction, DIRECTIONS)
     _check_choice("tracking.backend", c.tracking.backend, TRACKING_BACKENDS)
