@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from evolve.ga.scoring.tournament import GameTask
+from evolve.ga.scoring.tournament import GameTask, pair_tasks
 
 SAMPLED_STREAM = 1 << 28  # pairing slot for drawing the opponents (never a real pairing index)
 
@@ -54,13 +54,6 @@ def sampled_pairs(n: int, k: int, seed: int, generation: int) -> list[tuple[int,
 def sampled_tasks(n: int, k: int, openings, seed: int, generation: int) -> list[GameTask]:
     """Every drawn pair plays every opening twice (i first, then j first), with the seeds the
     full round robin gives that pair."""
-    tasks = []
-    for i, j in sampled_pairs(n, k, seed, generation):
-        pairing = pairing_index(i, j, n)
-        for o, opening in enumerate(openings):
-            for swap in (0, 1):
-                g = 2 * o + swap
-                first, second = (j, i) if swap else (i, j)
-                tasks.append(GameTask(len(tasks), pairing, g, first, second, tuple(opening),
-                                      (seed, generation, pairing, g)))
-    return tasks
+    return pair_tasks(((pairing_index(i, j, n), i, j) for i, j in sampled_pairs(n, k, seed,
+                                                                              generation)),
+                      openings, seed, generation)

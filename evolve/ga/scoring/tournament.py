@@ -38,8 +38,16 @@ def openings_for(game: Game, seed: int, generation: int, n: int, min_plies: int,
 
 def round_robin_tasks(n: int, openings, seed: int, generation: int) -> list[GameTask]:
     """Every pair (i < j) plays every opening twice, i black first, then j black."""
+    return pair_tasks(((pairing, i, j) for pairing, (i, j)
+                       in enumerate(itertools.combinations(range(n), 2))), openings, seed,
+                      generation)
+
+
+def pair_tasks(pairs, openings, seed: int, generation: int) -> list[GameTask]:
+    """Each ``(pairing, i, j)`` plays every opening twice, i first, then j first; a game's seed
+    is its pairing's and its number's, whichever other pairs are played."""
     tasks = []
-    for pairing, (i, j) in enumerate(itertools.combinations(range(n), 2)):
+    for pairing, i, j in pairs:
         for k, opening in enumerate(openings):
             for swap in (0, 1):
                 g = 2 * k + swap
