@@ -19,6 +19,8 @@ from engine.pentago.rules import state as st
 
 STANDINS = Path(__file__).resolve().parent / "comp424_standins"
 HARNESS = "student_player.Comp424Harness"
+# the JVM otherwise leaves its perf-data file in /tmp/hsperfdata_<user>
+NO_PERF_DATA, NO_PERF_DATA_JAVAC = "-XX:-UsePerfData", "-J-XX:-UsePerfData"
 
 
 def have_jdk() -> bool:
@@ -36,7 +38,7 @@ def export_and_compile(champion, folder: Path, **options) -> Path:
     classes.mkdir(parents=True, exist_ok=True)
     sources = sorted(str(p) for p in STANDINS.rglob("*.java")) + \
         sorted(str(p) for p in package.glob("*.java"))
-    done = subprocess.run(["javac", "--release", "8", "-encoding", "UTF-8", "-d", str(classes),
+    done = subprocess.run(["javac", NO_PERF_DATA_JAVAC, "--release", "8", "-encoding", "UTF-8", "-d", str(classes),
                            *sources], capture_output=True, text=True)
     if done.returncode:
         raise subprocess.CalledProcessError(done.returncode, "javac", done.stdout, done.stderr)
@@ -46,7 +48,7 @@ def export_and_compile(champion, folder: Path, **options) -> Path:
 def run_harness(classes: Path, args: list[str], lines: list[str] = (),
                 timeout: float = 600) -> list[str]:
     """The driver's output lines (``Comp424Harness``'s modes) for the input ``lines``."""
-    done = subprocess.run(["java", "-Xmx500m", "-cp", str(classes), HARNESS, *args],
+    done = subprocess.run(["java", NO_PERF_DATA, "-Xmx500m", "-cp", str(classes), HARNESS, *args],
                           input="".join(line + "\n" for line in lines), capture_output=True,
                           text=True, timeout=timeout, check=True)
     return done.stdout.splitlines()
