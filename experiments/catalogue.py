@@ -26,8 +26,9 @@ from experiments.strength.goals import GOALS, Goal
 
 PY = "python"
 NOT_JOBS = {  # modules of experiments/ that measure nothing themselves, and what they are
-    "__init__": "the package", "bench.__init__": "the package",
-    "strength.__init__": "the package", "learning.__init__": "the package",
+    **{f"{package}__init__": "the package" for package in (
+        "", "bench.", "bench.engine.", "bench.exports.", "bench.learners.", "bench.study.",
+        "strength.", "learning.")},
     "common": "what the scripts share (running commands, evolve.evaluate, timers, sampling)",
     "stamp": "the stamp every result file is written with",
     "catalogue": "this file",
@@ -108,7 +109,7 @@ ELO_ANCHOR_RUNS = ("experiments/runs/reversed_reversi_progress "
                    + " experiments/runs/hexifence")
 
 
-CONTRACT_GAMES = ("reversed_reversi", "pentago_twist", "hexifence")  # bench.contract's PLANS
+CONTRACT_GAMES = ("reversed_reversi", "pentago_twist", "hexifence")  # bench.engine.contract's PLANS
 
 
 def players(entries: list[str]) -> str:
@@ -177,15 +178,15 @@ NETWORK = ('{{"genome": {{"kind": "ntuple", "layout": "{layout}", {rest}"phases"
            '"features": {features}}}}}')
 JOBS = [
     # --- exact figures: counts and exact scores (their timings are machine figures) ----------
-    script("bench_perft", "bench.perft", "--max-depth 11 --repeats 3", 20, "exact",
+    script("bench_perft", "bench.engine.perft", "--max-depth 11 --repeats 3", 20, "exact",
            "Reversi perft 1-11 against the published counts, leaves/s", quick=True),
-    script("bench_search", "bench.search", "--positions 50 --seed 7", 60, "exact",
+    script("bench_search", "bench.engine.search", "--positions 50 --seed 7", 60, "exact",
            "alpha-beta ms/move and nodes/s; FFO #1-#19 exact scores", quick=True),
-    script("bench_solve", "bench.solve", "", 100, "exact",
+    script("bench_solve", "bench.engine.solve", "", 100, "exact",
            "exact solver on FFO #20-#39 (scores checked), nodes, CPU and wall time", quick=True),
-    script("bench_hexifence", "bench.hexifence", "", 70, "exact", "Hexifence exact solves "
+    script("bench_hexifence", "bench.engine.hexifence", "", 70, "exact", "Hexifence exact solves "
            "(empty N=2 board, N=3 endgames); the network's leaf and edge-gain rates", quick=True),
-    script("hexifence_parity", "bench.hexifence_parity", "", 30, "exact",
+    script("hexifence_parity", "bench.engine.hexifence_parity", "", 30, "exact",
            "how often Hexifence's parity features agree with the exact solver", quick=True),
     script("elo_anchors", "learning.elo_anchors", ELO_ANCHOR_RUNS, 5, "exact",
            "champion Elo with and without hall-of-fame anchors, from committed runs' games",
@@ -202,27 +203,28 @@ JOBS = [
     export("reversed_reversi_1ply", "reversed_reversi_1ply_budget",
            "the 1-ply study's champion (`+experiment=reversed_reversi_1ply`)"),
     # --- speed (the machine's figures: run on a quiet machine) --------------------------------
-    *(script(f"bench_contract_{game}", "bench.contract", f"--game {game}", 120, "timing",
+    *(script(f"bench_contract_{game}", "bench.engine.contract", f"--game {game}", 120, "timing",
              f"{game} through the game contract: agents' ms/move, Game.play games/s, alpha-beta "
              "nodes/s and TD games/s by genome") for game in CONTRACT_GAMES),
-    script("bench_pentago", "bench.pentago", "", 60, "timing", "Pentago Twist's kernels: random "
-           "games/s, MCTS play-outs/s, successor evaluations/s (features, networks)"),
-    script("bench_comp424", "bench.comp424", "", 240, "timing", "the exported COMP 424 Pentago "
-           "Twist Java player: nodes/s against the numba search, share of the move budget"),
-    script("bench_features", "bench.features", "", 60, "timing",
+    script("bench_pentago", "bench.engine.pentago", "", 60, "timing", "Pentago Twist's kernels: "
+           "random games/s, MCTS play-outs/s, successor evaluations/s (features, networks)"),
+    script("bench_comp424", "bench.exports.comp424", "", 240, "timing", "the exported COMP 424 "
+           "Pentago Twist Java player: nodes/s against the numba search, share of the move budget"),
+    script("bench_features", "bench.engine.features", "", 60, "timing",
            "cost of Reversi's optional feature groups"),
-    script("bench_cs303", "bench.cs303", "", 120, "timing",
+    script("bench_cs303", "bench.exports.cs303", "", 120, "timing",
            "the exported CS303 agent (pure Python): nodes/s, depth reached in the time limit"),
-    script("bench_comp90054", "bench.comp90054", "", 120, "timing",
+    script("bench_comp90054", "bench.exports.comp90054", "", 120, "timing",
            "the COMP90054 Othello exports (pure Python): nodes/s vs the engine, budget used"),
-    script("bench_comp30024", "bench.comp30024", "", 120, "timing", "the exported COMP30024 "
-           "Hexifence Java player: nodes/s against the numba search, share of the move budget"),
-    script("bench_ga", "bench.ga", "--generations 5 --studies depth5 defaults", 2100, "timing",
-           "one generation serial vs Ray 1/2 workers; whole studies end to end"),
-    script("bench_scale", "bench.scale", "--depths 2 3", 900, "timing",
+    script("bench_comp30024", "bench.exports.comp30024", "", 120, "timing", "the exported "
+           "COMP30024 Hexifence Java player: nodes/s against the numba search, share of the move "
+           "budget"),
+    script("bench_ga", "bench.study.ga", "--generations 5 --studies depth5 defaults", 2100,
+           "timing", "one generation serial vs Ray 1/2 workers; whole studies end to end"),
+    script("bench_scale", "bench.study.scale", "--depths 2 3", 900, "timing",
            "one generation's cost vs population size, Ray overheads, cluster projection"),
-    script("bench_cluster_loss", "bench.cluster_loss", "--timeout 3 --repeats 3", 120, "timing",
-           "time from losing every Ray node to the one-line stop"),
+    script("bench_cluster_loss", "bench.study.cluster_loss", "--timeout 3 --repeats 3", 120,
+           "timing", "time from losing every Ray node to the one-line stop"),
     job("web_latency_health", f"{PY} -m tests.engine.web.latency health",
         "web_latency_health.md", 90, "timing",
         "browser board: GET /api/health while agents think",
@@ -231,29 +233,29 @@ JOBS = [
         "web_latency_sessions.md", 180, "timing",
         "browser board: agent-move latency with 20 sessions at once",
         capture="Browser board latency: 20 sessions at once"),
-    script("bench_ntuple", "bench.ntuple", "--games 300", 90, "timing",
+    script("bench_ntuple", "bench.engine.ntuple", "--games 300", 90, "timing",
            "n-tuple networks on Reversi positions: full vs incremental evaluations per second"),
-    script("bench_fit", "bench.fit", "--positions 100000 1000000 10000000 --phases 60 "
+    script("bench_fit", "bench.learners.fit", "--positions 100000 1000000 10000000 --phases 60 "
            "--iterations 20", 420, "timing", "fitting a 60-phase Edax-like network to "
            "labelled positions: memory and time against the number of positions (synthetic)"),
-    script("bench_ntuple_search", "bench.ntuple_search", "--games 200 --positions 40 --depth 5",
-           240, "timing", "n-tuple networks in Reversi's search: child evaluations/s, depth-5 "
-           "searches vs WPC"),
-    script("bench_kernels", "bench.kernels", "--baseline a214400a0c57 --repeats 7", 480,
+    script("bench_ntuple_search", "bench.engine.ntuple_search",
+           "--games 200 --positions 40 --depth 5", 240, "timing", "n-tuple networks in "
+           "Reversi's search: child evaluations/s, depth-5 searches vs WPC"),
+    script("bench_kernels", "bench.engine.kernels", "--baseline a214400a0c57 --repeats 7", 480,
            "timing", "the shared search kernels against the last commit before them, in one "
            "process (same moves, values, node counts)"),
-    script("bench_td", "bench.td", "--baseline fa485de --games 20000 --workers 0 1 2 "
+    script("bench_td", "bench.learners.td", "--baseline fa485de --games 20000 --workers 0 1 2 "
            "--learners driver workers", 900, "timing", "TD self-play games per CPU-second of "
            "Reversi's networks against the checkout before (the same genomes); distributed "
            "TD serial, on 1 and 2 Ray workers, learnt by the driver or by the workers"),
-    script("bench_labels", "bench.labels", "", 420, "timing", "labels per CPU-second (exact "
-           "at E empties, depth-D search) in Othello and Reversed Reversi; the dataset builder "
-           "serial and on 1 and 2 Ray workers (the same bits)"),
+    script("bench_labels", "bench.learners.labels", "", 420, "timing", "labels per CPU-second "
+           "(exact at E empties, depth-D search) in Othello and Reversed Reversi; the dataset "
+           "builder serial and on 1 and 2 Ray workers (the same bits)"),
     script("bench_clock", "bench.clock", "--time-games 2 --match-games 400 --match-limit 0.1",
            9000, "timing", "timed alpha-beta in every game: time used per move as a share of "
            "the limit at 0.1 s and 0.5 s, depth reached, and the anytime driver against the "
            "deepening before it at 0.1 s per move (400 games each; resumable)"),
-    script("bench_mcts", "bench.mcts", "--baseline 20e09c6c9294 --rounds 5 --playouts 20000",
+    script("bench_mcts", "bench.engine.mcts", "--baseline 20e09c6c9294 --rounds 5 --playouts 20000",
            600, "timing", "MCTS play-outs/s against the last commit before the shared UCT loop"),
     script("test_suite", "bench.tiers", "", 2400, "timing",
            "every test tier (default, slow, claims) on a clean clone: result and wall time"),

@@ -2,9 +2,9 @@
 opening (every pair, both colours), measured at populations 16..128, plus the execution layer's
 fixed cost per generation and a projection for a 64-node cluster.
 
-    python -m experiments.bench.scale --depths 2 3 --out experiments/results/bench_scale.md
+    python -m experiments.bench.study.scale --depths 2 3 --out experiments/results/bench_scale.md
     # the same tables again from the raw measurements, e.g. projected with one chunk per worker:
-    python -m experiments.bench.scale --render experiments/results/bench_scale.json \
+    python -m experiments.bench.study.scale --render experiments/results/bench_scale.json \
         --chunks-per-worker 1
 
 1. Per-game cost: every round-robin game of generation 0 (the GA's real initial population,
