@@ -19,7 +19,7 @@ why). The kinds of job and how each builds its command are in ``jobs``.
 from __future__ import annotations
 
 from experiments.jobs import PY, Job, bench, export, goal, job, players, script
-from experiments.learning.td_curves import CURVES
+from experiments.learning.td_curves_plans import CURVES
 from experiments.network_jobs import NETWORKS
 from experiments.strength.goals import GOALS
 from experiments.without_jobs import KEPT, NOT_JOBS

@@ -15,15 +15,18 @@ NOT_JOBS = {  # modules of experiments/ that measure nothing themselves, and wha
     "without_jobs": "this file",
     "reproduce": "the tool that runs the jobs",
     "readme_table": "the rows of the results tables, each figure read from a result file",
+    "readme_figures": "how each row of readme_table reads its figure from its result file",
     "results_page": "writes experiments/RESULTS.md and the README's headline table",
     "provenance": "the tool that writes and checks the committed runs' PROVENANCE.md",
     "strength.goals": "the strength goals: each row a job of strength.run",
+    "bench.study.scale_report": "bench.study.scale's tables and its measurements' .json",
     "learning.efficiency_plans": "learning.efficiency's methods and anchors per game",
     "learning.efficiency_inprocess": "learning.efficiency's in-process methods (TD, Texel)",
     "learning.efficiency_report": "learning.efficiency's table and figure",
     "learning.texel": "learning.efficiency's Texel-style method",
     "learning.from_search_steps": "learning.from_search's label, fit and measure steps",
     "learning.from_search_report": "learning.from_search's table and curve",
+    "learning.td_curves_plans": "the curves of learning.td_curves: each row a job of it",
 }
 
 # result files no job writes, and why

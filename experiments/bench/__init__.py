@@ -8,7 +8,8 @@ time). In rooms by what they measure:
                game through the game contract), kernels, mcts (before/after an older checkout)
     exports/   cs303, comp424, comp30024, comp90054 (the exported course players)
     learners/  td, fit, labels (TD self-play, fitting a network, labelling positions)
-    study/     ga, scale, cluster_loss (a generation and a whole study, serial and on Ray)
+    study/     ga, scale (its tables: scale_report), cluster_loss (a generation and a whole
+               study, serial and on Ray)
 
 The scripts used to sit side by side here; their old names (``experiments.bench.cs303``, ...)
 still import and still run with ``python -m`` (the committed results record the commands they
