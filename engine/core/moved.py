@@ -17,8 +17,9 @@ from collections.abc import Mapping
 
 
 class MovedSpec(importlib.machinery.ModuleSpec):
-    """An old name's spec: located at the new module's file, so ``python -m`` gives the new file
-    as ``sys.argv[0]`` and ``__file__``, and resolving relative imports from the new package."""
+    """An old name's spec, located at the new module's file and parented by its package: run by
+    ``python -m``, the module gets the new file as ``sys.argv[0]`` and ``__file__`` (what a
+    stamp records as the command), and its relative imports resolve in its new package."""
 
     def __init__(self, name: str, loader, new: importlib.machinery.ModuleSpec):
         super().__init__(name, loader, origin=new.origin)
