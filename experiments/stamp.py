@@ -86,8 +86,8 @@ class Stamp:
 
 def command_line(argv: list[str]) -> str:
     """The command as typed from the repository root, quoted for a shell: a module of a package
-    here (``experiments/bench/perft.py``, which ``python -m`` gives as its full path) as
-    ``python -m experiments.bench.perft``, another script by its path from the root."""
+    here (``experiments/bench/engine/perft.py``, which ``python -m`` gives as its full path) as
+    ``python -m experiments.bench.engine.perft``, another script by its path from the root."""
     script = Path(argv[0])
     if script.suffix == ".py" and script.resolve().is_relative_to(ROOT):
         path = script.resolve().relative_to(ROOT)

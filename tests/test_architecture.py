@@ -87,10 +87,11 @@ def test_every_game_package_keeps_its_modules_in_rooms():
     assert crowded == {}
 
 
-@pytest.mark.parametrize("package", ["engine/core", "engine/kernels", "evolve/ga"])
+@pytest.mark.parametrize("package", ["engine/core", "engine/kernels", "evolve/ga", "experiments",
+                                     "experiments/bench", "experiments/learning"])
 def test_the_shared_packages_keep_their_modules_in_rooms(package):
-    """The same rule for the packages every game shares and the study: at most 15 modules on
-    top."""
+    """The same rule for the packages every game shares, the study and the experiments: at most
+    15 modules on top."""
     modules = [p.stem for p in (ROOT / package).glob("*.py") if p.stem != "__init__"]
     assert len(modules) <= 15, sorted(modules)
 

@@ -1,7 +1,9 @@
 """Old module names that still import: when a package's modules move into rooms, the old name
 of each is the very same module object as its new one, and the first import under the old name
 warns once (``DeprecationWarning`` naming the new one, at the importer's line), so code written
-against the old names keeps working while its author moves to the new ones."""
+against the old names keeps working while its author moves to the new ones. ``python -m`` with
+an old name runs the new module as ``__main__`` (a command recorded with the old name still
+runs), warning on stderr."""
 
 from __future__ import annotations
 
@@ -14,9 +16,26 @@ import warnings
 from collections.abc import Mapping
 
 
-class MovedModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+class MovedSpec(importlib.machinery.ModuleSpec):
+    """An old name's spec, located at the new module's file and parented by its package: run by
+    ``python -m``, the module gets the new file as ``sys.argv[0]`` and ``__file__`` (what a
+    stamp records as the command), and its relative imports resolve in its new package."""
+
+    def __init__(self, name: str, loader, new: importlib.machinery.ModuleSpec):
+        super().__init__(name, loader, origin=new.origin)
+        self.has_location = new.has_location
+        self.new = new
+
+    @property
+    def parent(self) -> str:
+        return self.new.parent
+
+
+class MovedModules(importlib.abc.MetaPathFinder, importlib.abc.InspectLoader):
     """Imports an old module name as the module at its new name (one object under both names,
-    so module state such as a shared transposition table is not duplicated)."""
+    so module state such as a shared transposition table is not duplicated). As a loader it
+    also gives the new module's code and source under the old name, which is what ``python -m``
+    (``runpy``) runs."""
 
     def __init__(self, package: str, moved: Mapping[str, str]):
         self.moved = {f"{package}.{old}": f"{package}.{new}" for old, new in moved.items()}
@@ -25,7 +44,8 @@ class MovedModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     def find_spec(self, fullname, path=None, target=None):
         if fullname not in self.moved:
             return None
-        return importlib.util.spec_from_loader(fullname, self)
+        new = importlib.util.find_spec(self.moved[fullname])
+        return None if new is None else MovedSpec(fullname, self, new)
 
     def create_module(self, spec):
         new = self.moved[spec.name]
@@ -38,6 +58,27 @@ class MovedModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
     def exec_module(self, module):
         module.__spec__ = self.specs.pop(module.__name__)
+
+    def _new(self, fullname: str) -> tuple[str, importlib.abc.InspectLoader]:
+        new = self.moved[fullname]
+        return new, importlib.util.find_spec(new).loader
+
+    def get_code(self, fullname):
+        """The new module's code, for ``python -m <old name>``: the warning is shown as one
+        in ``__main__`` (so by default), naming the command to use."""
+        new, loader = self._new(fullname)
+        warnings.warn_explicit(f"{fullname} has moved to {new}; run python -m {new} instead",
+                               DeprecationWarning, f"python -m {fullname}", 0,
+                               module="__main__")
+        return loader.get_code(new)
+
+    def get_source(self, fullname):
+        new, loader = self._new(fullname)
+        return loader.get_source(new)
+
+    def is_package(self, fullname):
+        new, loader = self._new(fullname)
+        return loader.is_package(new)
 
 
 def keep_old_names(package: str, moved: Mapping[str, str]) -> None:

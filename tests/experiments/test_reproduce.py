@@ -185,7 +185,7 @@ def test_every_script_of_experiments_is_a_job_and_runs_as_a_module():
 
 
 def test_the_benchmark_driver_has_a_job_per_game_of_its_plan():
-    from experiments.bench.contract import PLANS
+    from experiments.bench.engine.contract import PLANS
 
     assert {j.name for j in JOBS if j.name.startswith("bench_contract_")} == {
         f"bench_contract_{game}" for game in PLANS}

@@ -18,11 +18,11 @@ def not_under_reproduce(monkeypatch):
     monkeypatch.delenv("REPRODUCE_COMMAND", raising=False)
 
 def test_the_stamp_names_the_checked_out_commit_and_the_command_as_typed():
-    s = Stamp.begin(["experiments/bench/perft.py", "--max-depth", "6", "--out", "a b.md"])
+    s = Stamp.begin(["experiments/bench/engine/perft.py", "--max-depth", "6", "--out", "a b.md"])
     head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True,
                           text=True).stdout.strip()
     assert head.startswith(s.commit) and len(s.commit) == 12
-    assert s.command == "python -m experiments.bench.perft --max-depth 6 --out 'a b.md'"
+    assert s.command == "python -m experiments.bench.engine.perft --max-depth 6 --out 'a b.md'"
     assert f"{os.cpu_count()} CPUs" in s.machine and "Python 3." in s.machine
     assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d UTC", s.date)
     assert len(s.load_before) == 3 and s.load_after == []

@@ -34,7 +34,7 @@ def readings(monkeypatch):
 
 
 def stamped(tmp_path) -> tuple[list[str], dict]:
-    s = Stamp.begin(["experiments/bench/perft.py", "--max-depth", "6"])
+    s = Stamp.begin(["experiments/bench/engine/perft.py", "--max-depth", "6"])
     lines = write_markdown(tmp_path / "r.md", "# R", ["body"], s).read_text().splitlines()
     data = json.loads(write_json(tmp_path / "r.json", {"x": 1}, s).read_text())
     return lines, data["stamp"]
@@ -43,7 +43,7 @@ def stamped(tmp_path) -> tuple[list[str], dict]:
 def test_the_markdown_stamp_prints_each_reading_in_its_place(readings, tmp_path):
     lines, _ = stamped(tmp_path)
     assert lines[2:7] == [
-        "- command: `python -m experiments.bench.perft --max-depth 6`",
+        "- command: `python -m experiments.bench.engine.perft --max-depth 6`",
         "- commit: `0123456789ab` + uncommitted changes in 1 file(s): engine/x.py",
         "- machine: x86_64 (Test CPU), 2 CPUs",
         "- load average (1/5/15 min): before 1.25 / 2.50 / 3.75, after 4.25 / 5.00 / 6.50",
@@ -53,7 +53,7 @@ def test_the_markdown_stamp_prints_each_reading_in_its_place(readings, tmp_path)
 
 def test_the_json_stamp_holds_the_same_readings(readings, tmp_path):
     _, stamp = stamped(tmp_path)
-    assert stamp == {"command": "python -m experiments.bench.perft --max-depth 6",
+    assert stamp == {"command": "python -m experiments.bench.engine.perft --max-depth 6",
                      "commit": "0123456789ab", "machine": "x86_64 (Test CPU), 2 CPUs",
                      "date": "2030-01-02 03:04 UTC", "load_before": BEFORE,
                      "load_after": AFTER, "seconds": 42.3, "reproduce": None,

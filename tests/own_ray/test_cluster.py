@@ -266,7 +266,8 @@ def test_every_node_lost_stops_in_one_line_then_resume_finishes_the_run(cluster,
 
     checkpoint = tmp_path / "checkpoint" / "checkpoint.json"
     backend = ClusterEventBackend(cfg, when=lambda n: checkpoint.exists(), event=lose_every_node)
-    with pytest.raises(ClusterLostError) as err:  # how fast: experiments/bench/cluster_loss.py
+    # how fast it stops: experiments/bench/study/cluster_loss.py
+    with pytest.raises(ClusterLostError) as err:
         run(cfg, run_dir=tmp_path, backend=backend)
     message = str(err.value)
     assert "\n" not in message and "the cluster has had no CPU for 3 s" in message

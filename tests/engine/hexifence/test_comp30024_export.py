@@ -1,7 +1,7 @@
 """The COMP30024 Java export: it compiles against stand-ins of the course's classes, plays whole
 games through the tests' referee (both colours, N=2 and N=3) with legal moves and right answers,
 refuses an illegal move, and at a fixed depth plays the engine agent's move (both genome kinds).
-Timing is in ``experiments/bench/comp30024.py``, not here."""
+Timing is in ``experiments/bench/exports/comp30024.py``, not here."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Run an exported COMP 424 package against the framework stand-ins and compare it with the
-engine (used by the tests and by ``experiments/bench/comp424.py``).
+engine (used by the tests and by ``experiments/bench/exports/comp424.py``).
 
 The stand-ins (``tests/engine/pentago/comp424_standins``: the course's ``boardgame`` and
 ``pentago_twist`` classes, written from the rules, plus the driver ``Comp424Harness``) are

@@ -4,7 +4,7 @@ whole legal games through them and, at a fixed depth, plays the engine agent's m
 Each check exports a champion file with ``python -m evolve.export``'s function, compiles the
 ``student_player`` package with the stand-ins (``javac --release 8``) and asks one JVM about a
 list of positions (``tests.engine.pentago.comp424_check``). No timing is asserted: the speed and the
-share of the time budget used are ``experiments/bench/comp424.py``'s.
+share of the time budget used are ``experiments/bench/exports/comp424.py``'s.
 """
 
 from __future__ import annotations

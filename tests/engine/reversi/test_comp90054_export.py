@@ -3,7 +3,7 @@ Othello framework, from a square-table and from an n-tuple champion. It imports 
 framework imports it (with our stand-ins of its classes, ``comp90054_standins/``), plays whole
 games through them with either colour and never an illegal action, passes when it must, and
 at a fixed depth plays exactly the engine agent's move (its exact solver's move near the end).
-Timing is measured in ``experiments/bench/comp90054.py``, not here."""
+Timing is measured in ``experiments/bench/exports/comp90054.py``, not here."""
 
 from __future__ import annotations
 

@@ -1,8 +1,9 @@
 """Pentago Twist's own kernels on one core: random games/s (and the first player's edge),
 MCTS play-outs/s, and what a search node pays to evaluate a successor, with numba's first-call
-cost made visible. What every game shares (agents, nodes/s, TD) is ``experiments.bench.contract``.
+cost made visible. What every game shares (agents, nodes/s, TD) is
+``experiments.bench.engine.contract``.
 
-    python -m experiments.bench.pentago --out experiments/results/bench_pentago.md
+    python -m experiments.bench.engine.pentago --out experiments/results/bench_pentago.md
 
 First-call times are measured in fresh subprocesses: once with an empty numba cache (a real
 compile of every kernel the random-game loop needs) and once with the cache filled (what every

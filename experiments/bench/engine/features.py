@@ -1,6 +1,6 @@
 """Cost of the optional evaluation feature groups (``game.genome.features``).
 
-    python -m experiments.bench.features --out experiments/results/bench_features.md
+    python -m experiments.bench.engine.features --out experiments/results/bench_features.md
 
 Measures, single-threaded, after compilation:
 - ``evaluate()`` calls per second with each group on or off, inside one numba loop over a fixed

@@ -1,6 +1,6 @@
 """Speed of the alpha-beta search and the exact solver.
 
-    python -m experiments.bench.search --out experiments/results/bench_search.md
+    python -m experiments.bench.engine.search --out experiments/results/bench_search.md
 
 Measures, single-threaded:
 - first-call cost in a fresh process: with an empty numba cache (compile) and a filled one;

@@ -1,8 +1,8 @@
 """Speed of the exported CS303 agent (one pure-Python file, no numba): nodes per second of its
 alpha-beta, how deep its iterative deepening gets and how much of the time limit it uses.
 
-    python -m experiments.bench.cs303 --out experiments/results/bench_cs303.md
-    python -m experiments.bench.cs303 --before HEAD~3 --out ...   # also the file as it was then
+    python -m experiments.bench.exports.cs303 --out experiments/results/bench_cs303.md
+    python -m experiments.bench.exports.cs303 --before HEAD~3 --out ...  # and the file then
 
 The agent is ``experiments/results/champions/reversed_reversi_cs303.py`` (``--agent``), loaded
 as a module the way the platform loads it; ``--before REV`` also measures the committed agent

@@ -1,7 +1,7 @@
 """Speed of the COMP30024 Java export: nodes per second of its alpha-beta against the engine's
 numba search, and the share of its per-move budget it uses.
 
-    python -m experiments.bench.comp30024 --out experiments/results/bench_comp30024.md
+    python -m experiments.bench.exports.comp30024 --out experiments/results/bench_comp30024.md
 
 The champion (``--champion``, the committed Hexifence feature champion) is exported with
 ``--format comp30024`` and compiled (``javac --release 8``) against the tests' stand-ins of the

@@ -1,7 +1,7 @@
 """TD self-play speed of Reversi's networks: games per CPU-second on one core, this tree against
 an older checkout's, measured in one process (old, new, old, new, ...: the same machine load).
 
-    python -m experiments.bench.td --baseline fa485de --games 20000 [--repeats 3]
+    python -m experiments.bench.learners.td --baseline fa485de --games 20000 [--repeats 3]
         [--out experiments/results/bench_td.md]
 
 For each network (``--layouts`` x ``--features``, Othello, ``--phases`` phases) and the same
@@ -35,7 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
-from experiments.bench.kernels import load_baseline
+from experiments.bench.engine.kernels import load_baseline
 from experiments.common import baseline_arguments, baseline_tree, best_of
 from experiments.stamp import Stamp, write_result
 

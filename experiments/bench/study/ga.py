@@ -1,7 +1,7 @@
 """GA speed: one generation's wall time serial vs Ray with 1 and 2 workers (population 10, one
 opening per pair played with both colours: 90 games, depths 1..5), and whole studies end to end.
 
-    python -m experiments.bench.ga --generations 5 --studies depth5 defaults \
+    python -m experiments.bench.study.ga --generations 5 --studies depth5 defaults \
         --out experiments/results/bench_ga.md
 
 Generations: each backend is warmed up first (actors started, numba kernels loaded), then

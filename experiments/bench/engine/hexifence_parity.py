@@ -5,7 +5,7 @@ sign of the exact solver's value for the side to move agree with
 - ``chain_parity`` (+1 when the long-chain rule favours the side to move), and
 - "an odd number of short chains" (the side to move wins when the short chains are odd)?
 
-    python -m experiments.bench.hexifence_parity --games 60 \
+    python -m experiments.bench.engine.hexifence_parity --games 60 \
         --out experiments/results/hexifence_parity.md
 
 Game k (k = 0 .. games-1) is ``ChainAgent(k)`` against itself from the empty N=3 board (the

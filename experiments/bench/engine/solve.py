@@ -1,6 +1,6 @@
 """Speed of the exact endgame solver on FFO #20-#39 (one thread), against Edax's figures.
 
-    python -m experiments.bench.solve --out experiments/results/bench_solve.md
+    python -m experiments.bench.engine.solve --out experiments/results/bench_solve.md
 
 Measures:
 - the first call in a fresh process: numba compiling everything (empty cache) and loading it

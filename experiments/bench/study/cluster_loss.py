@@ -8,7 +8,7 @@ A local multi-node cluster (``ray.cluster_utils.Cluster``: a head without CPUs a
 worker nodes, all on this machine) runs a tiny study; once its first generation is
 checkpointed, every worker node is removed.
 
-    python -m experiments.bench.cluster_loss --timeout 3 --repeats 3 \
+    python -m experiments.bench.study.cluster_loss --timeout 3 --repeats 3 \
         --out experiments/results/bench_cluster_loss.md
 """
 

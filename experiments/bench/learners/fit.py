@@ -1,7 +1,7 @@
 """Memory and time to fit an Edax-like n-tuple network to labelled positions (``game.fit_network``,
 the least-squares fit of ``python -m evolve.fit``), against the number of positions.
 
-    python -m experiments.bench.fit --positions 100000 1000000 10000000 --phases 60 \\
+    python -m experiments.bench.learners.fit --positions 100000 1000000 10000000 --phases 60 \\
         --iterations 20 --out experiments/results/bench_fit.md
 
 The positions are **synthetic**, not from play: per position a fill level drawn uniformly from
@@ -124,7 +124,7 @@ def main() -> None:
     stamp = Stamp.begin()
     rows = []
     for n in args.positions:
-        text = run(["python", "-m", "experiments.bench.fit", "--one", str(n), "--phases",
+        text = run(["python", "-m", "experiments.bench.learners.fit", "--one", str(n), "--phases",
                     str(args.phases), "--iterations", str(args.iterations)], echo=True)
         rows.append(json.loads(text.strip().splitlines()[-1]))
     lines = [f"Layout `{LAYOUT}` ({rows[-1]['weights'] // args.phases:,} weights per phase), "

@@ -1,7 +1,7 @@
 """What an n-tuple network costs Reversi's search: recomputed vs incremental children, against
 the square-table (WPC) evaluation.
 
-    python -m experiments.bench.ntuple_search --games 200 --positions 40 --depth 5 \
+    python -m experiments.bench.engine.ntuple_search --games 200 --positions 40 --depth 5 \
         --out experiments/results/bench_ntuple_search.md
 
 1. Child evaluations per second, the unit of work of a search node one ply from the horizon

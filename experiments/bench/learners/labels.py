@@ -2,7 +2,7 @@
 and search depths D, and the dataset builder on 1 and 2 Ray workers against serial (the same
 batches, the same bits).
 
-    python -m experiments.bench.labels --out experiments/results/bench_labels.md
+    python -m experiments.bench.learners.labels --out experiments/results/bench_labels.md
 
 1. Per CPU-second, in this process (``Labels.label_positions``): positions sampled as
    ``python -m evolve.label`` samples them (seed 1, the default options); exact labels timed on

@@ -1,6 +1,6 @@
 """Evaluations per second of n-tuple networks on Reversi positions: full vs incremental.
 
-    python -m experiments.bench.ntuple --games 300 --out experiments/results/bench_ntuple.md
+    python -m experiments.bench.engine.ntuple --games 300 --out experiments/results/bench_ntuple.md
 
 The positions are every position of ``--games`` uniformly random Othello games (seeded), so
 fill levels and flips are those of real play. Per layout (8x8, 8 symmetries, random weights):

@@ -1,8 +1,8 @@
 """Hexifence's own kernels: numba's first call, the exact solver, and what the n-tuple network
 pays per leaf and per drawn edge. What every game shares (agents' time per move, nodes/s, TD
-games/s) is ``experiments.bench.contract``.
+games/s) is ``experiments.bench.engine.contract``.
 
-    python -m experiments.bench.hexifence --out experiments/results/bench_hexifence.md
+    python -m experiments.bench.engine.hexifence --out experiments/results/bench_hexifence.md
 
 The exact solves: the empty N=2 board (the issue's goal: a few minutes on one core), and N=3
 positions with 20 and 26 undrawn edges reached by two chain-aware agents (seeded games). The

@@ -3,7 +3,7 @@ the agents' time per move, random games through ``Game.play``, alpha-beta nodes 
 fixed depths by genome kind (depth 1 is the cost of evaluating every successor) and TD
 self-play games per second for the genomes that learn by TD.
 
-    python -m experiments.bench.contract --game pentago_twist \
+    python -m experiments.bench.engine.contract --game pentago_twist \
         --out experiments/results/bench_contract_pentago_twist.md
 
 A game is a row of ``PLANS``: the agents to time, their search, the genomes (game settings) to

@@ -1,6 +1,6 @@
 """Before/after: this tree's engines against an older checkout's, measured in one process.
 
-    python -m experiments.bench.kernels --baseline a214400a0c57 [--repeats 7]
+    python -m experiments.bench.engine.kernels --baseline a214400a0c57 [--repeats 7]
         [--out experiments/results/bench_kernels.md]
 
 The old checkout's ``engine`` package is copied to a temporary folder as ``baseline_engine``
@@ -29,7 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
-from experiments.bench.search import midgame_positions
+from experiments.bench.engine.search import midgame_positions
 from experiments.common import baseline_arguments, baseline_tree, random_walk
 from experiments.stamp import Stamp, write_result
 

@@ -1,7 +1,7 @@
 """MCTS before/after: play-outs per second of Pentago Twist's and Reversi's MCTS agents (random
 and guided play-outs), this tree against an older checkout, one core.
 
-    python -m experiments.bench.mcts --baseline 20e09c6c9294 [--rounds 5]
+    python -m experiments.bench.engine.mcts --baseline 20e09c6c9294 [--rounds 5]
         [--playouts 20000] [--out experiments/results/bench_mcts.md]
 
 Each round runs the same probe in a fresh process in each tree, alternating (old, new, old,

@@ -1,6 +1,6 @@
 """Perft speed of the bitboard kernels, with the numba first-call cost made visible.
 
-    python -m experiments.bench.perft --max-depth 11 --out experiments/results/bench_perft.md
+    python -m experiments.bench.engine.perft --max-depth 11 --out experiments/results/bench_perft.md
 
 First-call times are measured in fresh subprocesses: once with an empty numba cache (a real
 compile) and once with the cache filled (what every later run pays). Warm timings are the best of

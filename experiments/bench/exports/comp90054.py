@@ -2,7 +2,7 @@
 second of their alpha-beta against the engine's numba search, and the share of the course's
 time limit their ``SelectAction`` uses per move.
 
-    python -m experiments.bench.comp90054 --out experiments/results/bench_comp90054.md
+    python -m experiments.bench.exports.comp90054 --out experiments/results/bench_comp90054.md
 
 Both committed Othello champions (square tables ``othello.json``, n-tuple network
 ``othello_ntuple.json``) are exported as the course gets them (``--move-ms``, default 1000).

@@ -1,7 +1,7 @@
 """Speed of the COMP 424 Java export (``--format comp424``) against the engine's numba search,
 and the share of the course's time budget its moves use.
 
-    python -m experiments.bench.comp424 --out experiments/results/bench_comp424.md
+    python -m experiments.bench.exports.comp424 --out experiments/results/bench_comp424.md
 
 Per champion file (the committed feature and n-tuple champions): the export is compiled with
 the framework stand-ins (``tests/engine/pentago/comp424_standins``) and, in one JVM (after one
