@@ -1,6 +1,7 @@
 """Modules moved into rooms (``engine/kernels/search/``, ``engine/kernels/ntuple/``,
 ``engine/core/champions/``, ``engine/core/matches/``, ``engine/core/commands/``,
-``evolve/ga/configuration/``, ``evolve/ga/scoring/``, ``evolve/ga/run_files/``). Code written
+``evolve/ga/configuration/``, ``evolve/ga/scoring/``, ``evolve/ga/run_files/``, a game's
+``files/``). Code written
 against the old names (a plug-in game, a script driving a study) keeps working: each old name
 imports the very same module object and warns once, naming the new one. Nothing in this
 repository uses an old name."""
@@ -16,13 +17,16 @@ from pathlib import Path
 import pytest
 
 from engine.core import MOVED as CORE_MOVED
+from engine.hexifence import MOVED as HEXIFENCE_MOVED
 from engine.kernels import MOVED as KERNELS_MOVED
+from engine.pentago import MOVED as PENTAGO_MOVED
 from evolve.ga import MOVED as GA_MOVED
 
 ROOT = Path(__file__).resolve().parents[1]
-MOVED = {**{f"engine.core.{old}": f"engine.core.{new}" for old, new in CORE_MOVED.items()},
-         **{f"engine.kernels.{old}": f"engine.kernels.{new}" for old, new in KERNELS_MOVED.items()},
-         **{f"evolve.ga.{old}": f"evolve.ga.{new}" for old, new in GA_MOVED.items()}}
+TABLES = {"engine.core": CORE_MOVED, "engine.kernels": KERNELS_MOVED, "evolve.ga": GA_MOVED,
+          "engine.pentago": PENTAGO_MOVED, "engine.hexifence": HEXIFENCE_MOVED}
+MOVED = {f"{package}.{old}": f"{package}.{new}"
+         for package, table in TABLES.items() for old, new in table.items()}
 
 IMPORT_EACH = """
 import importlib, json, sys, warnings
@@ -83,8 +87,7 @@ def old_name_pattern() -> re.Pattern:
 
 
 # files that name an old module on purpose
-ALLOWED = {"engine/kernels/__init__.py", "engine/core/__init__.py",  # the tables of moved names
-           "evolve/ga/__init__.py",
+ALLOWED = {*(f"{package.replace('.', '/')}/__init__.py" for package in TABLES),  # the tables
            "tests/engine/kernels/record_search_baseline.py",  # also records older checkouts
            "tests/test_moved_modules.py"}
 SKIPPED = ("experiments/results/", "outputs/")  # committed results record the commands they ran

@@ -66,12 +66,12 @@ def test_a_bad_version_an_unknown_field_or_a_wrong_phase_count_is_refused(tmp_pa
 @pytest.mark.parametrize("version", [2.0, True, "2", 3])
 def test_the_reader_itself_wants_the_integer_2(tmp_path, version):
     """``True == 1``: the games send such a file to their version-1 reader before ours."""
-    from engine.pentago import network_files
+    from engine.pentago.files import network
 
     path, data = saved(tmp_path, "pentago_twist")
     with pytest.raises(ChampionFileError, match=f"schema_version={version!r}, expected"):
-        network_files.load(path, {**data, "schema_version": version},
-                           get_game("pentago_twist").with_settings)
+        network.load(path, {**data, "schema_version": version},
+                     get_game("pentago_twist").with_settings)
 
 
 @pytest.mark.parametrize("name, mutate, message", [
