@@ -7,16 +7,12 @@ champion a parsed file holds, of either genome kind, told apart by content:
 
 from __future__ import annotations
 
-from engine.core import Champion, ChampionFileError
+from engine.core import Champion
 from engine.hexifence.files import features, network
+from engine.kernels.ntuple.files import read_either_kind
 
 
 def read_champion(document, game) -> Champion:
     """The champion in a parsed file (``ChampionDocument``) of either genome kind, configured by
     the file's own settings (``game``: the unconfigured game)."""
-    if document.npz:
-        raise ChampionFileError(f"{document.path}: {game.name} champion files are JSON")
-    data = document.data
-    if data.get("schema_version") == 1 or "kind" not in data:
-        return features.read_champion(document)
-    return network.load(document.path, data, game.with_settings)
+    return read_either_kind(document, game, features.read_champion, network.load)
