@@ -1,11 +1,11 @@
 """Modules moved into rooms (``engine/kernels/search/``, ``engine/kernels/ntuple/``,
 ``engine/core/champions/``, ``engine/core/matches/``, ``engine/core/commands/``,
 ``evolve/ga/configuration/``, ``evolve/ga/scoring/``, ``evolve/ga/run_files/``,
-``experiments/bench/engine/``, ``exports/``, ``learners/``, ``study/``). Code written against
-the old names (a plug-in game, a script driving a study) keeps working: each old name imports
-the very same module object and warns once, naming the new one; ``python -m`` with an old name
-(a command a committed result file records) runs the new module. Nothing in this repository
-uses an old name."""
+``experiments/bench/engine/``, ``exports/``, ``learners/``, ``study/``, a game's ``files/``).
+Code written against the old names (a plug-in game, a script driving a study) keeps working:
+each old name imports the very same module object and warns once, naming the new one;
+``python -m`` with an old name (a command a committed result file records) runs the new module.
+Nothing in this repository uses an old name."""
 
 from __future__ import annotations
 
@@ -19,13 +19,16 @@ from pathlib import Path
 import pytest
 
 from engine.core import MOVED as CORE_MOVED
+from engine.hexifence import MOVED as HEXIFENCE_MOVED
 from engine.kernels import MOVED as KERNELS_MOVED
+from engine.pentago import MOVED as PENTAGO_MOVED
 from evolve.ga import MOVED as GA_MOVED
 from experiments.bench import MOVED as BENCH_MOVED
 
 ROOT = Path(__file__).resolve().parents[1]
 TABLES = {"engine.core": CORE_MOVED, "engine.kernels": KERNELS_MOVED, "evolve.ga": GA_MOVED,
-          "experiments.bench": BENCH_MOVED}
+          "experiments.bench": BENCH_MOVED, "engine.pentago": PENTAGO_MOVED,
+          "engine.hexifence": HEXIFENCE_MOVED}
 MOVED = {f"{package}.{old}": f"{package}.{new}"
          for package, table in TABLES.items() for old, new in table.items()}
 
@@ -123,11 +126,7 @@ def old_name_pattern() -> re.Pattern:
 
 
 # files that name an old module on purpose
-ALLOWED = {"engine/kernels/__init__.py", "engine/core/__init__.py",  # the tables of moved names
-           "evolve/ga/__init__.py", "experiments/bench/__init__.py",
-           # names python -m experiments.bench.scale in its docstring; evolve/ has another
-           # editor now: to rename when the branches meet, then to drop from here
-           "evolve/ga/scoring/sampled.py",
+ALLOWED = {*(f"{package.replace('.', '/')}/__init__.py" for package in TABLES),  # the tables
            "tests/engine/kernels/record_search_baseline.py",  # also records older checkouts
            "tests/test_moved_modules.py"}
 SKIPPED = ("experiments/results/", "outputs/")  # committed results record the commands they ran

@@ -200,19 +200,21 @@ class HexifenceGame(HexifenceStates, NetworkGenomeFigures, GameBase):
     def save_champion(self, path: str | Path, genome: np.ndarray, name: str = "",
                       metadata: Mapping | None = None) -> None:
         if self.network is not None:
-            from engine.hexifence import network_files
+            from engine.hexifence.files import network
 
-            return network_files.save(path, self, genome, name, metadata)
+            return network.save(path, self, genome, name, metadata)
+        from engine.hexifence.files import features
+
         phases = len(genome) // len(W.FEATURES)
         settings = {"size": self.size, "genome": {"phases": phases}}
-        W.save_champion(path, genome, settings, name, metadata)
+        features.save_champion(path, genome, settings, name, metadata)
 
     def read_champion(self, document: ChampionDocument) -> Champion:
         """A champion file of either genome kind, configured by the file's own settings (not
-        this game's): ``engine.hexifence.network_files.read_champion``."""
-        from engine.hexifence import network_files
+        this game's): ``engine.hexifence.files.read_champion``."""
+        from engine.hexifence import files
 
-        return network_files.read_champion(document, GAME)
+        return files.read_champion(document, GAME)
 
     def export(self, champion: Champion | Path, fmt: str, out: Path, **options) -> None:
         """``comp30024``: the course's Java player (``engine.hexifence.export.comp30024``); its

@@ -172,16 +172,16 @@ class PentagoTwistGame(PentagoStates, NetworkGenomeFigures, GameBase):
                       metadata: Mapping | None = None) -> None:
         if self.network is None:
             return super().save_champion(path, genome, name, metadata)
-        from engine.pentago import network_files
+        from engine.pentago.files import network
 
-        network_files.save(path, self, genome, name, metadata)
+        network.save(path, self, genome, name, metadata)
 
     def read_champion(self, document: ChampionDocument) -> Champion:
         """A champion file of either genome kind, configured by the file's own settings (not
-        this game's): ``engine.pentago.network_files.read_champion``."""
-        from engine.pentago import network_files
+        this game's): ``engine.pentago.files.read_champion``."""
+        from engine.pentago import files
 
-        return network_files.read_champion(document, GAME)
+        return files.read_champion(document, GAME)
 
     def export(self, champion: Champion | Path, fmt: str, out: Path, **options) -> None:
         """``json`` (the base), or ``comp424``: the course's ``student_player`` package written

@@ -228,6 +228,21 @@ class NetworkFile:
         return matrix
 
 
+def read_either_kind(document, game, read_features: Callable[[object], Champion],
+                     load_network: Callable[[Path, dict, Callable[[dict], object]], Champion]
+                     ) -> Champion:
+    """The champion in a parsed file (``ChampionDocument``) of a game whose files are JSON, its
+    feature genome's of version 1 (``read_features(document)``) and its networks' of this form
+    (``load_network(path, data, game.with_settings)``: configured by the file's own settings;
+    ``game``, the unconfigured game)."""
+    if document.npz:
+        raise ChampionFileError(f"{document.path}: {game.name} champion files are JSON")
+    data = document.data
+    if data.get("schema_version") == 1 or "kind" not in data:
+        return read_features(document)
+    return load_network(document.path, data, game.with_settings)
+
+
 def _phase_ranges(ranges, phases: int, bounds) -> bool:
     """Whether ``ranges`` is one ``[first, last]`` integer range per phase, each starting
     right after the one before, phases 1.. at ``bounds`` when the settings have them."""

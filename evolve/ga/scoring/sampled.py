@@ -9,7 +9,7 @@ the same number of games, so summed points stay comparable, as in the full round
 Each pair keeps its full round-robin pairing index, hence its game seeds: a sampled game is
 exactly the game the full round robin would have played, and a sampled generation's fitness is
 the full round robin's restricted to the drawn pairs (which is how its agreement with the full
-ranking is measured, ``python -m experiments.bench.scale --agreement``). Scoring:
+ranking is measured by ``python -m experiments.bench.study.scale``, its ``--opponents``). Scoring:
 ``score_round_robin``.
 """
 

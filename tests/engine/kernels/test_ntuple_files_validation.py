@@ -15,6 +15,7 @@ import pytest
 from engine.core.game import ChampionFileError
 from engine.core.registry import get_game
 from engine.kernels.ntuple.files import NetworkFile
+from tests.engine.champion_files import refused
 
 SETTINGS = {  # small networks of every game that writes the shared form
     "othello": {"genome": {"kind": "ntuple", "layout": "straight2", "phases": 3,
@@ -30,15 +31,6 @@ def saved(tmp_path, name: str) -> tuple:
     path = tmp_path / f"{name}.json"
     game.save_champion(path, np.zeros(game.genome_spec().size), "z", {"games": 1})
     return path, json.loads(path.read_text())
-
-
-def refused(path, data: dict, name: str) -> str:
-    path.write_text(json.dumps(data))
-    with pytest.raises(ChampionFileError) as err:
-        get_game(name).load_champion(path)
-    text = str(err.value)
-    assert text.startswith(str(path)) and "\n" not in text
-    return text
 
 
 def _set(key, value):
@@ -60,18 +52,18 @@ def test_a_bad_version_an_unknown_field_or_a_wrong_phase_count_is_refused(tmp_pa
     if name == "othello" and "phases must" in message:
         message = message.replace('"count": 2', '"count": 3')
     mutate(data)
-    assert message in refused(path, data, name)
+    assert message in refused(get_game(name), path, data)
 
 
 @pytest.mark.parametrize("version", [2.0, True, "2", 3])
 def test_the_reader_itself_wants_the_integer_2(tmp_path, version):
     """``True == 1``: the games send such a file to their version-1 reader before ours."""
-    from engine.pentago import network_files
+    from engine.pentago.files import network
 
     path, data = saved(tmp_path, "pentago_twist")
     with pytest.raises(ChampionFileError, match=f"schema_version={version!r}, expected"):
-        network_files.load(path, {**data, "schema_version": version},
-                           get_game("pentago_twist").with_settings)
+        network.load(path, {**data, "schema_version": version},
+                     get_game("pentago_twist").with_settings)
 
 
 @pytest.mark.parametrize("name, mutate, message", [
@@ -89,7 +81,7 @@ def test_a_header_that_contradicts_the_settings_is_refused(tmp_path, name, mutat
     path, data = saved(tmp_path, name)
     assert data["phase_discs" if name == "othello" else "symmetry"]  # the field is written
     mutate(data)
-    assert message in refused(path, data, name)
+    assert message in refused(get_game(name), path, data)
 
 
 def test_the_npz_twin_is_validated_as_the_json_file(tmp_path):

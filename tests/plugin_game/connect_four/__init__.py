@@ -1,2 +1,3 @@
-"""Connect Four as a board-evolve plug-in: ``rules`` (bitboards), ``search`` (the shared
-alpha-beta with this game's parts), ``game`` (the ``Game`` on ``GameBase``'s defaults)."""
+"""Connect Four as a board-evolve plug-in, with the file names of the games in ``engine/``:
+``rules`` (bitboards), ``search`` (the shared alpha-beta with this game's parts), ``game_states``
+(its states, moves and outcomes) and ``game`` (the ``Game`` on ``GameBase``'s defaults)."""

@@ -15,7 +15,8 @@ game's own description of its nodes::
 
 ``nodes.edges[k]`` lists the course's edge points ``[row, col]`` of node ``k``: one for an inner
 edge, a rim cell's boundary edges for its ground node. The feature genome's files (version 1)
-are unchanged; both kinds are read by ``read_champion``, the game's one reader.
+are ``features``'; both kinds are read by ``engine.hexifence.files.read_champion``, the game's
+one reader.
 """
 
 from __future__ import annotations
@@ -25,8 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.core import Champion, ChampionFileError
-from engine.hexifence.genome import weights
+from engine.core import Champion
 from engine.hexifence.genome.network import nodes
 from engine.hexifence.rules.board import board
 from engine.kernels.ntuple.files import NetworkFile
@@ -59,18 +59,6 @@ def node_edges(size: int) -> list[list[list[int]]]:
     for e, node in enumerate(node_of_edge):
         out[node].append(list(b.edges[e]))
     return out
-
-
-def read_champion(document, game) -> Champion:
-    """The champion in a parsed file (``ChampionDocument``) of either genome kind: the feature
-    genome's JSON (schema 1, ``engine.hexifence.genome.weights``) or a network file (schema 2),
-    configured by the file's own settings (``game``: the unconfigured game)."""
-    if document.npz:
-        raise ChampionFileError(f"{document.path}: {game.name} champion files are JSON")
-    data = document.data
-    if data.get("schema_version") == 1 or "kind" not in data:
-        return weights.read_champion(document)
-    return load(document.path, data, game.with_settings)
 
 
 def load(path: str | Path, data: dict, configure: Callable[[dict], object]) -> Champion:

@@ -13,8 +13,8 @@ game's own description of its cells::
      "feature_weights": {"names": [...], "weights": [[...], ...]},   only with features
      "metadata": {...}}
 
-The feature genome's files (version 1, one weight per gene name) are unchanged; both kinds
-are read by ``read_champion``, the game's one reader.
+The feature genome's files (version 1, one weight per gene name) are ``GameBase``'s; both kinds
+are read by ``engine.pentago.files.read_champion``, the game's one reader.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.core import Champion, ChampionFileError, GameBase, GameSettingsError
+from engine.core import Champion, GameSettingsError
 from engine.kernels import ntuple as nt
 from engine.kernels.ntuple.files import NetworkFile
 from engine.kernels.ntuple.settings import is_layout_file
@@ -46,18 +46,6 @@ def save(path: str | Path, game, genome: np.ndarray, name: str = "",
     header = {"cells": CELLS, "states": STATES, "symmetry": game.genome["symmetry"]}
     rule = f"phase = stones * {game.network.phases} // 37"
     FILE.save(path, game, genome, header, rule, name, metadata)
-
-
-def read_champion(document, game) -> Champion:
-    """The champion in a parsed file (``ChampionDocument``) of either genome kind: the feature
-    genome's JSON (schema 1, ``GameBase``'s form) or a network file (schema 2), configured by
-    the file's own settings (``game``: the unconfigured game)."""
-    if document.npz:
-        raise ChampionFileError(f"{document.path}: {game.name} champion files are JSON")
-    data = document.data
-    if data.get("schema_version") == 1 or "kind" not in data:
-        return GameBase.read_champion(game, document)
-    return load(document.path, data, game.with_settings)
 
 
 def load(path: str | Path, data: dict, configure: Callable[[dict], object]) -> Champion:
