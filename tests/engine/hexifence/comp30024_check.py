@@ -31,8 +31,9 @@ def have_java() -> bool:
 def compile_java(sources: list[Path], classes: Path) -> None:
     """``javac --release 8`` into ``classes``; a failure raises with javac's message."""
     classes.mkdir(parents=True, exist_ok=True)
-    result = subprocess.run(["javac", NO_PERF_DATA_JAVAC, "--release", "8", "-Xlint:-options", "-d", str(classes),
-                             *map(str, sources)], capture_output=True, text=True)
+    result = subprocess.run(["javac", NO_PERF_DATA_JAVAC, "--release", "8", "-Xlint:-options",
+                             "-d", str(classes), *map(str, sources)],
+                            capture_output=True, text=True)
     if result.returncode != 0:
         raise RuntimeError(f"javac failed:\n{result.stdout}{result.stderr}")
 
@@ -40,7 +41,8 @@ def compile_java(sources: list[Path], classes: Path) -> None:
 def java(classes: Path, main: str, *args: str, stdin: str = "", timeout: float = 600,
          properties: dict | None = None) -> subprocess.CompletedProcess:
     flags = [f"-D{k}={v}" for k, v in (properties or {}).items()]
-    return subprocess.run(["java", NO_PERF_DATA, *flags, "-cp", str(classes), f"{PACKAGE}.{main}", *args],
+    return subprocess.run(["java", NO_PERF_DATA, *flags, "-cp", str(classes),
+                           f"{PACKAGE}.{main}", *args],
                           input=stdin, capture_output=True, text=True, timeout=timeout)
 
 

@@ -38,8 +38,8 @@ def export_and_compile(champion, folder: Path, **options) -> Path:
     classes.mkdir(parents=True, exist_ok=True)
     sources = sorted(str(p) for p in STANDINS.rglob("*.java")) + \
         sorted(str(p) for p in package.glob("*.java"))
-    done = subprocess.run(["javac", NO_PERF_DATA_JAVAC, "--release", "8", "-encoding", "UTF-8", "-d", str(classes),
-                           *sources], capture_output=True, text=True)
+    done = subprocess.run(["javac", NO_PERF_DATA_JAVAC, "--release", "8", "-encoding", "UTF-8",
+                           "-d", str(classes), *sources], capture_output=True, text=True)
     if done.returncode:
         raise subprocess.CalledProcessError(done.returncode, "javac", done.stdout, done.stderr)
     return classes
