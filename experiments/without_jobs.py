@@ -6,7 +6,7 @@ scripts, and the tools: ``reproduce`` runs the jobs, ``provenance`` writes and c
 NOT_JOBS = {  # modules of experiments/ that measure nothing themselves, and what they are
     **{f"{package}__init__": "the package" for package in (
         "", "bench.", "bench.engine.", "bench.exports.", "bench.learners.", "bench.study.",
-        "strength.", "learning.")},
+        "strength.", "learning.", "learning.probes.")},
     "common": "what the scripts share (running commands, evolve.evaluate, timers, sampling)",
     "stamp": "the stamp every result file is written with",
     "catalogue": "the jobs",
@@ -27,12 +27,18 @@ NOT_JOBS = {  # modules of experiments/ that measure nothing themselves, and wha
     "learning.from_search_steps": "learning.from_search's label, fit and measure steps",
     "learning.from_search_report": "learning.from_search's table and curve",
     "learning.td_curves_plans": "the curves of learning.td_curves: each row a job of it",
+    **{f"learning.probes.{name}": "a probe of what limits learning from search, on the data of "
+       "the job learning_from_search_othello_big (experiments/notes/tuning.md)"
+       for name in ("label_error", "feature_fit", "blend_residual")},
 }
 
 # result files no job writes, and why
 KEPT = {
     "td_scout_pentago_hexifence.md": "a scouting measurement (about 50 CPU-minutes): the "
     "commands are in the file; no catalogue job, since its answer (no) made no champion",
+    "learning_from_search_probes.json": "fit variants and probes on round 4's data of the job "
+    "learning_from_search_othello_big, each scored against the blend: the commands are in "
+    "experiments/notes/tuning.md (Learning from search at scale)",
     "td_workers_sync.md": "the first --learner workers (one round late) against the synchronous "
     "one: the first version's run needs a commit before d80abb2, so no job of this one can "
     "remake it; the file holds both commands and the head-to-head ones",
