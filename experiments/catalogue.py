@@ -214,6 +214,13 @@ JOBS = [
            "empties, the Edax-like network in 15 phases on every round so far, vs the fixed "
            "anchors at 1 ply (1,000 games each) and the last round vs the blend at 0.5 s a move",
            also="learning_from_search_othello_big.png"),
+    script("learning_from_search_reversed_reversi_big", "learning.from_search", "--game "
+           "reversed_reversi --rounds 3 --positions 2000000 --batch-positions 20000 --depth 4 "
+           "--exact-empties 12 --phases 15 --games 1000 --backend ray --workers 2 --work "
+           "outputs/from_search/reversed_reversi_big", 2 * 3600, "games", "learning from search "
+           "at scale in Reversed Reversi: 3 rounds of 2 million positions labelled by depth-4 "
+           "search and exact at 12 empties, vs its champion and anchors at 1 ply + exact 3 "
+           "(1,000 games each)", also="learning_from_search_reversed_reversi_big.png"),
     script("learning_from_search_reversed_reversi", "learning.from_search",
            "--game reversed_reversi", 240, "timing", "the same for Reversed Reversi (1 ply + "
            "exact last 3, its champion and anchors; a pipeline check)",
