@@ -29,7 +29,7 @@ NOT_JOBS = {  # modules of experiments/ that measure nothing themselves, and wha
     "learning.td_curves_plans": "the curves of learning.td_curves: each row a job of it",
     **{f"learning.probes.{name}": "a probe of what limits learning from search, on the data of "
        "the job learning_from_search_othello_big (experiments/notes/tuning.md)"
-       for name in ("label_error", "feature_fit", "blend_residual")},
+       for name in ("label_error", "feature_fit", "blend_residual", "squashed_fit")},
 }
 
 # result files no job writes, and why
