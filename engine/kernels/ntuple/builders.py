@@ -128,6 +128,43 @@ def edges_2x(width: int, height: int):
     return out
 
 
+def corner_shapes(width: int, height: int, spots, name: str):
+    """A shape given as ``(row, col)`` steps from a corner, at each of the four corners, read in
+    the order of ``spots`` (the square's symmetries add the transposed orientation)."""
+    _check_board(width, height)
+    if any(r >= height or c >= width for r, c in spots):
+        raise LayoutError(f"pattern: {name} does not fit a {width}x{height} board")
+    return [tuple(_place(width, height, r, c, flip_rows, flip_cols) for r, c in spots)
+            for flip_rows in (False, True) for flip_cols in (False, True)]
+
+
+def triangle_spots(k: int = 4):
+    """The corner triangle of ``k`` rows (``k = 4``: 4 + 3 + 2 + 1 = 10 cells, Egaroucid's
+    "triangle")."""
+    return [(r, c) for r in range(k) for c in range(k) if r + c < k]
+
+
+def narrow_triangle_spots(k: int = 5):
+    """``k`` cells along both edges from the corner plus the X cell (``k = 5``: 10 cells,
+    Egaroucid's "narrow triangle")."""
+    return [(0, c) for c in range(k)] + [(1, 0), (1, 1)] + [(r, 0) for r in range(2, k)]
+
+
+def corner_block_edges(width: int, height: int):
+    """Each edge without its two C cells, plus the cells of the second line between them
+    (10 cells on 8x8, Egaroucid's "corner + block"), read along the edge then the block."""
+    _check_board(width, height, minimum=5)
+    out = []
+    for flip_rows, flip_cols, transpose in ((False, False, False), (True, False, False),
+                                            (False, False, True), (False, True, True)):
+        length = height if transpose else width
+        inner = range(2, length - 2)
+        spots = [(0, 0)] + [(0, i) for i in inner] + [(0, length - 1)] + [(1, i) for i in inner]
+        out.append(tuple(_place(width, height, *(rc[::-1] if transpose else rc),
+                                flip_rows, flip_cols) for rc in spots))
+    return out
+
+
 def corner_rects(width: int, height: int, rect_width: int, rect_height: int):
     """The ``rect_width x rect_height`` block at each of the four corners, read from the corner
     outwards row by row (Edax's 10-cell "2x5 corner" is ``corner5x2`` on 8x8: five along the
@@ -177,20 +214,28 @@ def full_lines(width: int, height: int, min_length: int = 4):
 
 
 FAMILIES = ("straight<n>", "square<k>", "rect<w>x<h>", "corner<k>", "corner<w>x<h>",
-            "edge2x", "hv<k>", "diag<n>", "lines", "lines<min length>")
+            "edge2x", "hv<k>", "diag<n>", "triangle", "narrowtriangle", "cornerblock", "lines",
+            "lines<min length>")
 
 
 def family_tuples(width: int, height: int, spec: str) -> list[tuple[int, ...]]:
     """The tuples a spec names, families joined by ``+``: ``straight2+square2``,
     ``corner3+edge2x``, ``lines`` (all full lines of >= 4 cells), ``lines3``, ``rect2x5``,
     ``corner5x2`` (a block at each corner), ``hv2`` (the rows and columns second from an edge),
-    ``diag5`` (the diagonals of 5 cells)."""
+    ``diag5`` (the diagonals of 5 cells), ``triangle``, ``narrowtriangle``, ``cornerblock``
+    (Egaroucid's 10-cell corner shapes)."""
     out = []
     for part in spec.replace(" ", "").split("+"):
         match = re.fullmatch(r"([a-z]+)(\d*)(?:x(\d+))?", part)
         kind, a, b = match.groups() if match else (part, "", None)
         if part == "edge2x":
             out += edges_2x(width, height)
+        elif part == "triangle":
+            out += corner_shapes(width, height, triangle_spots(), part)
+        elif part == "narrowtriangle":
+            out += corner_shapes(width, height, narrow_triangle_spots(), part)
+        elif part == "cornerblock":
+            out += corner_block_edges(width, height)
         elif kind == "lines" and b is None:
             out += full_lines(width, height, int(a) if a else 4)
         elif kind in ("straight", "square", "corner") and a and b is None:

@@ -52,14 +52,18 @@ DEFAULT_SYMMETRY = "d4"
 # Named pattern sets: Edax's shapes (eval.c): the 3x3 and 2x5 corners, edge + 2X, the rows and
 # columns 2 to 4 from an edge, the diagonals of 4 to 8 squares
 EDAX = "corner3+corner5x2+edge2x+hv2+hv3+hv4+diag4+diag5+diag6+diag7+diag8"
-NAMED_LAYOUTS = {"edax": EDAX}
+# Egaroucid's (its evaluation since version 6): Edax's without the 2x5 corner and the 4-cell
+# diagonal, with three more 10-cell corner shapes
+EGAROUCID = ("hv2+hv3+hv4+diag5+diag6+diag7+diag8+edge2x+triangle+cornerblock+corner3+"
+             "narrowtriangle")
+NAMED_LAYOUTS = {"edax": EDAX, "egaroucid": EGAROUCID}
 
 
 @functools.lru_cache(maxsize=32)
 def family_layout(spec: str, symmetry: str) -> Layout:
     """The systematic layout of a family spec (``straight2``, ``corner3+edge2x``) or a named set
-    (``edax``: ``EDAX``) under a group of the square board's symmetries; ``LayoutError`` naming
-    what is wrong."""
+    (``edax``: ``EDAX``, ``egaroucid``: ``EGAROUCID``) under a group of the square board's
+    symmetries; ``LayoutError`` naming what is wrong."""
     if not isinstance(spec, str) or not spec.strip():
         raise LayoutError(f"pattern: expected a family spec such as {DEFAULT_LAYOUT}, got "
                           f"{spec!r}")
