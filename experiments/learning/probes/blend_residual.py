@@ -11,39 +11,36 @@ PHASES must split the champion's phases (12 does the blend's 4).
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
 
 from engine.core.champions.files import load_champion
-from engine.core.commands.helptext import summary
 from engine.core.registry import get_game
 from engine.kernels.ntuple import fit
-from engine.reversi.genome.layout import MIN_DISCS, phase_of_discs_table
-from engine.reversi.genome.network import EDAX, NtupleWeights, index_tables
+from engine.reversi.genome.network import EDAX, NtupleWeights
 from engine.reversi.genome.projection import exact_network
 from engine.reversi.labels.evaluation import champion_evaluation
 from engine.reversi.labels.labelling import decided, search_values
 from engine.reversi.labels.symmetry import boards_of
-from evolve.labels.dataset import read_dataset
+from experiments.learning.probes import (
+    HELD_OUT,
+    phases_of,
+    probe_arguments,
+    read_labels,
+    rmse,
+    sorted_by_phase,
+)
 
 CHAMPION = "experiments/results/champions/othello_ntuple.json"
 RESIDUAL = EDAX.replace("+diag4", "")  # the champion's straight4 holds the 4-square diagonals
 GROUPS = ("mobility", "stability")
 
 
-def rmse(prediction, target, rows) -> float:
-    return float(np.sqrt(np.mean((prediction[rows] - target[rows]) ** 2)))
-
-
 def main(argv: list[str]) -> int:
-    p = argparse.ArgumentParser(description=summary(__doc__))
-    p.add_argument("dataset", type=Path, help="a labelled Othello dataset folder")
-    p.add_argument("out", type=Path, help="the composed champion file (.npz or .json)")
+    p = probe_arguments(__doc__, "the composed champion file (.npz or .json)")
     p.add_argument("--phases", type=int, default=12, help="must split the champion's phases")
     p.add_argument("--l2", type=float, default=3.0)
     args = p.parse_args(argv)
@@ -51,27 +48,25 @@ def main(argv: list[str]) -> int:
     champion = champion_evaluation(get_game("othello"), load_champion(CHAMPION))
     residual_game = get_game("othello", {"genome": {"kind": "ntuple", "layout": RESIDUAL,
                                                     "phases": phases}})
-    data = read_dataset(dataset).columns()
-    cells, ply, target = data["cells"], data["ply"], data["target"].astype(np.float64)
+    cells, ply, target = read_labels(dataset)
     started = time.process_time()
     values = search_values(*boards_of(cells), False, champion.search_arrays(True), 0)
     values[decided(values)] = 0.0  # finished games: the patterns learn their margins
     print(f"the champion's values in {time.process_time() - started:.0f} CPU-s", flush=True)
     network = residual_game.network
     layout, n_phases = network.layout, network.phases
-    phase = phase_of_discs_table(residual_game.phase_bounds)[ply.astype(np.int64) + MIN_DISCS]
-    held = fit.holdout_mask(len(target), 0.1, 0)
+    phase = phases_of(residual_game, ply)
+    held = fit.holdout_mask(len(target), HELD_OUT, 0)
     scale = np.array([np.dot(values[m], target[m]) / np.dot(values[m], values[m])
                       for m in ((phase == p) & ~held for p in range(n_phases))])
     alone = values * scale[phase]
     print(f"discs per unit by phase {np.round(scale, 2).tolist()}; the champion alone: "
           f"held-out RMSE {rmse(alone, target, held):.3f}", flush=True)
-    order = np.argsort(phase, kind="stable")
-    indices = fit.position_indices(cells, phase, index_tables(layout), layout.n_weights,
-                                   n_phases, order)
-    target, held, alone = target[order], held[order], alone[order]
-    result = fit.fit_phases(indices, target - alone, np.flatnonzero(~held), n_phases,
-                            layout.n_weights, l2, 100, 1e-4, 0, None)
+    s = sorted_by_phase(residual_game, cells, ply)
+    indices, held = s.indices, s.held
+    target, alone = target[s.order], alone[s.order]
+    result = fit.fit_phases(indices, target - alone, s.train, n_phases, layout.n_weights, l2,
+                            100, 1e-4, 0, None)
     both = fit.predict(indices, result.weights.ravel()) + alone
     print(f"champion + residual patterns: train RMSE {rmse(both, target, ~held):.3f}, "
           f"held-out {rmse(both, target, held):.3f}", flush=True)

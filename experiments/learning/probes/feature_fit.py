@@ -8,21 +8,16 @@ patterns on the labels minus the features'.
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
 from numba import njit
 
-from engine.core.commands.helptext import summary
 from engine.core.registry import get_game
 from engine.kernels.ntuple import fit
 from engine.reversi.genome.evaluation import ALL_FEATURE_NAMES, feature_vector
-from engine.reversi.genome.layout import MIN_DISCS, phase_of_discs_table
-from engine.reversi.genome.network import index_tables
-from evolve.labels.dataset import read_dataset
+from experiments.learning.probes import probe_arguments, read_labels, rmse, sorted_by_phase
 
 GROUPS = ["mobility"]
 
@@ -45,9 +40,7 @@ def feature_rows(cells, columns):
 
 
 def main(argv: list[str]) -> int:
-    p = argparse.ArgumentParser(description=summary(__doc__))
-    p.add_argument("dataset", type=Path, help="a labelled Othello dataset folder")
-    p.add_argument("out", type=Path, help="the fitted champion file (.npz or .json)")
+    p = probe_arguments(__doc__, "the fitted champion file (.npz or .json)")
     p.add_argument("--phases", type=int, default=15)
     p.add_argument("--rounds", type=int, default=2, help="alternations of the two fits")
     args = p.parse_args(argv)
@@ -56,19 +49,14 @@ def main(argv: list[str]) -> int:
                                            "phases": phases, "features": GROUPS}})
     network = game.network
     layout, n_phases = network.layout, network.phases
-    data = read_dataset(dataset).columns()
-    cells, ply, target = data["cells"], data["ply"], data["target"].astype(np.float64)
+    cells, ply, target = read_labels(dataset)
     started = time.process_time()
     x = feature_rows(cells, np.array([ALL_FEATURE_NAMES.index(n)
                                       for n in network.feature_names]))
     print(f"features in {time.process_time() - started:.0f} CPU-s", flush=True)
-    phase = phase_of_discs_table(game.phase_bounds)[ply.astype(np.int64) + MIN_DISCS]
-    order = np.argsort(phase, kind="stable")
-    indices = fit.position_indices(cells, phase, index_tables(layout), layout.n_weights,
-                                   n_phases, order)
-    held = fit.holdout_mask(len(target), 0.1, 0)[order]
-    phase, target, x = phase[order], target[order], x[order]
-    train = np.flatnonzero(~held)
+    s = sorted_by_phase(game, cells, ply)
+    phase, indices, held, train = s.phase, s.indices, s.held, s.train
+    target, x = target[s.order], x[s.order]
     features = np.zeros((n_phases, x.shape[1]))
     patterns = np.zeros_like(target)
     for r in range(rounds):
@@ -81,9 +69,9 @@ def main(argv: list[str]) -> int:
         result = fit.fit_phases(indices, target - from_features, train, n_phases,
                                 layout.n_weights, 1.0, 100, 1e-4, 0, None)
         patterns = fit.predict(indices, result.weights.ravel())
-        error = patterns + from_features - target
-        print(f"round {r + 1}: train RMSE {np.sqrt(np.mean(error[~held] ** 2)):.3f}, "
-              f"held-out {np.sqrt(np.mean(error[held] ** 2)):.3f}", flush=True)
+        both = patterns + from_features
+        print(f"round {r + 1}: train RMSE {rmse(both, target, ~held):.3f}, "
+              f"held-out {rmse(both, target, held):.3f}", flush=True)
     print("feature weights by phase (rows), " + ", ".join(network.feature_names))
     print(np.round(features, 3))
     metadata = {"command": "python -m experiments.learning.probes.feature_fit " + " ".join(argv)}
