@@ -215,11 +215,11 @@ JOBS = [
            "anchors at 1 ply (1,000 games each) and the last round vs the blend at 0.5 s a move",
            also="learning_from_search_othello_big.png"),
     script("learning_from_search_reversed_reversi_big", "learning.from_search", "--game "
-           "reversed_reversi --rounds 3 --positions 2000000 --batch-positions 20000 --depth 4 "
+           "reversed_reversi --rounds 7 --positions 2000000 --batch-positions 20000 --depth 4 "
            "--exact-empties 12 --phases 15 --games 1000 --backend ray --workers 2 --work "
-           "outputs/from_search/reversed_reversi_big", 2 * 3600, "games", "learning from search "
-           "at scale in Reversed Reversi: 3 rounds of 2 million positions labelled by depth-4 "
-           "search and exact at 12 empties, vs its champion and anchors at 1 ply + exact 3 "
+           "outputs/from_search/reversed_reversi_big", 2.5 * 3600, "games", "learning from "
+           "search at scale in Reversed Reversi: 7 rounds of 2 million positions labelled by "
+           "depth-4 search and exact at 12 empties, vs its champion and anchors at 1 ply + exact 3 "
            "(1,000 games each)", also="learning_from_search_reversed_reversi_big.png"),
     script("learning_from_search_reversed_reversi", "learning.from_search",
            "--game reversed_reversi", 240, "timing", "the same for Reversed Reversi (1 ply + "
