@@ -36,9 +36,10 @@ NOT_JOBS = {  # modules of experiments/ that measure nothing themselves, and wha
 KEPT = {
     "td_scout_pentago_hexifence.md": "a scouting measurement (about 50 CPU-minutes): the "
     "commands are in the file; no catalogue job, since its answer (no) made no champion",
-    "learning_from_search_probes.json": "fit variants and probes on round 4's data of the job "
-    "learning_from_search_othello_big, each scored against the blend: the commands are in "
-    "experiments/notes/tuning.md (Learning from search at scale)",
+    "learning_from_search_probes.json": "fit variants, layouts and protocols on the data of the "
+    "jobs learning_from_search_othello_big and learning_from_search_reversed_reversi_big, each "
+    "scored against the champion: each row holds its commands (experiments/notes/tuning.md, "
+    "Learning from search at scale)",
     "td_workers_sync.md": "the first --learner workers (one round late) against the synchronous "
     "one: the first version's run needs a commit before d80abb2, so no job of this one can "
     "remake it; the file holds both commands and the head-to-head ones",

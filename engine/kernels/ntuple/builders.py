@@ -108,23 +108,27 @@ def corner_blocks(width: int, height: int, k: int = 3):
     _check_board(width, height)
     if not (1 <= k <= min(width, height)):
         raise LayoutError(f"k: a {k}x{k} corner does not fit a {width}x{height} board")
-    return [tuple(_place(width, height, r, c, flip_rows, flip_cols) for r in range(k)
-                  for c in range(k))
-            for flip_rows in (False, True) for flip_cols in (False, True)]
+    return corner_shapes(width, height, [(r, c) for r in range(k) for c in range(k)],
+                         f"corner{k}")
 
 
 def edges_2x(width: int, height: int):
     """Each edge line plus the two X cells diagonally inside its corners (Edax's 10-cell
     "edge + 2X" pattern on 8x8), read along the edge then the two X cells."""
     _check_board(width, height, minimum=4)
+    return _along_edges(width, height, lambda n: [(0, i) for i in range(n)] + [(1, 1),
+                                                                               (1, n - 2)])
+
+
+def _along_edges(width: int, height: int, spots_of):
+    """``spots_of(length)``, ``(row, col)`` steps from an edge's start, placed on the top,
+    bottom, left and right edges (the top edge flipped, transposed, or both)."""
     out = []
-    # top, bottom, left, right: the top edge flipped, transposed, or both
     for flip_rows, flip_cols, transpose in ((False, False, False), (True, False, False),
                                             (False, False, True), (False, True, True)):
         length = height if transpose else width
-        spots = [(0, i) for i in range(length)] + [(1, 1), (1, length - 2)]
         out.append(tuple(_place(width, height, *(rc[::-1] if transpose else rc),
-                                flip_rows, flip_cols) for rc in spots))
+                                flip_rows, flip_cols) for rc in spots_of(length)))
     return out
 
 
@@ -154,15 +158,11 @@ def corner_block_edges(width: int, height: int):
     """Each edge without its two C cells, plus the cells of the second line between them
     (10 cells on 8x8, Egaroucid's "corner + block"), read along the edge then the block."""
     _check_board(width, height, minimum=5)
-    out = []
-    for flip_rows, flip_cols, transpose in ((False, False, False), (True, False, False),
-                                            (False, False, True), (False, True, True)):
-        length = height if transpose else width
-        inner = range(2, length - 2)
-        spots = [(0, 0)] + [(0, i) for i in inner] + [(0, length - 1)] + [(1, i) for i in inner]
-        out.append(tuple(_place(width, height, *(rc[::-1] if transpose else rc),
-                                flip_rows, flip_cols) for rc in spots))
-    return out
+
+    def spots(n):
+        inner = range(2, n - 2)
+        return [(0, 0)] + [(0, i) for i in inner] + [(0, n - 1)] + [(1, i) for i in inner]
+    return _along_edges(width, height, spots)
 
 
 def corner_rects(width: int, height: int, rect_width: int, rect_height: int):
@@ -173,9 +173,9 @@ def corner_rects(width: int, height: int, rect_width: int, rect_height: int):
     if not (1 <= rect_width <= width and 1 <= rect_height <= height):
         raise LayoutError(f"block: a {rect_width}x{rect_height} corner does not fit a "
                           f"{width}x{height} board")
-    return [tuple(_place(width, height, r, c, flip_rows, flip_cols) for r in range(rect_height)
-                  for c in range(rect_width))
-            for flip_rows in (False, True) for flip_cols in (False, True)]
+    return corner_shapes(width, height, [(r, c) for r in range(rect_height)
+                                         for c in range(rect_width)],
+                         f"corner{rect_width}x{rect_height}")
 
 
 def edge_lines(width: int, height: int, k: int):
