@@ -10,16 +10,20 @@ import json
 import textwrap
 from pathlib import Path
 
-from engine.core.records import DROP_IN_DEPTH, DROP_IN_ENDGAME, ExportFormat
+from engine.core.records import DROP_IN_DEPTH, DROP_IN_ENDGAME, ExportFormat, Option
 from engine.reversi.genome.weights import Weights
 
 NPZ_EXPORT = ExportFormat("npz", ".npz", "the same weights as numpy arrays (no pickle)")
+NUMBA_OPTION = Option("numba", str, "on (default): the search also compiled by numba in a "
+                      "background thread, used once ready where the platform has numba; off: "
+                      "pure Python only")
 CS303_EXPORT = ExportFormat(
-    "cs303", ".py", "a single-file CS303 course agent (numpy only)",
-    (DROP_IN_DEPTH,
-     DROP_IN_ENDGAME))
+    "cs303", ".py", "a single-file CS303 course agent (numpy; numba where the platform has it)",
+    (DROP_IN_DEPTH, DROP_IN_ENDGAME, NUMBA_OPTION))
 TEMPLATE = Path(__file__).with_name("cs303_template.py")
+NUMBA_TEMPLATE = Path(__file__).with_name("cs303_numba_template.py")
 BEGIN, END = "# --- BEGIN WEIGHTS (generated) ---", "# --- END WEIGHTS ---"
+NUMBA_BEGIN, NUMBA_END = "# --- BEGIN NUMBA SEARCH ---", "# --- END NUMBA SEARCH ---"
 DEFAULT_ENDGAME_EMPTIES = 8
 
 
@@ -51,13 +55,37 @@ def weights_block(weights: Weights, variant: str, endgame_empties: int,
 
 
 def render_cs303(weights: Weights, depth: int | None = None,
-                 endgame_empties: int | None = None) -> str:
+                 endgame_empties: int | None = None, numba: str | None = None) -> str:
     """Source of the single-file CS303 agent with ``weights`` embedded: iterative deepening
-    within the platform's time limit, or (``depth``) exactly the engine's agent at that depth.
+    within the platform's time limit (``numba`` "on", the default: with the numba search
+    compiled in the background), or (``depth``) exactly the engine's agent at that depth.
     ``endgame_empties`` defaults to the weights' own search settings."""
     variant, endgame = drop_in_options(weights.metadata, depth, endgame_empties)
     block = weights_block(weights, variant, endgame, depth)
-    return with_block(TEMPLATE.read_text(), block, weights)
+    template = TEMPLATE.read_text()
+    if numba_wanted(numba, depth):
+        template = with_numba_search(template)
+    return with_block(template, block, weights)
+
+
+def numba_wanted(numba: str | None, depth: int | None) -> bool:
+    """Whether ``--numba`` asks for the numba search (default on); ``ValueError`` for a value
+    other than on/off, or for on with a fixed depth (which plays pure Python, to the bit)."""
+    if numba not in (None, "on", "off"):
+        raise ValueError(f"--numba {numba}: allowed values are on, off")
+    if numba == "on" and depth is not None:
+        raise ValueError("--numba on applies to the time-limited agent; a --depth agent is "
+                         "pure Python")
+    return numba != "off" and depth is None
+
+
+def with_numba_search(template: str) -> str:
+    """``template`` with its pure-Python stubs of the numba section replaced by the numba part
+    (``cs303_numba_template.py``)."""
+    part = NUMBA_TEMPLATE.read_text()
+    section = NUMBA_BEGIN + part.split(NUMBA_BEGIN, 1)[1].split(NUMBA_END, 1)[0] + NUMBA_END
+    head, rest = template.split(NUMBA_BEGIN, 1)
+    return head + section + rest.split(NUMBA_END, 1)[1]
 
 
 def drop_in_options(metadata: dict, depth: int | None,

@@ -27,9 +27,11 @@ def random_champion(n_phases: int, seed: int) -> Weights:
     return w
 
 
-def load_generated(weights: Weights, tmp_path, name: str = "cs303_ai"):
+def load_generated(weights: Weights, tmp_path, name: str = "cs303_ai", numba: str = "off"):
+    """The generated agent as a module; pure Python unless ``numba="on"`` (the export's
+    default), so that these tests start no background compile."""
     path = tmp_path / f"{name}.py"
-    path.write_text(render_cs303(weights))
+    path.write_text(render_cs303(weights, numba=numba))
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -48,19 +50,30 @@ def positions() -> list[Position]:
     return [random_reachable(seed, n) for seed in range(30) for n in plies]
 
 
+def imports(nodes) -> set[str]:
+    found = set()
+    for node in nodes:
+        if isinstance(node, ast.Import):
+            found |= {a.name.split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            found.add(node.module.split(".")[0])
+    return found
+
+
 def test_generated_file_imports_only_numpy_and_the_standard_library(tmp_path):
     _, path = load_generated(random_champion(2, seed=1), tmp_path)
-    imported = set()
-    for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.Import):
-            imported |= {a.name.split(".")[0] for a in node.names}
-        elif isinstance(node, ast.ImportFrom):
-            imported.add(node.module.split(".")[0])
-    assert imported <= {"numpy", "time"}, imported
+    assert imports(ast.walk(ast.parse(path.read_text()))) <= {"numpy", "time"}
+    # the default export: numba (and the thread that compiles it) only inside functions
+    _, path = load_generated(random_champion(2, seed=1), tmp_path, "with_numba", numba="on")
+    tree = ast.parse(path.read_text())
+    assert imports(tree.body) <= {"numpy", "time", "collections"}
+    assert imports(ast.walk(tree)) == {"numpy", "time", "collections", "numba", "threading", "sys",
+                                       "types"}
 
 
-def test_generated_file_is_python_3_7_syntax(tmp_path):
-    _, path = load_generated(random_champion(2, seed=1), tmp_path)
+@pytest.mark.parametrize("numba", ["off", "on"])
+def test_generated_file_is_python_3_7_syntax(tmp_path, numba):
+    _, path = load_generated(random_champion(2, seed=1), tmp_path, numba=numba)
     ast.parse(path.read_text(), feature_version=(3, 7))  # the course's Python
 
 

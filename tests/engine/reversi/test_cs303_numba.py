@@ -1,0 +1,125 @@
+"""The CS303 agent's numba search (the export's default): compiled in a background thread, it
+hears the same best moves as the agent's pure-Python search, evaluates to the same bits, and the
+agent plays pure Python whenever numba cannot be used."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from engine.reversi.export.cs303 import render_cs303
+from engine.reversi.export.cs303_ntuple import render_cs303_network
+from engine.reversi.rules.state import Position
+from tests.engine.reversi.conftest import random_reachable
+from tests.engine.reversi.test_cs303 import (
+    chessboard_of,
+    every_group_champion,
+    load_generated,
+    random_champion,
+)
+from tests.engine.reversi.test_ntuple_cs303 import champion as network_champion
+
+numba = pytest.importorskip("numba")
+COMPILE_SECONDS = 900  # a bound for a hung compile, not a speed requirement
+
+
+def with_legal_moves(positions: list[Position]) -> list[Position]:
+    return [p for p in positions if p.legal_moves()]
+
+
+@pytest.fixture(scope="module", params=["default features", "every feature group"])
+def compiled(request, tmp_path_factory):
+    """An agent module whose numba search has compiled: the default six features, and every
+    optional group (corners, parity) so that each term of the evaluation is compared."""
+    weights = (random_champion(3, seed=21) if request.param == "default features"
+               else every_group_champion(3, seed=22))
+    module, _ = load_generated(weights, tmp_path_factory.mktemp("numba"),
+                               f"ai_numba_{request.param_index}", numba="on")
+    assert module.wait_until_compiled(COMPILE_SECONDS), module._COMPILED["error"]
+    return module
+
+
+def positions_for(seeds: range) -> list[Position]:
+    plies = (2, 12, 24, 36, 48, 54, 57, 70)  # 70: random games that may have ended earlier
+    return with_legal_moves([random_reachable(seed, n) for seed in seeds for n in plies])
+
+
+def same_best_moves(module, positions: list[Position], max_depth: int) -> int:
+    """Asserts that both searches hear the same moves, depth by depth, to ``max_depth``; returns
+    the number of positions compared."""
+    fast = module.compiled_search()
+    for pos in positions:
+        pure_heard, numba_heard = [], []
+        pure = module.search_root(pos.player, pos.opponent, float("inf"), pure_heard.append,
+                                  max_depth)
+        fast_ = fast.search_root(pos.player, pos.opponent, float("inf"), numba_heard.append,
+                                 max_depth)
+        assert numba_heard == pure_heard, pos
+        assert fast_[0] == pure[0]  # the same deepest depth completed
+    return len(positions)
+
+
+def test_the_numba_evaluation_is_the_pure_one_to_the_bit(compiled):
+    evaluate, tables = compiled._COMPILED["evaluate"], compiled._numba_tables()
+    for pos in positions_for(range(25)):
+        P, O = pos.player, pos.opponent
+        moves = compiled.legal_moves(P, O)
+        got = evaluate(np.uint64(P), np.uint64(O), np.uint64(moves), tables)
+        assert got == compiled.evaluate(P, O), pos
+
+
+def test_the_numba_search_hears_the_pure_searchs_best_moves(compiled):
+    """Each depth's moves that become the best, in order (the candidates ``go`` appends): the
+    same values to the bit and the same move order give the same moves, whatever the table
+    keeps. Depth 5 reaches the 1-ply sorted order (from depth 4) and, near the end, the last
+    empty square."""
+    assert same_best_moves(compiled, positions_for(range(6)), 5) >= 40
+
+
+@pytest.mark.slow
+def test_the_numba_search_hears_the_same_moves_on_1000_positions(compiled):
+    assert same_best_moves(compiled, positions_for(range(6, 136))[:1000], 5) == 1000
+
+
+def test_go_searches_with_numba_once_compiled_and_plays_legal_moves(compiled):
+    for seed in range(8):
+        pos = random_reachable(seed, 10 + 6 * seed)
+        if not pos.legal_moves():
+            continue
+        ai = compiled.AI(8, -1 if pos.black_to_move else 1, 0.2)
+        ai.go(chessboard_of(pos))
+        assert ai.last_search["numba"] and ai.last_search["depth"] >= 1
+        legal = {divmod(m, 8) for m in pos.legal_moves()}
+        assert set(ai.candidate_list) <= legal and ai.candidate_list[-1] in legal
+
+
+def test_without_numba_the_agent_plays_pure_python(tmp_path):
+    module, _ = load_generated(random_champion(2, seed=3), tmp_path, "ai_no_numba", numba="on")
+
+    def no_numba():
+        raise ImportError("No module named 'numba'")
+
+    module._compile_kernels = no_numba  # as on a platform without numba
+    assert not module.wait_until_compiled(COMPILE_SECONDS)
+    assert module._COMPILED["error"] == "ImportError: No module named 'numba'"
+    pos = random_reachable(4, 20)
+    ai = module.AI(8, -1 if pos.black_to_move else 1, 0.1)
+    ai.go(chessboard_of(pos))
+    assert not ai.last_search["numba"] and ai.last_search["depth"] >= 1
+    assert ai.candidate_list[-1] in {divmod(m, 8) for m in pos.legal_moves()}
+
+
+def test_numba_is_the_default_and_off_fixed_depth_and_networks_are_pure_python():
+    weights = random_champion(2, seed=1)
+    assert "import numba" in render_cs303(weights)
+    for pure in (render_cs303(weights, numba="off"), render_cs303(weights, depth=2)):
+        assert "import numba" not in pure and "class NumbaSearch" not in pure
+        assert '"""Nothing to compile: this file searches in pure Python."""' in pure
+    with pytest.raises(ValueError, match="--numba on applies to the time-limited agent"):
+        render_cs303(weights, depth=2, numba="on")
+    with pytest.raises(ValueError, match="--numba maybe: allowed values are on, off"):
+        render_cs303(weights, numba="maybe")
+    network = network_champion(1)
+    assert "import numba" not in render_cs303_network(network)
+    with pytest.raises(ValueError, match="an n-tuple network's CS303 agent is pure Python"):
+        render_cs303_network(network, numba="on")
