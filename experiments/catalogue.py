@@ -109,8 +109,11 @@ JOBS = [
     bench("exports.comp424", "", 240, "the exported COMP 424 Pentago Twist Java player: nodes/s "
           "against the numba search, share of the move budget"),
     bench("engine.features", "", 60, "cost of Reversi's optional feature groups"),
-    bench("exports.cs303", "", 120, "the exported CS303 agent (pure Python): nodes/s, depth "
-          "reached in the time limit"),
+    bench("exports.cs303", "", 120, "the exported CS303 agent (pure Python and numba): nodes/s, "
+          "depth reached in the time limit, compile time, memory"),
+    script("strength_cs303_numba", "strength.cs303_match",
+           "--time-out 0.5 --openings 40 --games outputs/cs303_match_0.5.jsonl", 2700, "timing",
+           "the CS303 agent with its numba search against itself in pure Python, 0.5 s a move"),
     bench("exports.comp90054", "", 120, "the COMP90054 Othello exports (pure Python): nodes/s "
           "vs the engine, budget used"),
     bench("exports.comp30024", "", 120, "the exported COMP30024 Hexifence Java player: nodes/s "
