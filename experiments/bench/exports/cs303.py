@@ -1,26 +1,26 @@
-"""Speed of the exported CS303 agent (one pure-Python file, no numba): nodes per second of its
-alpha-beta, how deep its iterative deepening gets and how much of the time limit it uses.
+"""Speed of the exported CS303 agent, pure Python and with its numba search: nodes per second,
+how deep its iterative deepening gets, how much of the time limit it uses, what the numba
+compile costs and how much memory each takes.
 
     python -m experiments.bench.exports.cs303 --out experiments/results/bench_cs303.md
     python -m experiments.bench.exports.cs303 --before HEAD~3 --out ...  # and the file then
 
-The agent is ``experiments/results/champions/reversed_reversi_cs303.py`` (``--agent``), loaded
-as a module the way the platform loads it; ``--before REV`` also measures the committed agent
-file as it was at git revision ``REV``, on the same positions. Positions: ``--positions``
-midgame positions from seeded random games (20-40 plies; black to move or passed to). Per
-agent and position: the agent's own ``Searcher.negamax`` to a fixed ``--depth`` (nodes /
-seconds), then ``AI.go`` with each of ``--time-outs`` seconds: the depth it completed
-(``AI.last_search`` when the file keeps it, else the moves it appended after the legal list,
-one per finished depth), its nodes per second (when kept) and the wall time of ``go`` as a
-share of the time limit (a share over 100% would lose the game on the platform). Last, what a
-numba path would cost first: the engine's own numba alpha-beta, imported and compiled in a
-fresh process with an empty numba cache, until its first search returns.
+The agents: ``experiments/results/champions/reversed_reversi_cs303.py`` (``--agent``; the
+export's default, numba once compiled) and the same champion exported with ``--numba off`` (pure
+Python), each loaded as the platform loads it; ``--before REV`` adds the committed agent file as
+it was at git revision ``REV``, on the same positions. Positions: ``--positions`` midgame
+positions from seeded random games (20-40 plies; black to move or passed to). Per agent and
+position: its ``search_root`` to a fixed ``--depth`` (nodes / seconds, iterative deepening
+included), then ``AI.go`` with each of ``--time-outs`` seconds: the depth it completed
+(``AI.last_search``), its nodes per second and the wall time of ``go`` as a share of the time
+limit (a share over 100% would lose the game on the platform). The numba agent is measured once
+compiled. Last, in a new process per agent: the seconds the numba compile takes on its own, and
+the peak resident memory after the first move (pure) or after the compile and a move (numba).
 """
 
 from __future__ import annotations
 
 import importlib.util
-import os
 import statistics
 import subprocess
 import sys
@@ -34,6 +34,7 @@ from experiments.common import arguments, rel
 from experiments.stamp import ROOT, Stamp, write_result
 
 AGENT = ROOT / "experiments" / "results" / "champions" / "reversed_reversi_cs303.py"
+RUN = ROOT / "experiments" / "runs" / "reversed_reversi"
 BLACK, WHITE = -1, 1
 START = {27: WHITE, 36: WHITE, 28: BLACK, 35: BLACK}  # d4/e5 white, e4/d5 black (row-major)
 
@@ -79,12 +80,17 @@ def midgame(ai, n: int, seed: int) -> list[np.ndarray]:
     return out
 
 
+def searcher(ai):
+    """The agent's ``search_root``: its compiled one when it has compiled, else pure Python."""
+    compiled = ai.compiled_search() if hasattr(ai, "compiled_search") else None
+    return ai.search_root if compiled is None else compiled.search_root
+
+
 def fixed_depth(ai, board, depth: int) -> tuple[int, float]:
     P, O = ai.boards_from_chessboard(board, BLACK)
-    searcher = ai.Searcher(float("inf"))
     start = time.perf_counter()
-    searcher.negamax(P, O, depth, -2 * ai.WIN * ai.WIN, 2 * ai.WIN * ai.WIN)
-    return searcher.nodes, time.perf_counter() - start
+    _, nodes = searcher(ai)(P, O, float("inf"), lambda sq: None, depth)
+    return nodes, time.perf_counter() - start
 
 
 def timed_go(ai, board, time_out: float) -> dict:
@@ -132,25 +138,81 @@ def summary(searched, calls: dict, depth: int) -> dict:
     return row
 
 
-COMPILE = """
-import time
-start = time.perf_counter()
-from engine.reversi.rules.state import Position
-from engine.reversi.search.searcher import Searcher
-from engine.reversi.files import reference_weights
-imported = time.perf_counter()
-Searcher(reference_weights("wpc"), "reversed", endgame_empties=0).search(Position.start(), depth=1)
-print(imported - start, time.perf_counter() - imported)
+FRESH = """
+import importlib.util, sys, time
+import numpy as np
+spec = importlib.util.spec_from_file_location("ai", sys.argv[1])
+ai = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(ai)
+seconds = None
+if hasattr(ai, "wait_until_compiled"):
+    start = time.perf_counter()
+    assert ai.wait_until_compiled(900), ai._COMPILED["error"]
+    seconds = time.perf_counter() - start
+board = np.zeros((8, 8), dtype=int)
+board[3, 3] = board[4, 4] = 1
+board[3, 4] = board[4, 3] = -1
+agent = ai.AI(8, -1, 2.0)
+agent.go(board)
+# VmHWM: this process's peak (ru_maxrss would carry over the parent's, across fork and exec)
+peak = [int(line.split()[1]) for line in open("/proc/self/status") if line.startswith("VmHWM")]
+print(seconds, peak[0] / 1024, agent.last_search)
 """
 
 
-def numba_first_search(folder: Path) -> dict:
-    """Seconds to import the engine's numba search and to compile it (its first search), in a
-    new process whose numba cache is empty."""
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(folder / "numba_cache")}
-    out = subprocess.run([sys.executable, "-c", COMPILE], cwd=ROOT, env=env, check=True,
+SWITCH = """
+import importlib.util, sys, time
+import numpy as np
+spec = importlib.util.spec_from_file_location("ai", sys.argv[1])
+ai = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(ai)
+board = np.zeros((8, 8), dtype=int)
+board[3, 3] = board[4, 4] = 1
+board[3, 4] = board[4, 3] = -1
+players = {-1: ai.AI(8, -1, 2.0), 1: ai.AI(8, 1, 2.0)}
+start, colour, moves = time.perf_counter(), -1, 0
+while moves < 60:
+    agent = players[colour]
+    agent.go(board.copy())
+    if agent.last_search["numba"]:
+        break
+    moves += 1
+    if agent.candidate_list:
+        P, O = ai.boards_from_chessboard(board, colour)
+        r, c = agent.candidate_list[-1]
+        flipped = ai.flips(P, O, 8 * r + c) | 1 << (8 * r + c)
+        for sq in range(64):
+            if flipped >> sq & 1:
+                board[sq // 8, sq % 8] = colour
+    colour = -colour
+print(moves, time.perf_counter() - start)
+"""
+
+
+def moves_before_numba(path: Path) -> dict:
+    """In a new process, a game of the agent against itself at 2 s a move from the start: the
+    moves played in pure Python while the compile runs beside them, and their seconds."""
+    out = subprocess.run([sys.executable, "-c", SWITCH, str(path)], cwd=ROOT, check=True,
                          capture_output=True, text=True).stdout.split()
-    return {"import_seconds": float(out[-2]), "compile_seconds": float(out[-1])}
+    return {"pure_moves": int(out[0]), "seconds": float(out[1])}
+
+
+def fresh_process(path: Path) -> dict:
+    """In a new process: seconds of the numba compile alone (None for a pure agent) and the
+    peak resident memory (MB) after one 2-second move from the start position."""
+    out = subprocess.run([sys.executable, "-c", FRESH, str(path)], cwd=ROOT, check=True,
+                         capture_output=True, text=True).stdout.split(maxsplit=2)
+    return {"compile_seconds": None if out[0] == "None" else float(out[0]),
+            "peak_rss_mb": float(out[1]), "first_move": out[2].strip()}
+
+
+def pure_twin(folder: Path) -> Path:
+    """The committed champion exported with ``--numba off``."""
+    out = folder / "pure_ai.py"
+    subprocess.run([sys.executable, "-m", "evolve.export", str(RUN), "--format", "cs303",
+                    "--numba", "off", "--out", str(out)], cwd=ROOT, check=True,
+                   capture_output=True)
+    return out
 
 
 def lines_for(label: str, row: dict) -> list[str]:
@@ -174,36 +236,50 @@ def main(argv: list[str] | None = None) -> int:
                    help="also measure the committed agent file as it was at this git revision")
     p.add_argument("--positions", type=int, default=20)
     p.add_argument("--seed", type=int, default=7)
-    p.add_argument("--depth", type=int, default=4)
+    p.add_argument("--depth", type=int, default=8)
     p.add_argument("--time-outs", type=float, nargs="+", default=[2.0, 5.0],
                    help="the platform's seconds per move (the course's default is 5)")
     args = p.parse_args(argv)
     stamp = Stamp.begin(None if argv is None else [__file__, *argv])
     with tempfile.TemporaryDirectory() as tmp:
-        agents = {"after": args.agent}
+        agents = {"pure Python (--numba off)": pure_twin(Path(tmp)), "numba": args.agent}
         if args.before:
             agents = {f"before ({args.before})": file_at(args.before, AGENT, Path(tmp)),
-                      "after": args.agent}
+                      **agents}
         modules = {label: load(path, f"cs303_{i}") for i, (label, path) in
                    enumerate(agents.items())}
+        for module in modules.values():
+            if hasattr(module, "wait_until_compiled"):
+                assert module.wait_until_compiled(900), module._COMPILED["error"]
         boards = midgame(next(iter(modules.values())), args.positions, args.seed)
         rows = measure(modules, boards, args.depth, args.time_outs)
-        numba = numba_first_search(Path(tmp))
+        fresh = {label: fresh_process(path) for label, path in agents.items()}
+        switch = moves_before_numba(args.agent)
     data = {"agent": rel(args.agent), "before": args.before, "positions": len(boards),
-            "seed": args.seed, "agents": rows, "numba_first_search": numba}
-    lines = [f"Agent `{data['agent']}`"
-             + (f" after, and before: `{rel(AGENT)}` at `{args.before}`" if args.before else "")
-             + f", {len(boards)} midgame positions (seed {args.seed}, 20-40 random plies), one "
-             "thread. Nodes/s of `go` counts the nodes of its whole search; the share is the wall "
+            "seed": args.seed, "agents": rows, "fresh_process": fresh,
+            "moves_before_numba": switch}
+    lines = [f"Agent `{data['agent']}` (numba, once compiled) and the same champion exported "
+             "with `--numba off`" + (f", and `{rel(AGENT)}` at `{args.before}`" if args.before
+                                     else "")
+             + f"; {len(boards)} midgame positions (seed {args.seed}, 20-40 random plies). "
+             "Nodes/s of `go` counts the nodes of its whole search; the share is the wall "
              "time of `go` over time_out (over 100% would lose the game).", "",
              "| agent | search | result | nodes/s | time used (mean) | time used (max) |",
              "|---|---|---|---:|---:|---:|"]
     for label, row in rows.items():
         lines += lines_for(label, row)
-    lines += ["", f"A numba path would first pay for compiling: the engine's numba alpha-beta "
-              f"(`engine.reversi.search.searcher`) in a new process with an empty numba cache took "
-              f"{numba['import_seconds']:.1f} s to import and **{numba['compile_seconds']:.1f} s** "
-              "to compile (its first search, depth 1)."]
+    pure, numba = rows["pure Python (--numba off)"], rows["numba"]
+    lines += ["", f"Nodes per second to depth {args.depth}, numba over pure Python: "
+              f"**{numba['nodes_per_second'] / pure['nodes_per_second']:.1f}x** (this run).", "",
+              "In a new process per agent, one 2 s move from the start position:", "",
+              "| agent | numba compile alone (s) | peak resident memory (MB) |", "|---|---:|---:|"]
+    for label, f in fresh.items():
+        compiled = "-" if f["compile_seconds"] is None else f"{f['compile_seconds']:.1f}"
+        lines.append(f"| {label} | {compiled} | {f['peak_rss_mb']:.0f} |")
+    lines += ["", "On the platform the compile runs beside the first moves, which are pure Python: "
+              f"in a new process, the numba agent against itself at 2 s a move played "
+              f"**{switch['pure_moves']} moves** ({switch['seconds']:.1f} s, both sides) before "
+              "its search was compiled."]
     write_result(args.out, "# The exported CS303 agent: speed and use of the time limit", lines,
                  stamp, data)
     return 0

@@ -78,7 +78,7 @@ def test_the_numba_search_hears_the_pure_searchs_best_moves(compiled):
 
 @pytest.mark.slow
 def test_the_numba_search_hears_the_same_moves_on_1000_positions(compiled):
-    assert same_best_moves(compiled, positions_for(range(6, 136))[:1000], 5) == 1000
+    assert same_best_moves(compiled, positions_for(range(6, 200))[:1000], 5) == 1000
 
 
 def test_go_searches_with_numba_once_compiled_and_plays_legal_moves(compiled):
