@@ -1001,7 +1001,7 @@ def _compile_kernels():
     @njit(cache=False)
     def sorted_by_value(P, O, moves, hint, k, out):
         """``Searcher._sorted``: by the evaluation after the move, ``hint`` first."""
-        keys = np.empty(32, dtype=np.float64)
+        keys = np.empty(64, dtype=np.float64)
         n = 0
         while moves:
             sq = low_square(moves)
@@ -1056,7 +1056,7 @@ def _compile_kernels():
         a = max(alpha, lower)
         b = min(beta, upper)
         best, best_move = -INF, -1
-        squares = np.empty(32, dtype=np.int64)
+        squares = np.empty(64, dtype=np.int64)
         if depth >= SORT_DEPTH:
             n = sorted_by_value(P, O, moves, hint, k, squares)
         else:
@@ -1089,7 +1089,7 @@ def _compile_kernels():
         """``Searcher.root``: ``events`` gets every move that becomes the best (``stats[2]``
         of them); returns the best move, or -1 when the deadline came first."""
         best, best_move = -INF, -1
-        squares = np.empty(32, dtype=np.int64)
+        squares = np.empty(64, dtype=np.int64)
         n = ordered(P, O, legal(P, O), first, k, squares)
         for i in range(n):
             sq = squares[i]

@@ -123,3 +123,14 @@ def test_numba_is_the_default_and_off_fixed_depth_and_networks_are_pure_python()
     assert "import numba" not in render_cs303_network(network)
     with pytest.raises(ValueError, match="an n-tuple network's CS303 agent is pure Python"):
         render_cs303_network(network, numba="on")
+
+
+def test_a_node_with_more_than_32_moves(tmp_path, monkeypatch):
+    """Reachable positions have at most 33 legal moves; this made-up one has 35. Compiled with
+    numba's bounds checks, a move list too short for them raises instead of overwriting."""
+    monkeypatch.setattr(numba.config, "BOUNDSCHECK", 1)
+    module, _ = load_generated(random_champion(2, seed=5), tmp_path, "ai_checked", numba="on")
+    assert module.wait_until_compiled(COMPILE_SECONDS), module._COMPILED["error"]
+    pos = Position(0x20083660243C1000, 0x005640024A026A00, True)
+    assert len(pos.legal_moves()) == 35
+    assert same_best_moves(module, [pos], 4) == 1
