@@ -114,6 +114,10 @@ JOBS = [
     script("strength_cs303_numba", "strength.cs303_match",
            "--time-out 0.5 --openings 40 --games outputs/cs303_match_0.5.jsonl", 2700, "timing",
            "the CS303 agent with its numba search against itself in pure Python, 0.5 s a move"),
+    script("strength_cs303_vs_ntuple", "strength.cs303_match",
+           "--b engine:experiments/results/champions/reversed_reversi_ntuple.json --time-out 0.5 "
+           "--openings 40 --games outputs/cs303_match_ntuple_0.5.jsonl", 2700, "timing",
+           "the CS303 agent against the engine's search with the TD n-tuple network, 0.5 s a move"),
     bench("exports.comp90054", "", 120, "the COMP90054 Othello exports (pure Python): nodes/s "
           "vs the engine, budget used"),
     bench("exports.comp30024", "", 120, "the exported COMP30024 Hexifence Java player: nodes/s "

@@ -108,6 +108,49 @@ def game(agents: dict, a_colour: int, board: np.ndarray, colour: int, time_out: 
     return {"a_discs": a_discs, "b_discs": b_discs, "score_a": score, "stats": stats}
 
 
+class EngineOpponent:
+    """An engine agent (``engine.reversi.agents.factory`` spec: a weights or network file, or a
+    reference name) behind the platform's interface. Its clock is the CS303 agent's own search
+    time (``time_out`` less the agent's margin), so both search for the same seconds."""
+
+    def __init__(self, spec: str, search_seconds):
+        self.spec, self.search_seconds = spec, search_seconds
+
+    def AI(self, size: int, color: int, time_out: float):  # noqa: N802 - the platform's name
+        from engine.reversi.agents.factory import make_agent
+
+        agent = make_agent(self.spec, "reversed", time_limit=self.search_seconds(time_out))
+        return _EngineAI(agent, color)
+
+
+class _EngineAI:
+    def __init__(self, agent, color: int):
+        self.agent, self.color = agent, color
+        self.candidate_list, self.last_search = [], {}
+
+    def go(self, chessboard):
+        from engine.reversi.rules.state import Position
+
+        cells = np.asarray(chessboard).reshape(64)
+        player = sum(1 << sq for sq in range(64) if cells[sq] == self.color)
+        opponent = sum(1 << sq for sq in range(64) if cells[sq] == -self.color)
+        sq = self.agent.select_move(Position(player, opponent, self.color == BLACK))
+        self.candidate_list = [divmod(sq, 8)]
+        result = self.agent.last_result  # depth: the last iteration's (partial if cut)
+        self.last_search = {"depth": int(result.depth) - bool(result.partial)}
+        return self.candidate_list
+
+
+def opponent(spec: str | None, folder: Path, a_module):
+    """Agent B: a CS303 agent file, ``engine:<spec>``, or (None) the pure-Python twin."""
+    if spec is not None and spec.startswith("engine:"):
+        engine = EngineOpponent(spec.removeprefix("engine:"),
+                                lambda t: a_module.AI(8, BLACK, t).search_seconds())
+        engine.AI(8, BLACK, 1.0).go(start_board())  # numba's first call before the clock runs
+        return engine
+    return load(Path(spec) if spec is not None else pure_twin(folder), "cs303_b")
+
+
 def pure_twin(folder: Path) -> Path:
     """The committed champion exported with ``--numba off``."""
     out = folder / "pure_ai.py"
@@ -119,8 +162,11 @@ def pure_twin(folder: Path) -> Path:
 def main(argv: list[str] | None = None) -> int:
     p = arguments(__doc__)
     p.add_argument("--a", type=Path, default=AGENT, help="agent file A (default: the committed)")
-    p.add_argument("--b", type=Path, default=None,
-                   help="agent file B (default: the committed champion with --numba off)")
+    p.add_argument("--b", default=None,
+                   help="agent file B, or engine:SPEC for an engine agent at the same search "
+                        "time (e.g. engine:experiments/results/champions/"
+                        "reversed_reversi_ntuple.json); default: the committed champion with "
+                        "--numba off")
     p.add_argument("--time-out", type=float, default=0.5, help="seconds per move, both agents")
     p.add_argument("--openings", type=int, default=40, help="each played with both colours")
     p.add_argument("--plies", type=int, default=6, help="random plies of each opening")
@@ -130,14 +176,14 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     stamp = Stamp.begin(None if argv is None else [__file__, *argv])
     with tempfile.TemporaryDirectory() as tmp:
-        b_path = args.b or pure_twin(Path(tmp))
-        agents = {"a": load(args.a, "cs303_a"), "b": load(b_path, "cs303_b")}
+        a_module = load(args.a, "cs303_a")
+        agents = {"a": a_module, "b": opponent(args.b, Path(tmp), a_module)}
         rules = agents["a"]
         args.games.parent.mkdir(parents=True, exist_ok=True)
         done = [json.loads(line) for line in args.games.read_text().splitlines()] \
             if args.games.exists() else []
         key = {"time_out": args.time_out, "plies": args.plies, "seed": args.seed,
-               "a": rel(args.a), "b": "pure twin" if args.b is None else rel(args.b)}
+               "a": rel(args.a), "b": "pure twin" if args.b is None else args.b}
         done = [g for g in done if g["key"] == key]
         total, first = 2 * args.openings, len(done)
         started = time.perf_counter()
