@@ -18,7 +18,9 @@ from engine.reversi.export.cs303 import (
     TEMPLATE,
     _wrapped,
     drop_in_options,
+    numba_wanted,
     with_block,
+    with_numba_search,
 )
 from engine.reversi.genome.network import NtupleWeights
 
@@ -87,11 +89,10 @@ def _with_network_evaluation(base: str, part: str) -> str:
 def render_cs303_network(w: NtupleWeights, depth: int | None = None,
                          endgame_empties: int | None = None, numba: str | None = None) -> str:
     """Source of the single-file CS303 agent evaluating with the network ``w`` (as
-    ``cs303.render_cs303`` for square tables: the same options and checks). Pure Python: the
-    numba search evaluates square tables only."""
-    if numba == "on":
-        raise ValueError("--numba on: the numba search evaluates square tables; an n-tuple "
-                         "network's CS303 agent is pure Python")
+    ``cs303.render_cs303`` for square tables: the same options and checks)."""
     variant, endgame = drop_in_options(w.metadata, depth, endgame_empties)
-    template = _with_network_evaluation(TEMPLATE.read_text(), NETWORK_TEMPLATE.read_text())
+    template = TEMPLATE.read_text()
+    if numba_wanted(numba, depth):
+        template = with_numba_search(template)
+    template = _with_network_evaluation(template, NETWORK_TEMPLATE.read_text())
     return with_block(template, network_block(w, variant, endgame, depth), w)

@@ -653,6 +653,10 @@ def start_compiling():
 def compiled_search(held=None):
     """None: this file searches in pure Python."""
     return held
+
+
+def numba_failed(error):
+    """Never called: this file searches in pure Python."""
 # --- END NUMBA SEARCH ---
 
 
@@ -716,9 +720,16 @@ class AI:
             if self.candidate_list[-1] != move:
                 self.candidate_list.append(move)
 
+        deadline = start + self.search_seconds()
         self.numba_search = compiled_search(self.numba_search)
-        search = search_root if self.numba_search is None else self.numba_search.search_root
-        depth, nodes = search(P, O, start + self.search_seconds(), on_best)
+        if self.numba_search is not None:
+            try:
+                depth, nodes = self.numba_search.search_root(P, O, deadline, on_best)
+            except Exception as exc:  # the moves it heard stay; pure Python finishes the move
+                numba_failed(exc)
+                self.numba_search = None
+        if self.numba_search is None:
+            depth, nodes = search_root(P, O, deadline, on_best)
         self.last_search = {"depth": depth, "nodes": nodes, "seconds": time.perf_counter() - start,
                             "numba": self.numba_search is not None}
         return self.candidate_list

@@ -727,7 +727,11 @@ from collections import namedtuple  # noqa: E402 - the part begins mid-file
 
 NUMBA_TABLE_BITS = 18  # transposition table of 2**18 entries (12.6 MB)
 CLOCK_EVERY = 1023  # the numba search reads the clock every 1,024 nodes
-_Tables = namedtuple("_Tables", "rays adjacent upward positional bytes weights phase edge unpack")
+_Tables = namedtuple("_Tables", "rays adjacent upward positional bytes weights phase edge unpack "
+                                "offsets cells lengths network")
+# an n-tuple network's agent (cs303_ntuple.py) defines INSTANCES and NETWORK: it evaluates with
+# them instead of the square table
+IS_NETWORK = "NETWORK" in globals()
 _Table = namedtuple("_Table", "keys_p keys_o depth lower upper best")
 _COMPILED = {"root": None, "evaluate": None, "error": None, "thread": None}  # once per process
 
@@ -743,11 +747,18 @@ def _numba_tables():
             for adj, ray in lists[sq]:
                 rays[sq, k], adjacent[sq, k], upward[sq, k] = ray, adj, up
                 k += 1
+    instances = INSTANCES if IS_NETWORK else ((0, (0,)),)
+    cells = np.zeros((len(instances), max(len(c) for _, c in instances)), dtype=np.uint64)
+    for i, (_, instance_cells) in enumerate(instances):
+        cells[i, :len(instance_cells)] = instance_cells
     return _Tables(
         rays, adjacent, upward, np.array(POSITIONAL, dtype=np.float64),
         np.array(_TABLES, dtype=np.float64), np.array(WEIGHTS, dtype=np.float64),
         np.array(PHASE_OF_DISCS, dtype=np.int64), np.array(EDGE_STABLE, dtype=np.uint64),
-        np.array(UNPACK_FILE_A, dtype=np.uint64))
+        np.array(UNPACK_FILE_A, dtype=np.uint64),
+        np.array([offset for offset, _ in instances], dtype=np.int64), cells,
+        np.array([len(c) for _, c in instances], dtype=np.int64),
+        np.array(NETWORK if IS_NETWORK else ((0.0,),), dtype=np.float64))
 
 
 def _empty_table(bits):
@@ -785,6 +796,7 @@ def _compile_kernels():
     perf_counter = time.perf_counter  # a closure variable: objmode finds it however the
     # platform loads this file (a module global is looked up by the module's name)
     reversed_ = REVERSED
+    network = IS_NETWORK
     win = WIN
 
     @njit(cache=False)
@@ -945,6 +957,19 @@ def _compile_kernels():
         return odd, even
 
     @njit(cache=False)
+    def network_value(P, O, phase, k):
+        """``network_value`` of the network agent: instance by instance, the same bits."""
+        weights = k.network[phase]
+        total = 0.0
+        for i in range(k.offsets.shape[0]):
+            index = 0
+            for j in range(k.lengths[i]):
+                c = k.cells[i, j]
+                index = 3 * index + np.int64((P >> c) & U1) + 2 * np.int64((O >> c) & U1)
+            total += weights[k.offsets[i] + index]
+        return total
+
+    @njit(cache=False)
     def evaluate(P, O, moves, k):
         """``evaluate`` of the pure-Python agent, summed in the same order (the same bits)."""
         mob_own = popcount(moves)
@@ -952,7 +977,7 @@ def _compile_kernels():
         if mob_own == 0 and mob_opp == 0:
             return terminal_value(P, O)
         phase = k.phase[popcount(P | O)]
-        value = positional(P, O, phase, k.bytes)
+        value = network_value(P, O, phase, k) if network else positional(P, O, phase, k.bytes)
         f = k.weights[phase]
         value += f[0] * mob_own + f[1] * mob_opp
         occupied = P | O
@@ -1110,14 +1135,24 @@ def _compile_kernels():
 def _compile_in_background():
     try:
         root, evaluate = _compile_kernels()
-        stats, events = np.zeros(3, np.int64), np.zeros(64, np.int64)
+        # the first node reads the clock (object mode), as every 1,024th does later
+        stats, events = np.array([CLOCK_EVERY, 0, 0], np.int64), np.zeros(64, np.int64)
         P, O = np.uint64(0x0000000810000000), np.uint64(0x0000001008000000)
         # compiles on this first call, with the argument types of every later one
         root(P, O, 2, -1, _numba_tables(), _empty_table(NUMBA_TABLE_BITS), stats, 1e300,
              events)
+        if stats[0] <= CLOCK_EVERY or stats[1]:
+            raise RuntimeError("the warm-up search did not run as it should")
         _COMPILED["root"], _COMPILED["evaluate"] = root, evaluate
     except Exception as exc:  # no numba, or it cannot compile here: play pure Python
         _COMPILED["error"] = type(exc).__name__ + ": " + str(exc)
+
+
+def numba_failed(error):
+    """The numba search failed during a move: pure Python from now on (``_COMPILED`` says
+    why)."""
+    _COMPILED["root"] = None
+    _COMPILED["error"] = type(error).__name__ + ": " + str(error)
 
 
 def start_compiling():
@@ -1229,9 +1264,16 @@ class AI:
             if self.candidate_list[-1] != move:
                 self.candidate_list.append(move)
 
+        deadline = start + self.search_seconds()
         self.numba_search = compiled_search(self.numba_search)
-        search = search_root if self.numba_search is None else self.numba_search.search_root
-        depth, nodes = search(P, O, start + self.search_seconds(), on_best)
+        if self.numba_search is not None:
+            try:
+                depth, nodes = self.numba_search.search_root(P, O, deadline, on_best)
+            except Exception as exc:  # the moves it heard stay; pure Python finishes the move
+                numba_failed(exc)
+                self.numba_search = None
+        if self.numba_search is None:
+            depth, nodes = search_root(P, O, deadline, on_best)
         self.last_search = {"depth": depth, "nodes": nodes, "seconds": time.perf_counter() - start,
                             "numba": self.numba_search is not None}
         return self.candidate_list

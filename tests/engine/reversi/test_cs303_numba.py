@@ -1,8 +1,12 @@
-"""The CS303 agent's numba search (the export's default): compiled in a background thread, it
-hears the same best moves as the agent's pure-Python search, evaluates to the same bits, and the
-agent plays pure Python whenever numba cannot be used."""
+"""The CS303 agent's numba search (the export's default, square tables and networks alike):
+compiled in a background thread, it hears the same best moves as the agent's pure-Python search,
+evaluates to the same bits, and the agent plays pure Python whenever numba cannot be used."""
 
 from __future__ import annotations
+
+import importlib.util
+import threading
+import time
 
 import numpy as np
 import pytest
@@ -27,14 +31,27 @@ def with_legal_moves(positions: list[Position]) -> list[Position]:
     return [p for p in positions if p.legal_moves()]
 
 
-@pytest.fixture(scope="module", params=["default features", "every feature group"])
+def load_network_agent(weights, folder, name: str):
+    path = folder / f"{name}.py"
+    path.write_text(render_cs303_network(weights, numba="on"))
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module", params=["default features", "every feature group", "network"])
 def compiled(request, tmp_path_factory):
-    """An agent module whose numba search has compiled: the default six features, and every
-    optional group (corners, parity) so that each term of the evaluation is compared."""
-    weights = (random_champion(3, seed=21) if request.param == "default features"
-               else every_group_champion(3, seed=22))
-    module, _ = load_generated(weights, tmp_path_factory.mktemp("numba"),
-                               f"ai_numba_{request.param_index}", numba="on")
+    """An agent module whose numba search has compiled: the default six features, every
+    optional group (corners, parity) so that each term of the evaluation is compared, and an
+    n-tuple network with features."""
+    folder, name = tmp_path_factory.mktemp("numba"), f"ai_numba_{request.param_index}"
+    if request.param == "network":
+        module = load_network_agent(network_champion(23), folder, name)
+    else:
+        weights = (random_champion(3, seed=21) if request.param == "default features"
+                   else every_group_champion(3, seed=22))
+        module, _ = load_generated(weights, folder, name, numba="on")
     assert module.wait_until_compiled(COMPILE_SECONDS), module._COMPILED["error"]
     return module
 
@@ -93,6 +110,53 @@ def test_go_searches_with_numba_once_compiled_and_plays_legal_moves(compiled):
         assert set(ai.candidate_list) <= legal and ai.candidate_list[-1] in legal
 
 
+def test_the_compiled_search_uses_the_time_out_less_the_margin(compiled):
+    pos = random_reachable(3, 24)
+    ai = compiled.AI(8, -1 if pos.black_to_move else 1, 1.0)
+    start = time.perf_counter()
+    ai.go(chessboard_of(pos))
+    seconds = time.perf_counter() - start
+    assert ai.last_search["numba"]
+    assert ai.search_seconds() <= seconds < 1.0  # 36 empties: the search cannot finish early
+    assert ai.last_search["depth"] >= 3
+    assert ai.candidate_list[-1] in {divmod(m, 8) for m in pos.legal_moves()}
+
+
+def test_while_numba_compiles_the_agent_plays_pure_python(tmp_path):
+    module, _ = load_generated(random_champion(2, seed=6), tmp_path, "ai_compiling", numba="on")
+    released = threading.Event()
+
+    def slow_compile():  # held until the test has played a move
+        released.wait(COMPILE_SECONDS)
+        raise ImportError("No module named 'numba'")
+
+    module._compile_kernels = slow_compile
+    pos = random_reachable(5, 20)
+    ai = module.AI(8, -1 if pos.black_to_move else 1, 0.1)  # starts the compile
+    ai.go(chessboard_of(pos))
+    assert module._COMPILED["thread"].is_alive() and not ai.last_search["numba"]
+    assert ai.candidate_list[-1] in {divmod(m, 8) for m in pos.legal_moves()}
+    released.set()
+    assert not module.wait_until_compiled(COMPILE_SECONDS)
+
+
+def test_a_numba_failure_during_a_move_leaves_it_to_pure_python(tmp_path):
+    module, _ = load_generated(random_champion(2, seed=7), tmp_path, "ai_failing", numba="on")
+
+    def failing_root(*args):
+        raise RuntimeError("object mode failed")
+
+    module.start_compiling = lambda: None
+    module._COMPILED["root"] = failing_root  # as if compiled, failing at its first clock read
+    pos = random_reachable(6, 22)
+    ai = module.AI(8, -1 if pos.black_to_move else 1, 0.1)
+    ai.go(chessboard_of(pos))
+    assert not ai.last_search["numba"] and ai.last_search["depth"] >= 1
+    assert ai.candidate_list[-1] in {divmod(m, 8) for m in pos.legal_moves()}
+    assert module._COMPILED["root"] is None
+    assert module._COMPILED["error"] == "RuntimeError: object mode failed"
+
+
 def test_without_numba_the_agent_plays_pure_python(tmp_path):
     module, _ = load_generated(random_champion(2, seed=3), tmp_path, "ai_no_numba", numba="on")
 
@@ -109,7 +173,7 @@ def test_without_numba_the_agent_plays_pure_python(tmp_path):
     assert ai.candidate_list[-1] in {divmod(m, 8) for m in pos.legal_moves()}
 
 
-def test_numba_is_the_default_and_off_fixed_depth_and_networks_are_pure_python():
+def test_numba_is_the_default_and_off_and_fixed_depth_are_pure_python():
     weights = random_champion(2, seed=1)
     assert "import numba" in render_cs303(weights)
     for pure in (render_cs303(weights, numba="off"), render_cs303(weights, depth=2)):
@@ -120,9 +184,9 @@ def test_numba_is_the_default_and_off_fixed_depth_and_networks_are_pure_python()
     with pytest.raises(ValueError, match="--numba maybe: allowed values are on, off"):
         render_cs303(weights, numba="maybe")
     network = network_champion(1)
-    assert "import numba" not in render_cs303_network(network)
-    with pytest.raises(ValueError, match="an n-tuple network's CS303 agent is pure Python"):
-        render_cs303_network(network, numba="on")
+    assert "import numba" in render_cs303_network(network)
+    assert "import numba" not in render_cs303_network(network, numba="off")
+    assert "import numba" not in render_cs303_network(network, depth=2)
 
 
 def test_a_node_with_more_than_32_moves(tmp_path, monkeypatch):
