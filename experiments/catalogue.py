@@ -114,10 +114,6 @@ JOBS = [
     script("strength_cs303_numba", "strength.cs303_match",
            "--time-out 0.5 --openings 40 --games outputs/cs303_match_0.5.jsonl", 2700, "timing",
            "the CS303 agent with its numba search against itself in pure Python, 0.5 s a move"),
-    script("strength_cs303_vs_ntuple", "strength.cs303_match",
-           "--b engine:experiments/results/champions/reversed_reversi_ntuple.json --time-out 0.5 "
-           "--openings 40 --games outputs/cs303_match_ntuple_0.5.jsonl", 2700, "timing",
-           "the CS303 agent against the engine's search with the TD n-tuple network, 0.5 s a move"),
     bench("exports.comp90054", "", 120, "the COMP90054 Othello exports (pure Python): nodes/s "
           "vs the engine, budget used"),
     bench("exports.comp30024", "", 120, "the exported COMP30024 Hexifence Java player: nodes/s "
@@ -238,6 +234,22 @@ JOBS = [
            "(champion vs champion and vs the panel)",
            also="tuned_defaults_reversed_reversi_importance.png"),
     *NETWORKS,
+    # --- the CS303 drop-ins against the TD network (made by NETWORKS above) ---------------------
+    script("strength_cs303_vs_ntuple", "strength.cs303_match",
+           "--b engine:experiments/results/champions/reversed_reversi_ntuple.json --time-out 0.5 "
+           "--openings 40 --games outputs/cs303_match_ntuple_0.5.jsonl", 2700, "timing",
+           "the CS303 agent against the engine's search with the TD n-tuple network, 0.5 s a move"),
+    job("champion_reversed_reversi_ntuple_cs303", f"{PY} -m evolve.export "
+        "experiments/results/champions/reversed_reversi_ntuple.json --format cs303 --out "
+        "{results}/champions/reversed_reversi_ntuple_cs303.py",
+        "champions/reversed_reversi_ntuple_cs303.py", 5, "exact",
+        "the TD n-tuple network as a CS303 agent"),
+    script("strength_cs303_ntuple", "strength.cs303_match",
+           "--a experiments/results/champions/reversed_reversi_ntuple_cs303.py "
+           "--b experiments/results/champions/reversed_reversi_cs303.py --time-out 0.5 "
+           "--openings 40 --games outputs/cs303_match_ntuple_file_0.5.jsonl", 2700, "timing",
+           "the TD network's CS303 agent against the GA champion's, both with numba, 0.5 s a "
+           "move"),
     *[job(c.name, f"{PY} -m experiments.learning.td_curves --curve {c.name} --results "
           "{results}", f"{c.name}.md {c.name}.json {c.name}.png", c.seconds, c.kind, c.what)
       for c in CURVES],

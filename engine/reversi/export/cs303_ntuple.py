@@ -10,6 +10,7 @@ ones. Functions are found with ``ast``, so both templates stay plain, importable
 from __future__ import annotations
 
 import ast
+import textwrap
 from pathlib import Path
 
 from engine.reversi.export.cs303 import (
@@ -44,7 +45,8 @@ def network_block(w: NtupleWeights, variant: str, endgame_empties: int,
     lines += [")", "FEATURES = (  # per phase: one weight per FEATURE_NAMES entry"]
     for row in w.features:
         lines += ["    (", *_wrapped([repr(float(v)) for v in row], 4, "        "), "    ),"]
-    lines += [")", f"INSTANCES = (  # {w.layout.describe()}"]
+    lines += [")", *textwrap.wrap(w.layout.describe(), 96, initial_indent="# ",
+                                  subsequent_indent="# "), "INSTANCES = ("]
     offsets = w.layout.lut_offsets
     lines += [f"    ({int(offsets[lut])}, ({', '.join(map(str, cells))},)),"
               for lut, cells in w.layout.instances]
@@ -52,7 +54,7 @@ def network_block(w: NtupleWeights, variant: str, endgame_empties: int,
     for p, row in enumerate(weights):
         lo, hi = w.phase_discs(p)
         lines += [f"    (  # phase {p}: {lo}..{hi} discs",
-                  *_wrapped([repr(float(v)) for v in row], 4, "        "), "    ),"]
+                  *_wrapped([repr(float(v)) for v in row], 3, "        "), "    ),"]
     fixed = "None" if depth is None else str(int(depth))
     lines += [")", f"ENDGAME_EMPTIES = {int(endgame_empties)}", f"FIXED_DEPTH = {fixed}", END]
     return "\n".join(lines)

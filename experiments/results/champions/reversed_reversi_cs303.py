@@ -747,7 +747,7 @@ def _numba_tables():
             for adj, ray in lists[sq]:
                 rays[sq, k], adjacent[sq, k], upward[sq, k] = ray, adj, up
                 k += 1
-    instances = INSTANCES if IS_NETWORK else ((0, (0,)),)
+    instances = globals().get("INSTANCES", ((0, (0,)),))
     cells = np.zeros((len(instances), max(len(c) for _, c in instances)), dtype=np.uint64)
     for i, (_, instance_cells) in enumerate(instances):
         cells[i, :len(instance_cells)] = instance_cells
@@ -758,7 +758,7 @@ def _numba_tables():
         np.array(UNPACK_FILE_A, dtype=np.uint64),
         np.array([offset for offset, _ in instances], dtype=np.int64), cells,
         np.array([len(c) for _, c in instances], dtype=np.int64),
-        np.array(NETWORK if IS_NETWORK else ((0.0,),), dtype=np.float64))
+        np.array(globals().get("NETWORK", ((0.0,),)), dtype=np.float64))
 
 
 def _empty_table(bits):

@@ -95,7 +95,7 @@ def test_export_writes_the_network_agent_and_refuses_othello_networks(tmp_path, 
     assert export_main([str(path), "--format", "cs303", "--depth", "1", "--out", str(out)]) == 0
     text = out.read_text()
     assert "FIXED_DEPTH = 1\n" in text and "ENDGAME_EMPTIES = 3\n" in text
-    assert "INSTANCES = (  # straight2: 64 cells x 3 states" in text
+    assert "# straight2: 64 cells x 3 states" in text and "\nINSTANCES = (\n" in text
     othello = network_game("othello", phases=1)
     other = tmp_path / "othello.json"
     othello.save_champion(other, random_network(othello, 4).to_genome(), "o")
