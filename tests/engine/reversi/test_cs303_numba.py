@@ -47,7 +47,7 @@ def compiled(request, tmp_path_factory):
     n-tuple network with features."""
     folder, name = tmp_path_factory.mktemp("numba"), f"ai_numba_{request.param_index}"
     if request.param == "network":
-        module = load_network_agent(network_champion(23), folder, name)
+        module = load_network_agent(network_champion(23, layout="corner3"), folder, name)
     else:
         weights = (random_champion(3, seed=21) if request.param == "default features"
                    else every_group_champion(3, seed=22))
