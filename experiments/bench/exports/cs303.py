@@ -14,8 +14,9 @@ position: its ``search_root`` to a fixed ``--depth`` (nodes / seconds, iterative
 included), then ``AI.go`` with each of ``--time-outs`` seconds: the depth it completed
 (``AI.last_search``), its nodes per second and the wall time of ``go`` as a share of the time
 limit (a share over 100% would lose the game on the platform). The numba agent is measured once
-compiled. Last, in a new process per agent: the seconds the numba compile takes on its own, and
-the peak resident memory after the first move (pure) or after the compile and a move (numba).
+compiled. Last, in a new process per agent (and for the TD network's agent,
+``reversed_reversi_ntuple_cs303.py``): the seconds the numba compile takes on its own, and the
+peak resident memory after the first move (pure) or after the compile and a move (numba).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from experiments.stamp import ROOT, Stamp, write_result
 
 AGENT = ROOT / "experiments" / "results" / "champions" / "reversed_reversi_cs303.py"
 RUN = ROOT / "experiments" / "runs" / "reversed_reversi"
+NETWORK_AGENT = AGENT.with_name("reversed_reversi_ntuple_cs303.py")
 BLACK, WHITE = -1, 1
 START = {27: WHITE, 36: WHITE, 28: BLACK, 35: BLACK}  # d4/e5 white, e4/d5 black (row-major)
 
@@ -254,6 +256,7 @@ def main(argv: list[str] | None = None) -> int:
         boards = midgame(next(iter(modules.values())), args.positions, args.seed)
         rows = measure(modules, boards, args.depth, args.time_outs)
         fresh = {label: fresh_process(path) for label, path in agents.items()}
+        fresh["TD network (numba)"] = fresh_process(NETWORK_AGENT)
         switch = moves_before_numba(args.agent)
     data = {"agent": rel(args.agent), "before": args.before, "positions": len(boards),
             "seed": args.seed, "agents": rows, "fresh_process": fresh,
