@@ -250,6 +250,12 @@ JOBS = [
            "--openings 40 --games outputs/cs303_match_ntuple_file_0.5.jsonl", 2700, "timing",
            "the TD network's CS303 agent against the GA champion's, both with numba, 0.5 s a "
            "move"),
+    script("strength_cs303_ntuple_vs_engine", "strength.cs303_match",
+           "--a experiments/results/champions/reversed_reversi_ntuple_cs303.py "
+           "--b engine:experiments/results/champions/reversed_reversi_ntuple.json --time-out 0.5 "
+           "--openings 40 --games outputs/cs303_match_ntuple_engine_0.5.jsonl", 2700, "timing",
+           "the TD network's CS303 agent against the engine's search with the same network, "
+           "0.5 s a move: what the drop-in's search gives away"),
     *[job(c.name, f"{PY} -m experiments.learning.td_curves --curve {c.name} --results "
           "{results}", f"{c.name}.md {c.name}.json {c.name}.png", c.seconds, c.kind, c.what)
       for c in CURVES],
