@@ -29,11 +29,11 @@ from pathlib import Path
 import numpy as np
 
 from evolve.arena.elo import elo_estimate
-from experiments.common import arguments, rel, run
+from experiments.bench.exports.cs303 import pure_twin
+from experiments.common import arguments, rel
 from experiments.stamp import ROOT, Stamp, write_result
 
 AGENT = ROOT / "experiments" / "results" / "champions" / "reversed_reversi_cs303.py"
-RUN = ROOT / "experiments" / "runs" / "reversed_reversi"
 BLACK, WHITE = -1, 1
 
 
@@ -149,14 +149,6 @@ def opponent(spec: str | None, folder: Path, a_module):
         engine.AI(8, BLACK, 1.0).go(start_board())  # numba's first call before the clock runs
         return engine
     return load(Path(spec) if spec is not None else pure_twin(folder), "cs303_b")
-
-
-def pure_twin(folder: Path) -> Path:
-    """The committed champion exported with ``--numba off``."""
-    out = folder / "pure_ai.py"
-    run([sys.executable, "-m", "evolve.export", str(RUN), "--format", "cs303", "--numba", "off",
-         "--out", str(out)])
-    return out
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -83,9 +83,15 @@ def with_numba_search(template: str) -> str:
     """``template`` with its pure-Python stubs of the numba section replaced by the numba part
     (``cs303_numba_template.py``)."""
     part = NUMBA_TEMPLATE.read_text()
-    section = NUMBA_BEGIN + part.split(NUMBA_BEGIN, 1)[1].split(NUMBA_END, 1)[0] + NUMBA_END
-    head, rest = template.split(NUMBA_BEGIN, 1)
-    return head + section + rest.split(NUMBA_END, 1)[1]
+    section = part[part.index(NUMBA_BEGIN):part.index(NUMBA_END) + len(NUMBA_END)]
+    head, tail = around(template, NUMBA_BEGIN, NUMBA_END)
+    return head + section + tail
+
+
+def around(text: str, begin: str, end: str) -> tuple[str, str]:
+    """What ``text`` holds before the ``begin`` marker and after the ``end`` marker."""
+    head, rest = text.split(begin, 1)
+    return head, rest.split(end, 1)[1]
 
 
 def drop_in_options(metadata: dict, depth: int | None,
@@ -110,8 +116,7 @@ def drop_in_options(metadata: dict, depth: int | None,
 def with_block(template: str, block: str, weights) -> str:
     """``template`` with ``block`` between its weights markers, then a note of the weights'
     name and metadata."""
-    head, rest = template.split(BEGIN, 1)
-    _, tail = rest.split(END, 1)
+    head, tail = around(template, BEGIN, END)
     provenance = json.dumps({"name": weights.name, **weights.metadata}, sort_keys=True)
     note = "".join(f"# {line}\n" for line in textwrap.wrap("Weights: " + provenance, 96))
     return head + block + "\n" + note + tail.lstrip("\n")
