@@ -14,7 +14,8 @@ that both are seen. Openings: ``--plies`` seeded random plies from the start, ea
 with the colours swapped. Before the first game the agents' numba searches are compiled
 (``wait_until_compiled``), so the games measure the compiled search; on the platform the first
 moves of a game are pure Python while it compiles. Fewer discs win (Reversed Reversi). Games are
-appended to ``--games`` as JSON lines, so a killed run resumes where it stopped.
+appended to ``--games`` as JSON lines, so a killed run resumes where it stopped. ``--b git:REV``
+plays file A against itself as committed at an earlier revision.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from pathlib import Path
 import numpy as np
 
 from evolve.arena.elo import elo_estimate
-from experiments.bench.exports.cs303 import pure_twin
+from experiments.bench.exports.cs303 import file_at, pure_twin
 from experiments.common import arguments, rel
 from experiments.stamp import ROOT, Stamp, write_result
 
@@ -82,8 +83,8 @@ def game(agents: dict, a_colour: int, board: np.ndarray, colour: int, time_out: 
     """One game from ``board`` with ``colour`` to move; agent ``a`` plays ``a_colour``."""
     players = {a_colour: ("a", agents["a"].AI(8, a_colour, time_out)),
                -a_colour: ("b", agents["b"].AI(8, -a_colour, time_out))}
-    stats = {side: {"moves": 0, "illegal": 0, "over_time": 0, "max_seconds": 0.0, "depths": []}
-             for side in ("a", "b")}
+    stats = {side: {"moves": 0, "illegal": 0, "over_time": 0, "max_seconds": 0.0, "depths": [],
+                    "solved": 0, "proven_won": 0} for side in ("a", "b")}
     while legal(rules, board, colour) or legal(rules, board, -colour):
         moves = legal(rules, board, colour)
         if moves:
@@ -96,6 +97,9 @@ def game(agents: dict, a_colour: int, board: np.ndarray, colour: int, time_out: 
             s["max_seconds"] = max(s["max_seconds"], seconds)
             s["over_time"] += seconds > time_out
             s["depths"].append(ai.last_search.get("depth", 0))
+            solved = ai.last_search.get("solved")  # the exact endgame's outcome, if it ran
+            s["solved"] += solved is not None
+            s["proven_won"] += solved == 1
             move = ai.candidate_list[-1] if ai.candidate_list else None
             sq = None if move is None else 8 * move[0] + move[1]
             if sq not in moves:
@@ -141,13 +145,16 @@ class _EngineAI:
         return self.candidate_list
 
 
-def opponent(spec: str | None, folder: Path, a_module):
-    """Agent B: a CS303 agent file, ``engine:<spec>``, or (None) the pure-Python twin."""
+def opponent(spec: str | None, folder: Path, a_module, a_path: Path):
+    """Agent B: a CS303 agent file, ``engine:<spec>``, ``git:<rev>`` (file A as committed at
+    that git revision), or (None) the pure-Python twin."""
     if spec is not None and spec.startswith("engine:"):
         engine = EngineOpponent(spec.removeprefix("engine:"),
                                 lambda t: a_module.AI(8, BLACK, t).search_seconds())
         engine.AI(8, BLACK, 1.0).go(start_board())  # numba's first call before the clock runs
         return engine
+    if spec is not None and spec.startswith("git:"):
+        return load(file_at(spec.removeprefix("git:"), a_path, folder), "cs303_b")
     return load(Path(spec) if spec is not None else pure_twin(folder), "cs303_b")
 
 
@@ -155,10 +162,10 @@ def main(argv: list[str] | None = None) -> int:
     p = arguments(__doc__)
     p.add_argument("--a", type=Path, default=AGENT, help="agent file A (default: the committed)")
     p.add_argument("--b", default=None,
-                   help="agent file B, or engine:SPEC for an engine agent at the same search "
+                   help="agent file B, engine:SPEC for an engine agent at the same search "
                         "time (e.g. engine:experiments/results/champions/"
-                        "reversed_reversi_ntuple.json); default: the committed champion with "
-                        "--numba off")
+                        "reversed_reversi_ntuple.json), or git:REV for file A as committed at "
+                        "git revision REV; default: the committed champion with --numba off")
     p.add_argument("--time-out", type=float, default=0.5, help="seconds per move, both agents")
     p.add_argument("--openings", type=int, default=40, help="each played with both colours")
     p.add_argument("--plies", type=int, default=6, help="random plies of each opening")
@@ -169,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
     stamp = Stamp.begin(None if argv is None else [__file__, *argv])
     with tempfile.TemporaryDirectory() as tmp:
         a_module = load(args.a, "cs303_a")
-        agents = {"a": a_module, "b": opponent(args.b, Path(tmp), a_module)}
+        agents = {"a": a_module, "b": opponent(args.b, Path(tmp), a_module, args.a)}
         rules = agents["a"]
         args.games.parent.mkdir(parents=True, exist_ok=True)
         done = [json.loads(line) for line in args.games.read_text().splitlines()] \
@@ -203,7 +210,9 @@ def main(argv: list[str] | None = None) -> int:
                        "illegal": sum(x["illegal"] for x in s),
                        "over_time": sum(x["over_time"] for x in s),
                        "max_seconds": max(x["max_seconds"] for x in s),
-                       "mean_depth": float(np.mean(depths)) if depths else 0.0}
+                       "mean_depth": float(np.mean(depths)) if depths else 0.0,
+                       "solved": sum(x.get("solved", 0) for x in s),
+                       "proven_won": sum(x.get("proven_won", 0) for x in s)}
     data = {"key": key, "games": len(done), "wins": wins, "draws": draws, "losses": losses,
             **est.as_dict(), "sides": sides}
     low, high = est.elo_low, est.elo_high
@@ -212,11 +221,12 @@ def main(argv: list[str] | None = None) -> int:
              "with both colours; the agents' numba searches compiled before the first game.", "",
              f"**A scores {est.score:.3f}** ({wins} wins, {draws} draws, {losses} losses of "
              f"{len(done)}): Elo {est.elo:+.0f}, 95% CI [{low:+.0f}, {high:+.0f}].", "",
-             "| agent | moves | mean depth completed | illegal | over time_out | slowest go (s) |",
-             "|---|---:|---:|---:|---:|---:|"]
+             "| agent | moves | mean depth completed | moves solved (won) | illegal | "
+             "over time_out | slowest go (s) |", "|---|---:|---:|---:|---:|---:|---:|"]
     for side, s in sides.items():
-        lines.append(f"| {side.upper()} | {s['moves']} | {s['mean_depth']:.2f} | {s['illegal']} "
-                     f"| {s['over_time']} | {s['max_seconds']:.3f} |")
+        lines.append(f"| {side.upper()} | {s['moves']} | {s['mean_depth']:.2f} | {s['solved']} "
+                     f"({s['proven_won']}) | {s['illegal']} | {s['over_time']} | "
+                     f"{s['max_seconds']:.3f} |")
     write_result(args.out, "# CS303 agents, head to head at equal time", lines, stamp, data)
     return 0
 

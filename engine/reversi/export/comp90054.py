@@ -37,9 +37,10 @@ PART = Path(__file__).with_name("comp90054_template.py")
 AGENT_MARK = "# --- BEGIN AGENT ---"
 SETTINGS = ("# --- BEGIN SETTINGS (generated) ---", "# --- END SETTINGS ---")
 PLATFORM_MARK = "# --- platform interface"  # where the CS303 agent's platform part starts
-# its iterative deepening (the COMP90054 agent deepens with its own ``TimedSearch``, a
-# ``Searcher``)
+# its iterative deepening and its exact endgame's section (the COMP90054 agent deepens with its
+# own ``TimedSearch``, a ``Searcher``, and solves in the engine solver's move order)
 DROPPED = ("deepening_schedule", "search_root", "SAFETY")
+ENDGAME_SECTION = ("# --- the exact endgame ---", "# --- fixed depth")
 DEFAULT_TEAM = "t_000"
 FRAMEWORK_IMPORT = "from template import Agent"  # moved up to the file's imports
 
@@ -65,6 +66,8 @@ def _base(network: bool) -> str:
     if network:
         source = _with_network_evaluation(source, NETWORK_TEMPLATE.read_text())
     source = source.split(PLATFORM_MARK, 1)[0].rstrip() + "\n"
+    head, rest = source.split(ENDGAME_SECTION[0], 1)
+    source = head + ENDGAME_SECTION[1] + rest.split(ENDGAME_SECTION[1], 1)[1]
     source = _without(source, DROPPED)
     first = ast.parse(source).body[0]  # the docstring
     lines = source.splitlines()[first.end_lineno:]

@@ -24,6 +24,8 @@ TEMPLATE = Path(__file__).with_name("cs303_template.py")
 NUMBA_TEMPLATE = Path(__file__).with_name("cs303_numba_template.py")
 BEGIN, END = "# --- BEGIN WEIGHTS (generated) ---", "# --- END WEIGHTS ---"
 NUMBA_BEGIN, NUMBA_END = "# --- BEGIN NUMBA SEARCH ---", "# --- END NUMBA SEARCH ---"
+NUMBA_SOLVER_TEMPLATE = Path(__file__).with_name("cs303_numba_solver_template.py")
+SOLVER_BEGIN, SOLVER_END = "# --- BEGIN NUMBA SOLVER ---", "# --- END NUMBA SOLVER ---"
 DEFAULT_ENDGAME_EMPTIES = 8
 
 
@@ -81,11 +83,14 @@ def numba_wanted(numba: str | None, depth: int | None) -> bool:
 
 def with_numba_search(template: str) -> str:
     """``template`` with its pure-Python stubs of the numba section replaced by the numba part
-    (``cs303_numba_template.py``)."""
-    part = NUMBA_TEMPLATE.read_text()
-    section = part[part.index(NUMBA_BEGIN):part.index(NUMBA_END) + len(NUMBA_END)]
+    (``cs303_numba_template.py``) and, at its end, the numba solver
+    (``cs303_numba_solver_template.py``)."""
+    search = NUMBA_TEMPLATE.read_text()
+    search = search[search.index(NUMBA_BEGIN):search.index(NUMBA_END)]
+    solver = NUMBA_SOLVER_TEMPLATE.read_text()
+    solver = solver[solver.index(SOLVER_BEGIN) + len(SOLVER_BEGIN):solver.index(SOLVER_END)]
     head, tail = around(template, NUMBA_BEGIN, NUMBA_END)
-    return head + section + tail
+    return head + search.rstrip("\n") + "\n\n" + solver.rstrip("\n") + "\n" + NUMBA_END + tail
 
 
 def around(text: str, begin: str, end: str) -> tuple[str, str]:

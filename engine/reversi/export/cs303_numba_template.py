@@ -22,8 +22,12 @@ _Tables = namedtuple("_Tables", "rays adjacent upward positional bytes weights p
 # an n-tuple network's agent (cs303_ntuple.py) defines INSTANCES and NETWORK: it evaluates with
 # them instead of the square table
 IS_NETWORK = "NETWORK" in globals()
-_Table = namedtuple("_Table", "keys_p keys_o depth lower upper best")
-_COMPILED = {"root": None, "evaluate": None, "error": None, "thread": None}  # once per process
+# per slot: keys (the boards, then depth + 1 and best move + 1 a byte each; 0: empty) and
+# bounds (lower, upper): two arrays, as each array passed down the recursion costs reference
+# counting
+_Table = namedtuple("_Table", "keys bounds")
+_COMPILED = {"root": None, "evaluate": None, "solve_root": None, "error": None,
+             "thread": None}  # once per process
 
 
 def _numba_tables():
@@ -52,10 +56,7 @@ def _numba_tables():
 
 
 def _empty_table(bits):
-    size = 1 << bits
-    return _Table(np.zeros(size, np.uint64), np.zeros(size, np.uint64),
-                  np.full(size, -1, np.int64), np.zeros(size), np.zeros(size),
-                  np.zeros(size, np.int64))
+    return _Table(np.zeros((1 << bits, 3), np.uint64), np.zeros((1 << bits, 2)))
 
 
 def _compile_kernels():
@@ -88,6 +89,10 @@ def _compile_kernels():
     reversed_ = REVERSED
     network = IS_NETWORK
     win = WIN
+    # the evaluation's tables as compile-time constants: arrays passed down the recursion would
+    # cost two atomic reference counts each per call
+    (RAYS, ADJACENT, UPWARD, SQUARE_WEIGHTS, BYTES, FEATURE_WEIGHTS, PHASE, EDGE, UNPACK, OFFSETS,
+     CELLS, LENGTHS, NETWORK_) = (np.ascontiguousarray(a) for a in _numba_tables())
 
     @njit(cache=False)
     def popcount(x):
@@ -123,16 +128,16 @@ def _compile_kernels():
         return moves & ~(P | O) & FULL_
 
     @njit(cache=False)
-    def flips(P, O, sq, t_rays, t_adj, t_up):
+    def flips(P, O, sq):
         flipped = U0
         for k in range(8):
-            adj = t_adj[sq, k]
+            adj = ADJACENT[sq, k]
             if adj == U0:
                 break
             if adj & O:
-                ray = t_rays[sq, k]
+                ray = RAYS[sq, k]
                 stop = ray & ~O
-                if t_up[sq, k]:
+                if UPWARD[sq, k]:
                     stop &= ~stop + U1
                     if stop & P:
                         flipped |= ray & (stop - U1)
@@ -193,7 +198,8 @@ def _compile_kernels():
         return h, v, d9, d7
 
     @njit(cache=False)
-    def edge_stable(P, O, edge, unpack):
+    def edge_stable(P, O):
+        edge, unpack = EDGE, UNPACK
         stable = edge[np.int64(((P & FF) << S[8]) | (O & FF))]
         stable |= edge[np.int64(((P >> S[56]) << S[8]) | (O >> S[56]))] << S[56]
         p = (((P & FILE_A_) * PACK) >> S[56]) & FF
@@ -205,8 +211,8 @@ def _compile_kernels():
         return stable
 
     @njit(cache=False)
-    def stable_discs(P, O, h, v, d9, d7, edge, unpack):
-        stable = edge_stable(P, O, edge, unpack) | (P & h & v & d9 & d7)
+    def stable_discs(P, O, h, v, d9, d7):
+        stable = edge_stable(P, O) | (P & h & v & d9 & d7)
         if not stable:
             return stable
         central = P & INNER_
@@ -221,7 +227,8 @@ def _compile_kernels():
                 return stable
 
     @njit(cache=False)
-    def positional(P, O, phase, tables):
+    def positional(P, O, phase):
+        tables = BYTES
         total = 0.0
         for row in range(8):
             shift = S[8 * row]
@@ -247,28 +254,27 @@ def _compile_kernels():
         return odd, even
 
     @njit(cache=False)
-    def network_value(P, O, phase, k):
+    def network_value(P, O, phase):
         """``network_value`` of the network agent: instance by instance, the same bits."""
-        weights = k.network[phase]
         total = 0.0
-        for i in range(k.offsets.shape[0]):
+        for i in range(OFFSETS.shape[0]):
             index = 0
-            for j in range(k.lengths[i]):
-                c = k.cells[i, j]
+            for j in range(LENGTHS[i]):
+                c = CELLS[i, j]
                 index = 3 * index + np.int64((P >> c) & U1) + 2 * np.int64((O >> c) & U1)
-            total += weights[k.offsets[i] + index]
+            total += NETWORK_[phase, OFFSETS[i] + index]
         return total
 
     @njit(cache=False)
-    def evaluate(P, O, moves, k):
+    def evaluate(P, O, moves):
         """``evaluate`` of the pure-Python agent, summed in the same order (the same bits)."""
         mob_own = popcount(moves)
         mob_opp = popcount(legal(O, P))
         if mob_own == 0 and mob_opp == 0:
             return terminal_value(P, O)
-        phase = k.phase[popcount(P | O)]
-        value = network_value(P, O, phase, k) if network else positional(P, O, phase, k.bytes)
-        f = k.weights[phase]
+        phase = PHASE[popcount(P | O)]
+        value = network_value(P, O, phase) if network else positional(P, O, phase)
+        f = FEATURE_WEIGHTS[phase]
         value += f[0] * mob_own + f[1] * mob_opp
         occupied = P | O
         if f[2] != 0.0 or f[3] != 0.0:
@@ -276,8 +282,8 @@ def _compile_kernels():
             value += f[2] * popcount(O & near_empty) + f[3] * popcount(P & near_empty)
         if f[4] != 0.0 or f[5] != 0.0:
             h, v, d9, d7 = full_lines(occupied)
-            value += f[4] * popcount(stable_discs(P, O, h, v, d9, d7, k.edge, k.unpack))
-            value += f[5] * popcount(stable_discs(O, P, h, v, d9, d7, k.edge, k.unpack))
+            value += f[4] * popcount(stable_discs(P, O, h, v, d9, d7))
+            value += f[5] * popcount(stable_discs(O, P, h, v, d9, d7))
         if f[6] != 0.0 or f[7] != 0.0 or f[8] != 0.0 or f[9] != 0.0:
             a1, h1 = CORNERS[0] & ~occupied, CORNERS[1] & ~occupied
             a8, h8 = CORNERS[2] & ~occupied, CORNERS[3] & ~occupied
@@ -292,9 +298,9 @@ def _compile_kernels():
         return value
 
     @njit(cache=False)
-    def ordered(P, O, moves, hint, k, out):
+    def ordered(P, O, moves, hint, out):
         """``Searcher._order``: ``hint`` first, then by positional weight (a stable sort)."""
-        weights = k.positional[k.phase[popcount(P | O) + 1]]
+        weights = SQUARE_WEIGHTS[PHASE[popcount(P | O) + 1]]
         n = 0
         while moves:
             sq = low_square(moves)
@@ -314,7 +320,7 @@ def _compile_kernels():
         return n
 
     @njit(cache=False)
-    def sorted_by_value(P, O, moves, hint, k, out):
+    def sorted_by_value(P, O, moves, hint, out):
         """``Searcher._sorted``: by the evaluation after the move, ``hint`` first."""
         keys = np.empty(64, dtype=np.float64)
         n = 0
@@ -325,9 +331,9 @@ def _compile_kernels():
             if sq == hint:
                 key = -INF
             else:
-                f = flips(P, O, sq, k.rays, k.adjacent, k.upward)
+                f = flips(P, O, sq)
                 nP, nO = O ^ f, P ^ f ^ low
-                key = evaluate(nP, nO, legal(nP, nO), k)
+                key = evaluate(nP, nO, legal(nP, nO))
             i = n  # squares arrive in increasing order: equal keys stay in square order
             while i > 0 and keys[i - 1] > key:
                 keys[i] = keys[i - 1]
@@ -345,7 +351,7 @@ def _compile_kernels():
         return now
 
     @njit(cache=False)
-    def negamax(P, O, depth, alpha, beta, k, t, stats, deadline):
+    def negamax(P, O, depth, alpha, beta, t, stats, deadline):
         stats[0] += 1
         if not stats[0] & CLOCK_EVERY and clock() > deadline:
             stats[1] = 1
@@ -355,15 +361,16 @@ def _compile_kernels():
         if not moves:
             if not legal(O, P):
                 return terminal_value(P, O)
-            return -negamax(O, P, depth, -beta, -alpha, k, t, stats, deadline)
+            return -negamax(O, P, depth, -beta, -alpha, t, stats, deadline)
         if depth == 0:
-            return evaluate(P, O, moves, k)
+            return evaluate(P, O, moves)
         slot = np.int64(((P * HASH) ^ (O + (O >> S[29]))) * HASH >> TABLE_SHIFT)
         lower, upper, hint = -INF, INF, -1
-        if t.depth[slot] >= 0 and t.keys_p[slot] == P and t.keys_o[slot] == O:
-            hint = t.best[slot]
-            if t.depth[slot] == depth:
-                lower, upper = t.lower[slot], t.upper[slot]
+        data = np.int64(t.keys[slot, 2])
+        if data and t.keys[slot, 0] == P and t.keys[slot, 1] == O:
+            hint = (data >> 8) - 1
+            if (data & 255) - 1 == depth:
+                lower, upper = t.bounds[slot, 0], t.bounds[slot, 1]
                 if lower >= beta:
                     return lower
                 if upper <= alpha or lower == upper:
@@ -373,13 +380,13 @@ def _compile_kernels():
         best, best_move = -INF, -1
         squares = np.empty(64, dtype=np.int64)
         if depth >= SORT_DEPTH:
-            n = sorted_by_value(P, O, moves, hint, k, squares)
+            n = sorted_by_value(P, O, moves, hint, squares)
         else:
-            n = ordered(P, O, moves, hint, k, squares)
+            n = ordered(P, O, moves, hint, squares)
         for i in range(n):
             sq = squares[i]
-            f = flips(P, O, sq, k.rays, k.adjacent, k.upward)
-            value = -negamax(O ^ f, P ^ f ^ (U1 << np.uint64(sq)), depth - 1, -b, -a, k, t, stats,
+            f = flips(P, O, sq)
+            value = -negamax(O ^ f, P ^ f ^ (U1 << np.uint64(sq)), depth - 1, -b, -a, t, stats,
                              deadline)
             if stats[1]:
                 return 0.0
@@ -395,21 +402,22 @@ def _compile_kernels():
             lower = max(lower, best)
         else:
             lower = upper = best
-        t.keys_p[slot], t.keys_o[slot], t.depth[slot] = P, O, depth
-        t.lower[slot], t.upper[slot], t.best[slot] = lower, upper, best_move
+        t.keys[slot, 0], t.keys[slot, 1] = P, O
+        t.keys[slot, 2] = np.uint64((depth + 1) | ((best_move + 1) << 8))
+        t.bounds[slot, 0], t.bounds[slot, 1] = lower, upper
         return best
 
     @njit(cache=False)
-    def root(P, O, depth, first, k, t, stats, deadline, events):
+    def root(P, O, depth, first, t, stats, deadline, events):
         """``Searcher.root``: ``events`` gets every move that becomes the best (``stats[2]``
         of them); returns the best move, or -1 when the deadline came first."""
         best, best_move = -INF, -1
         squares = np.empty(64, dtype=np.int64)
-        n = ordered(P, O, legal(P, O), first, k, squares)
+        n = ordered(P, O, legal(P, O), first, squares)
         for i in range(n):
             sq = squares[i]
-            f = flips(P, O, sq, k.rays, k.adjacent, k.upward)
-            value = -negamax(O ^ f, P ^ f ^ (U1 << np.uint64(sq)), depth - 1, -INF, -best, k, t,
+            f = flips(P, O, sq)
+            value = -negamax(O ^ f, P ^ f ^ (U1 << np.uint64(sq)), depth - 1, -INF, -best, t,
                              stats, deadline)
             if stats[1]:
                 return -1
@@ -419,21 +427,30 @@ def _compile_kernels():
                 stats[2] += 1
         return best_move
 
-    return root, evaluate
+    return root, evaluate, _compile_solver(popcount, low_square, legal, flips, final_score, clock)
+
+
+# a position of 10 empties (a game's end, reached by legal moves) that the warm-up solves
+WARM_UP_SOLVE = (0x1D80F2736FDCC4C2, 0x607F0C8810203B30)
 
 
 def _compile_in_background():
     try:
-        root, evaluate = _compile_kernels()
+        root, evaluate, solve_root = _compile_kernels()
         # the first node reads the clock (object mode), as every 1,024th does later
         stats, events = np.array([CLOCK_EVERY, 0, 0], np.int64), np.zeros(64, np.int64)
         P, O = np.uint64(0x0000000810000000), np.uint64(0x0000001008000000)
         # compiles on this first call, with the argument types of every later one
-        root(P, O, 2, -1, _numba_tables(), _empty_table(NUMBA_TABLE_BITS), stats, 1e300,
-             events)
+        root(P, O, 2, -1, _empty_table(NUMBA_TABLE_BITS), stats, 1e300, events)
         if stats[0] <= CLOCK_EVERY or stats[1]:
             raise RuntimeError("the warm-up search did not run as it should")
+        stats[:] = CLOCK_EVERY, 0, 0
+        P, O = (np.uint64(x) for x in WARM_UP_SOLVE)
+        outcome, _ = solve_root(P, O, -1, _empty_solver_table(NUMBA_TABLE_BITS), stats, 1e300)
+        if stats[0] <= CLOCK_EVERY or stats[1] or outcome == OUT_OF_TIME:
+            raise RuntimeError("the warm-up solve did not run as it should")
         _COMPILED["root"], _COMPILED["evaluate"] = root, evaluate
+        _COMPILED["solve_root"] = solve_root
     except Exception as exc:  # no numba, or it cannot compile here: play pure Python
         _COMPILED["error"] = type(exc).__name__ + ": " + str(exc)
 
@@ -464,31 +481,58 @@ def wait_until_compiled(seconds=None):
 class NumbaSearch:
     """``search_root`` on the compiled kernels: the same moves as the pure-Python one."""
 
-    def __init__(self, root):
-        self.root = root
-        self.tables = _numba_tables()
+    def __init__(self, root, solve_root):
+        self.root, self.solve_root = root, solve_root
         self.table = _empty_table(NUMBA_TABLE_BITS)
+        self.solver_table = _empty_solver_table(NUMBA_TABLE_BITS)
         self.events = np.zeros(64, np.int64)
+        self.speed = SolveSpeed(NUMBA_SOLVE_SPEED)
 
-    def search_root(self, P, O, deadline, on_best, max_depth=64):
-        self.table.depth[:] = -1
+    def search_root(self, P, O, deadline, on_best, max_depth=64, solve_empties=None):
+        """``search_root`` of the template, compiled (its solve's speed: ``self.speed``)."""
+        empties = 64 - _popcount(P | O)
+        solving = max_depth >= empties and (
+            self.speed.fits(empties, deadline) if solve_empties is None
+            else empties <= solve_empties)
+        self.table.keys[:, 2] = 0
         stats = np.zeros(3, np.int64)  # nodes, out of time, moves in ``events``
-        best, completed = -1, 0
-        for depth in deepening_schedule(64 - _popcount(P | O), max_depth):
+        P, O = np.uint64(P), np.uint64(O)
+        depths = deepening_schedule(empties, max_depth)
+        until = heuristic_deadline(deadline) if solving else deadline
+        best, completed = self.deepen(P, O, depths, -1, until, stats, on_best)
+        if not solving or completed == empties:
+            return completed, int(stats[0]), None
+        self.solver_table[:, :2] = 0
+        solve_stats = np.zeros(2, np.int64)  # nodes, out of time
+        start = time.perf_counter()
+        outcome, move = self.solve_root(P, O, best, self.solver_table, solve_stats, deadline)
+        self.speed.measured(solve_stats[0], time.perf_counter() - start)
+        if move >= 0:
+            on_best(int(move))
+        if outcome == -1:  # lost against perfect play: the deepening goes on
+            stats[1] = 0
+            more = self.deepen(P, O, depths[completed:], best, deadline, stats, on_best)[1]
+            completed = max(completed, more)
+        nodes = int(stats[0] + solve_stats[0])
+        return completed, nodes, None if outcome == OUT_OF_TIME else int(outcome)
+
+    def deepen(self, P, O, depths, best, deadline, stats, on_best):
+        """``deepen`` of the template: (the deepest completed depth's move, that depth or 0)."""
+        completed = 0
+        for depth in depths:
             stats[2] = 0
-            move = self.root(np.uint64(P), np.uint64(O), depth, best, self.tables, self.table,
-                             stats, deadline, self.events)
+            move = self.root(P, O, depth, best, self.table, stats, deadline, self.events)
             for sq in self.events[:stats[2]]:
                 on_best(int(sq))
             if stats[1]:
                 break
             best, completed = move, depth
-        return completed, int(stats[0])
+        return best, completed
 
 
 def compiled_search(held=None):
     """A ``NumbaSearch`` once numba has compiled (``held``: the caller's, reused), else None."""
     if held is not None or _COMPILED["root"] is None:
         return held
-    return NumbaSearch(_COMPILED["root"])
+    return NumbaSearch(_COMPILED["root"], _COMPILED["solve_root"])
 # --- END NUMBA SEARCH ---

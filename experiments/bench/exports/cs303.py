@@ -1,6 +1,6 @@
 """Speed of the exported CS303 agent, pure Python and with its numba search: nodes per second,
-how deep its iterative deepening gets, how much of the time limit it uses, what the numba
-compile costs and how much memory each takes.
+how deep its iterative deepening gets, how much of the time limit it uses, how fast it proves
+endgames (``cs303_endgame``), what the numba compile costs and how much memory each takes.
 
     python -m experiments.bench.exports.cs303 --out experiments/results/bench_cs303.md
     python -m experiments.bench.exports.cs303 --before HEAD~3 --out ...  # and the file then
@@ -31,6 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
+from experiments.bench.exports import cs303_endgame
 from experiments.common import arguments, rel
 from experiments.stamp import ROOT, Stamp, write_result
 
@@ -241,6 +242,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--depth", type=int, default=8)
     p.add_argument("--time-outs", type=float, nargs="+", default=[2.0, 5.0],
                    help="the platform's seconds per move (the course's default is 5)")
+    p.add_argument("--endgame-positions", type=int, default=10,
+                   help="endgame positions per number of empty squares")
     args = p.parse_args(argv)
     stamp = Stamp.begin(None if argv is None else [__file__, *argv])
     with tempfile.TemporaryDirectory() as tmp:
@@ -255,12 +258,14 @@ def main(argv: list[str] | None = None) -> int:
                 assert module.wait_until_compiled(900), module._COMPILED["error"]
         boards = midgame(next(iter(modules.values())), args.positions, args.seed)
         rows = measure(modules, boards, args.depth, args.time_outs)
+        endgame = cs303_endgame.measure(modules["pure Python (--numba off)"], modules["numba"],
+                                        boards, args.endgame_positions, args.seed)
         fresh = {label: fresh_process(path) for label, path in agents.items()}
         fresh["TD network (numba)"] = fresh_process(NETWORK_AGENT)
         switch = moves_before_numba(args.agent)
     data = {"agent": rel(args.agent), "before": args.before, "positions": len(boards),
             "seed": args.seed, "agents": rows, "fresh_process": fresh,
-            "moves_before_numba": switch}
+            "moves_before_numba": switch, "endgame": {str(e): r for e, r in endgame.items()}}
     lines = [f"Agent `{data['agent']}` (numba, once compiled) and the same champion exported "
              "with `--numba off`" + (f", and `{rel(AGENT)}` at `{args.before}`" if args.before
                                      else "")
@@ -279,6 +284,7 @@ def main(argv: list[str] | None = None) -> int:
     for label, f in fresh.items():
         compiled = "-" if f["compile_seconds"] is None else f"{f['compile_seconds']:.1f}"
         lines.append(f"| {label} | {compiled} | {f['peak_rss_mb']:.0f} |")
+    lines += cs303_endgame.lines(endgame, args.endgame_positions)
     lines += ["", "On the platform the compile runs beside the first moves, which are pure Python: "
               f"in a new process, the numba agent against itself at 2 s a move played "
               f"**{switch['pure_moves']} moves** ({switch['seconds']:.1f} s, both sides) before "

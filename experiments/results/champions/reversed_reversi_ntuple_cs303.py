@@ -4252,18 +4252,214 @@ def deepening_schedule(empties, max_depth=64):
     return list(range(1, min(max_depth, empties) + 1))
 
 
-def search_root(P, O, deadline, on_best, max_depth=64):
+def search_root(P, O, deadline, on_best, max_depth=64, solve_empties=None, speed=None):
     """Iterative deepening until ``deadline``; ``on_best(sq)`` hears every move that becomes
-    the best (see ``Searcher.root``). Returns (deepest depth completed, nodes searched)."""
-    searcher = Searcher(deadline)
-    best, completed = None, 0
-    for depth in deepening_schedule(64 - _popcount(P | O), max_depth):
+    the best (see ``Searcher.root``). Near the end, unless ``max_depth`` stops short of it, the
+    deepening gets ``SOLVE_SHARE`` of the time and ``Solver`` the rest (``solve_after``): when
+    ``speed`` (a ``SolveSpeed``, default ``PURE_SOLVE_SPEED``) expects the solve to finish, or
+    (``solve_empties``) whenever at most that many squares are empty. Returns (deepest depth
+    completed, nodes searched, the solve's outcome: 1 won, 0 drawn, -1 lost, None when not
+    solved)."""
+    empties = 64 - _popcount(P | O)
+    speed = PURE_SOLVE_SPEED if speed is None else speed
+    solving = max_depth >= empties and (speed.fits(empties, deadline) if solve_empties is None
+                                        else empties <= solve_empties)
+    searcher = Searcher(heuristic_deadline(deadline) if solving else deadline)
+    depths = deepening_schedule(empties, max_depth)
+    best, completed = deepen(searcher, P, O, depths, None, on_best)
+    if not solving or completed == empties:  # a search to the end is exact already
+        return completed, searcher.nodes, None
+    solver, start = Solver(deadline), time.perf_counter()
+    outcome = solve_after(solver, P, O, best, on_best)
+    speed.measured(solver.nodes, time.perf_counter() - start)
+    if outcome == -1:  # lost against perfect play: the deepening's move, with the time left
+        searcher.deadline = deadline
+        completed = max(completed, deepen(searcher, P, O, depths[completed:], best, on_best)[1])
+    return completed, searcher.nodes + solver.nodes, outcome
+
+
+def deepen(searcher, P, O, depths, best, on_best):
+    """``searcher.root`` at each of ``depths`` until its deadline, ``best`` (the last depth's
+    move) first; returns (the deepest completed depth's move, that depth or 0)."""
+    completed = 0
+    for depth in depths:
         try:
             best = searcher.root(P, O, depth, best, on_best)
         except _Timeout:
             break
         completed = depth
-    return completed, searcher.nodes
+    return best, completed
+
+
+# --- the exact endgame ----------------------------------------------------------------------
+# Near the end, the agent proves the game's outcome. The deepening plays first, for a share of
+# the time; then a solver of the final disc difference looks for a winning move, else a drawing
+# one, with the time left. A proven win or draw is played. After a proven loss the deepening
+# goes on with the time left and its move is played (against a fallible opponent the heuristic
+# move is a better bet than the least bad loss); so is it when the solve runs out of time. The
+# move played depends only on proven facts (the first move in a fixed order that wins, else
+# draws), so the numba solver plays the same moves.
+
+SOLVE_SHARE = 0.25  # share of the time the deepening gets before the solve
+SOLVE_NODES_16 = 150_000  # nodes a solve with 16 empties typically takes (most take fewer)
+SOLVE_GROWTH = 4.0  # and each further empty square multiplies them by about this much
+SOLVE_SMALL = 5  # nodes with this few empties use neither the table nor the ordering
+# ordering ties (higher first): corners, then edges away from corners; next to corners last
+SQUARE_BONUS = (
+    9, 2, 8, 6, 6, 8, 2, 9, 2, 0, 3, 4, 4, 3, 0, 2, 8, 3, 7, 5, 5, 7, 3, 8, 6, 4, 5, 1, 1, 5, 4, 6,
+    6, 4, 5, 1, 1, 5, 4, 6, 8, 3, 7, 5, 5, 7, 3, 8, 2, 0, 3, 4, 4, 3, 0, 2, 9, 2, 8, 6, 6, 8, 2, 9,
+)
+CORNERS = 0x8100000000000081
+HINT_KEY = 1024  # above every other key (at most 9)
+
+
+class SolveSpeed:
+    """A solver's nodes per second (a running mean of its solves), and whether a solve of so
+    many empty squares is expected to finish in the time left after the deepening's share."""
+
+    def __init__(self, nodes_per_second):
+        self.rate = float(nodes_per_second)
+
+    def fits(self, empties, deadline):
+        seconds = (1.0 - SOLVE_SHARE) * (deadline - time.perf_counter())
+        return SOLVE_NODES_16 * SOLVE_GROWTH ** (empties - 16) <= self.rate * seconds
+
+    def measured(self, nodes, seconds):
+        if seconds > 0.01:  # shorter solves time mostly their start
+            self.rate = 0.5 * self.rate + 0.5 * nodes / seconds
+
+
+PURE_SOLVE_SPEED = SolveSpeed(200_000)  # a first guess: this machine's speed is ~270,000
+
+
+def heuristic_deadline(deadline):
+    """When the deepening stops so that the solve gets the rest of the time."""
+    now = time.perf_counter()
+    return now + SOLVE_SHARE * max(0.0, deadline - now)
+
+
+def fastest_first(P, O, moves, hint=None):
+    """(square, P, O) after each move, ``hint`` first, then fewest opponent replies (corners
+    counting twice), ties by ``SQUARE_BONUS`` then square: the order that proves fastest."""
+    keyed = []
+    while moves:
+        low = moves & -moves
+        moves ^= low
+        sq = low.bit_length() - 1
+        f = flips(P, O, sq)
+        nP, nO = O ^ f, P ^ f ^ low
+        if sq == hint:
+            key = HINT_KEY
+        else:
+            replies = legal_moves(nP, nO)
+            key = SQUARE_BONUS[sq] - 16 * (_popcount(replies) + _popcount(replies & CORNERS))
+        keyed.append((key, -sq, nP, nO))
+    keyed.sort(reverse=True)
+    return [(-sq, nP, nO) for _, sq, nP, nO in keyed]
+
+
+class Solver(_Clocked):
+    """The exact final disc difference (``final_score``): fail-soft alpha-beta with principal
+    variation search (null windows after the first move), fastest-first ordering, and a table
+    of proven bounds and best moves per position."""
+
+    def __init__(self, deadline):
+        self.deadline = deadline
+        self.nodes = 0
+        self.table = {}  # (P, O) -> (lower bound, upper bound, best move)
+
+    def value(self, P, O, alpha, beta):
+        """The exact value for the side to move if it lies in ``(alpha, beta)``, else a bound
+        beyond the window."""
+        if 64 - _popcount(P | O) <= SOLVE_SMALL:
+            return self.small(P, O, alpha, beta, False)
+        self.tick()
+        moves = legal_moves(P, O)
+        if not moves:
+            if not legal_moves(O, P):
+                return final_score(P, O)
+            return -self.value(O, P, -beta, -alpha)
+        lower, upper, hint = self.table.get((P, O), (-65, 65, None))
+        cut = table_cut(lower, upper, alpha, beta)
+        if cut is not None:
+            return cut
+        a, b = max(alpha, lower), min(beta, upper)
+        best, best_move = -65, None
+        for i, (sq, nP, nO) in enumerate(fastest_first(P, O, moves, hint)):
+            if i == 0:
+                v = -self.value(nP, nO, -b, -a)
+            else:
+                v = -self.value(nP, nO, -a - 1, -a)
+                if a < v < b:
+                    v = -self.value(nP, nO, -b, -a)
+            if v > best:
+                best, best_move = v, sq
+                if v > a:
+                    a = v
+                    if a >= b:
+                        break
+        lower, upper = proven_bounds(best, max(alpha, lower), b, lower, upper)
+        self.table[(P, O)] = (lower, upper, best_move)
+        return best
+
+    def small(self, P, O, alpha, beta, passed):
+        """``value`` with few empties: each empty square tried in turn (no move list, no table,
+        no ordering); ``passed``: the other side has just passed."""
+        self.tick()
+        empty = ~(P | O) & FULL
+        if not empty & (empty - 1):  # none or one
+            return last_square(P, O, empty) if empty else final_score(P, O)
+        best, x = -65, empty
+        while x:
+            low = x & -x
+            x ^= low
+            f = flips(P, O, low.bit_length() - 1)
+            if f:
+                v = -self.small(O ^ f, P ^ f ^ low, -beta, -max(alpha, best), False)
+                if v > best:
+                    best = v
+                    if best >= beta:
+                        return best
+        if best > -65:
+            return best
+        if passed:
+            return final_score(P, O)
+        return -self.small(O, P, -beta, -alpha, True)
+
+    def root(self, P, O, first=None):
+        """(outcome, move): the first move (``first``, then ``fastest_first``'s order) that
+        wins (1), else the first that draws (0), else (-1, None): every move loses."""
+        alpha, best_move = -1, None
+        for sq, nP, nO in fastest_first(P, O, legal_moves(P, O), first):
+            v = -self.value(nP, nO, -1, -alpha)
+            if v > alpha:
+                if v >= 1:
+                    return 1, sq
+                alpha, best_move = 0, sq
+        return alpha, best_move
+
+
+def last_square(P, O, square):
+    """The final disc difference for the side to move with one empty ``square`` (a bit) left."""
+    f = flips(P, O, square.bit_length() - 1)
+    if f:
+        return final_score(P ^ f ^ square, O ^ f)
+    f = flips(O, P, square.bit_length() - 1)
+    if f:
+        return final_score(P ^ f, O ^ f ^ square)
+    return final_score(P, O)
+
+
+def solve_after(solver, P, O, first, on_best):
+    """``solver``'s outcome of the position (``Solver.root``, the deepening's move ``first``
+    tried first), None if it ran out of time; ``on_best`` hears a winning or drawing move."""
+    try:
+        outcome, move = solver.root(P, O, first)
+    except _Timeout:
+        return None
+    if move is not None:
+        on_best(move)
+    return outcome
 
 
 # --- fixed depth: exactly the engine's agent ---------------------------------------------------
@@ -4356,8 +4552,12 @@ _Tables = namedtuple("_Tables", "rays adjacent upward positional bytes weights p
 # an n-tuple network's agent (cs303_ntuple.py) defines INSTANCES and NETWORK: it evaluates with
 # them instead of the square table
 IS_NETWORK = "NETWORK" in globals()
-_Table = namedtuple("_Table", "keys_p keys_o depth lower upper best")
-_COMPILED = {"root": None, "evaluate": None, "error": None, "thread": None}  # once per process
+# per slot: keys (the boards, then depth + 1 and best move + 1 a byte each; 0: empty) and
+# bounds (lower, upper): two arrays, as each array passed down the recursion costs reference
+# counting
+_Table = namedtuple("_Table", "keys bounds")
+_COMPILED = {"root": None, "evaluate": None, "solve_root": None, "error": None,
+             "thread": None}  # once per process
 
 
 def _numba_tables():
@@ -4386,10 +4586,7 @@ def _numba_tables():
 
 
 def _empty_table(bits):
-    size = 1 << bits
-    return _Table(np.zeros(size, np.uint64), np.zeros(size, np.uint64),
-                  np.full(size, -1, np.int64), np.zeros(size), np.zeros(size),
-                  np.zeros(size, np.int64))
+    return _Table(np.zeros((1 << bits, 3), np.uint64), np.zeros((1 << bits, 2)))
 
 
 def _compile_kernels():
@@ -4422,6 +4619,10 @@ def _compile_kernels():
     reversed_ = REVERSED
     network = IS_NETWORK
     win = WIN
+    # the evaluation's tables as compile-time constants: arrays passed down the recursion would
+    # cost two atomic reference counts each per call
+    (RAYS, ADJACENT, UPWARD, SQUARE_WEIGHTS, BYTES, FEATURE_WEIGHTS, PHASE, EDGE, UNPACK, OFFSETS,
+     CELLS, LENGTHS, NETWORK_) = (np.ascontiguousarray(a) for a in _numba_tables())
 
     @njit(cache=False)
     def popcount(x):
@@ -4457,16 +4658,16 @@ def _compile_kernels():
         return moves & ~(P | O) & FULL_
 
     @njit(cache=False)
-    def flips(P, O, sq, t_rays, t_adj, t_up):
+    def flips(P, O, sq):
         flipped = U0
         for k in range(8):
-            adj = t_adj[sq, k]
+            adj = ADJACENT[sq, k]
             if adj == U0:
                 break
             if adj & O:
-                ray = t_rays[sq, k]
+                ray = RAYS[sq, k]
                 stop = ray & ~O
-                if t_up[sq, k]:
+                if UPWARD[sq, k]:
                     stop &= ~stop + U1
                     if stop & P:
                         flipped |= ray & (stop - U1)
@@ -4527,7 +4728,8 @@ def _compile_kernels():
         return h, v, d9, d7
 
     @njit(cache=False)
-    def edge_stable(P, O, edge, unpack):
+    def edge_stable(P, O):
+        edge, unpack = EDGE, UNPACK
         stable = edge[np.int64(((P & FF) << S[8]) | (O & FF))]
         stable |= edge[np.int64(((P >> S[56]) << S[8]) | (O >> S[56]))] << S[56]
         p = (((P & FILE_A_) * PACK) >> S[56]) & FF
@@ -4539,8 +4741,8 @@ def _compile_kernels():
         return stable
 
     @njit(cache=False)
-    def stable_discs(P, O, h, v, d9, d7, edge, unpack):
-        stable = edge_stable(P, O, edge, unpack) | (P & h & v & d9 & d7)
+    def stable_discs(P, O, h, v, d9, d7):
+        stable = edge_stable(P, O) | (P & h & v & d9 & d7)
         if not stable:
             return stable
         central = P & INNER_
@@ -4555,7 +4757,8 @@ def _compile_kernels():
                 return stable
 
     @njit(cache=False)
-    def positional(P, O, phase, tables):
+    def positional(P, O, phase):
+        tables = BYTES
         total = 0.0
         for row in range(8):
             shift = S[8 * row]
@@ -4581,28 +4784,27 @@ def _compile_kernels():
         return odd, even
 
     @njit(cache=False)
-    def network_value(P, O, phase, k):
+    def network_value(P, O, phase):
         """``network_value`` of the network agent: instance by instance, the same bits."""
-        weights = k.network[phase]
         total = 0.0
-        for i in range(k.offsets.shape[0]):
+        for i in range(OFFSETS.shape[0]):
             index = 0
-            for j in range(k.lengths[i]):
-                c = k.cells[i, j]
+            for j in range(LENGTHS[i]):
+                c = CELLS[i, j]
                 index = 3 * index + np.int64((P >> c) & U1) + 2 * np.int64((O >> c) & U1)
-            total += weights[k.offsets[i] + index]
+            total += NETWORK_[phase, OFFSETS[i] + index]
         return total
 
     @njit(cache=False)
-    def evaluate(P, O, moves, k):
+    def evaluate(P, O, moves):
         """``evaluate`` of the pure-Python agent, summed in the same order (the same bits)."""
         mob_own = popcount(moves)
         mob_opp = popcount(legal(O, P))
         if mob_own == 0 and mob_opp == 0:
             return terminal_value(P, O)
-        phase = k.phase[popcount(P | O)]
-        value = network_value(P, O, phase, k) if network else positional(P, O, phase, k.bytes)
-        f = k.weights[phase]
+        phase = PHASE[popcount(P | O)]
+        value = network_value(P, O, phase) if network else positional(P, O, phase)
+        f = FEATURE_WEIGHTS[phase]
         value += f[0] * mob_own + f[1] * mob_opp
         occupied = P | O
         if f[2] != 0.0 or f[3] != 0.0:
@@ -4610,8 +4812,8 @@ def _compile_kernels():
             value += f[2] * popcount(O & near_empty) + f[3] * popcount(P & near_empty)
         if f[4] != 0.0 or f[5] != 0.0:
             h, v, d9, d7 = full_lines(occupied)
-            value += f[4] * popcount(stable_discs(P, O, h, v, d9, d7, k.edge, k.unpack))
-            value += f[5] * popcount(stable_discs(O, P, h, v, d9, d7, k.edge, k.unpack))
+            value += f[4] * popcount(stable_discs(P, O, h, v, d9, d7))
+            value += f[5] * popcount(stable_discs(O, P, h, v, d9, d7))
         if f[6] != 0.0 or f[7] != 0.0 or f[8] != 0.0 or f[9] != 0.0:
             a1, h1 = CORNERS[0] & ~occupied, CORNERS[1] & ~occupied
             a8, h8 = CORNERS[2] & ~occupied, CORNERS[3] & ~occupied
@@ -4626,9 +4828,9 @@ def _compile_kernels():
         return value
 
     @njit(cache=False)
-    def ordered(P, O, moves, hint, k, out):
+    def ordered(P, O, moves, hint, out):
         """``Searcher._order``: ``hint`` first, then by positional weight (a stable sort)."""
-        weights = k.positional[k.phase[popcount(P | O) + 1]]
+        weights = SQUARE_WEIGHTS[PHASE[popcount(P | O) + 1]]
         n = 0
         while moves:
             sq = low_square(moves)
@@ -4648,7 +4850,7 @@ def _compile_kernels():
         return n
 
     @njit(cache=False)
-    def sorted_by_value(P, O, moves, hint, k, out):
+    def sorted_by_value(P, O, moves, hint, out):
         """``Searcher._sorted``: by the evaluation after the move, ``hint`` first."""
         keys = np.empty(64, dtype=np.float64)
         n = 0
@@ -4659,9 +4861,9 @@ def _compile_kernels():
             if sq == hint:
                 key = -INF
             else:
-                f = flips(P, O, sq, k.rays, k.adjacent, k.upward)
+                f = flips(P, O, sq)
                 nP, nO = O ^ f, P ^ f ^ low
-                key = evaluate(nP, nO, legal(nP, nO), k)
+                key = evaluate(nP, nO, legal(nP, nO))
             i = n  # squares arrive in increasing order: equal keys stay in square order
             while i > 0 and keys[i - 1] > key:
                 keys[i] = keys[i - 1]
@@ -4679,7 +4881,7 @@ def _compile_kernels():
         return now
 
     @njit(cache=False)
-    def negamax(P, O, depth, alpha, beta, k, t, stats, deadline):
+    def negamax(P, O, depth, alpha, beta, t, stats, deadline):
         stats[0] += 1
         if not stats[0] & CLOCK_EVERY and clock() > deadline:
             stats[1] = 1
@@ -4689,15 +4891,16 @@ def _compile_kernels():
         if not moves:
             if not legal(O, P):
                 return terminal_value(P, O)
-            return -negamax(O, P, depth, -beta, -alpha, k, t, stats, deadline)
+            return -negamax(O, P, depth, -beta, -alpha, t, stats, deadline)
         if depth == 0:
-            return evaluate(P, O, moves, k)
+            return evaluate(P, O, moves)
         slot = np.int64(((P * HASH) ^ (O + (O >> S[29]))) * HASH >> TABLE_SHIFT)
         lower, upper, hint = -INF, INF, -1
-        if t.depth[slot] >= 0 and t.keys_p[slot] == P and t.keys_o[slot] == O:
-            hint = t.best[slot]
-            if t.depth[slot] == depth:
-                lower, upper = t.lower[slot], t.upper[slot]
+        data = np.int64(t.keys[slot, 2])
+        if data and t.keys[slot, 0] == P and t.keys[slot, 1] == O:
+            hint = (data >> 8) - 1
+            if (data & 255) - 1 == depth:
+                lower, upper = t.bounds[slot, 0], t.bounds[slot, 1]
                 if lower >= beta:
                     return lower
                 if upper <= alpha or lower == upper:
@@ -4707,13 +4910,13 @@ def _compile_kernels():
         best, best_move = -INF, -1
         squares = np.empty(64, dtype=np.int64)
         if depth >= SORT_DEPTH:
-            n = sorted_by_value(P, O, moves, hint, k, squares)
+            n = sorted_by_value(P, O, moves, hint, squares)
         else:
-            n = ordered(P, O, moves, hint, k, squares)
+            n = ordered(P, O, moves, hint, squares)
         for i in range(n):
             sq = squares[i]
-            f = flips(P, O, sq, k.rays, k.adjacent, k.upward)
-            value = -negamax(O ^ f, P ^ f ^ (U1 << np.uint64(sq)), depth - 1, -b, -a, k, t, stats,
+            f = flips(P, O, sq)
+            value = -negamax(O ^ f, P ^ f ^ (U1 << np.uint64(sq)), depth - 1, -b, -a, t, stats,
                              deadline)
             if stats[1]:
                 return 0.0
@@ -4729,21 +4932,22 @@ def _compile_kernels():
             lower = max(lower, best)
         else:
             lower = upper = best
-        t.keys_p[slot], t.keys_o[slot], t.depth[slot] = P, O, depth
-        t.lower[slot], t.upper[slot], t.best[slot] = lower, upper, best_move
+        t.keys[slot, 0], t.keys[slot, 1] = P, O
+        t.keys[slot, 2] = np.uint64((depth + 1) | ((best_move + 1) << 8))
+        t.bounds[slot, 0], t.bounds[slot, 1] = lower, upper
         return best
 
     @njit(cache=False)
-    def root(P, O, depth, first, k, t, stats, deadline, events):
+    def root(P, O, depth, first, t, stats, deadline, events):
         """``Searcher.root``: ``events`` gets every move that becomes the best (``stats[2]``
         of them); returns the best move, or -1 when the deadline came first."""
         best, best_move = -INF, -1
         squares = np.empty(64, dtype=np.int64)
-        n = ordered(P, O, legal(P, O), first, k, squares)
+        n = ordered(P, O, legal(P, O), first, squares)
         for i in range(n):
             sq = squares[i]
-            f = flips(P, O, sq, k.rays, k.adjacent, k.upward)
-            value = -negamax(O ^ f, P ^ f ^ (U1 << np.uint64(sq)), depth - 1, -INF, -best, k, t,
+            f = flips(P, O, sq)
+            value = -negamax(O ^ f, P ^ f ^ (U1 << np.uint64(sq)), depth - 1, -INF, -best, t,
                              stats, deadline)
             if stats[1]:
                 return -1
@@ -4753,21 +4957,30 @@ def _compile_kernels():
                 stats[2] += 1
         return best_move
 
-    return root, evaluate
+    return root, evaluate, _compile_solver(popcount, low_square, legal, flips, final_score, clock)
+
+
+# a position of 10 empties (a game's end, reached by legal moves) that the warm-up solves
+WARM_UP_SOLVE = (0x1D80F2736FDCC4C2, 0x607F0C8810203B30)
 
 
 def _compile_in_background():
     try:
-        root, evaluate = _compile_kernels()
+        root, evaluate, solve_root = _compile_kernels()
         # the first node reads the clock (object mode), as every 1,024th does later
         stats, events = np.array([CLOCK_EVERY, 0, 0], np.int64), np.zeros(64, np.int64)
         P, O = np.uint64(0x0000000810000000), np.uint64(0x0000001008000000)
         # compiles on this first call, with the argument types of every later one
-        root(P, O, 2, -1, _numba_tables(), _empty_table(NUMBA_TABLE_BITS), stats, 1e300,
-             events)
+        root(P, O, 2, -1, _empty_table(NUMBA_TABLE_BITS), stats, 1e300, events)
         if stats[0] <= CLOCK_EVERY or stats[1]:
             raise RuntimeError("the warm-up search did not run as it should")
+        stats[:] = CLOCK_EVERY, 0, 0
+        P, O = (np.uint64(x) for x in WARM_UP_SOLVE)
+        outcome, _ = solve_root(P, O, -1, _empty_solver_table(NUMBA_TABLE_BITS), stats, 1e300)
+        if stats[0] <= CLOCK_EVERY or stats[1] or outcome == OUT_OF_TIME:
+            raise RuntimeError("the warm-up solve did not run as it should")
         _COMPILED["root"], _COMPILED["evaluate"] = root, evaluate
+        _COMPILED["solve_root"] = solve_root
     except Exception as exc:  # no numba, or it cannot compile here: play pure Python
         _COMPILED["error"] = type(exc).__name__ + ": " + str(exc)
 
@@ -4798,33 +5011,230 @@ def wait_until_compiled(seconds=None):
 class NumbaSearch:
     """``search_root`` on the compiled kernels: the same moves as the pure-Python one."""
 
-    def __init__(self, root):
-        self.root = root
-        self.tables = _numba_tables()
+    def __init__(self, root, solve_root):
+        self.root, self.solve_root = root, solve_root
         self.table = _empty_table(NUMBA_TABLE_BITS)
+        self.solver_table = _empty_solver_table(NUMBA_TABLE_BITS)
         self.events = np.zeros(64, np.int64)
+        self.speed = SolveSpeed(NUMBA_SOLVE_SPEED)
 
-    def search_root(self, P, O, deadline, on_best, max_depth=64):
-        self.table.depth[:] = -1
+    def search_root(self, P, O, deadline, on_best, max_depth=64, solve_empties=None):
+        """``search_root`` of the template, compiled (its solve's speed: ``self.speed``)."""
+        empties = 64 - _popcount(P | O)
+        solving = max_depth >= empties and (
+            self.speed.fits(empties, deadline) if solve_empties is None
+            else empties <= solve_empties)
+        self.table.keys[:, 2] = 0
         stats = np.zeros(3, np.int64)  # nodes, out of time, moves in ``events``
-        best, completed = -1, 0
-        for depth in deepening_schedule(64 - _popcount(P | O), max_depth):
+        P, O = np.uint64(P), np.uint64(O)
+        depths = deepening_schedule(empties, max_depth)
+        until = heuristic_deadline(deadline) if solving else deadline
+        best, completed = self.deepen(P, O, depths, -1, until, stats, on_best)
+        if not solving or completed == empties:
+            return completed, int(stats[0]), None
+        self.solver_table[:, :2] = 0
+        solve_stats = np.zeros(2, np.int64)  # nodes, out of time
+        start = time.perf_counter()
+        outcome, move = self.solve_root(P, O, best, self.solver_table, solve_stats, deadline)
+        self.speed.measured(solve_stats[0], time.perf_counter() - start)
+        if move >= 0:
+            on_best(int(move))
+        if outcome == -1:  # lost against perfect play: the deepening goes on
+            stats[1] = 0
+            more = self.deepen(P, O, depths[completed:], best, deadline, stats, on_best)[1]
+            completed = max(completed, more)
+        nodes = int(stats[0] + solve_stats[0])
+        return completed, nodes, None if outcome == OUT_OF_TIME else int(outcome)
+
+    def deepen(self, P, O, depths, best, deadline, stats, on_best):
+        """``deepen`` of the template: (the deepest completed depth's move, that depth or 0)."""
+        completed = 0
+        for depth in depths:
             stats[2] = 0
-            move = self.root(np.uint64(P), np.uint64(O), depth, best, self.tables, self.table,
-                             stats, deadline, self.events)
+            move = self.root(P, O, depth, best, self.table, stats, deadline, self.events)
             for sq in self.events[:stats[2]]:
                 on_best(int(sq))
             if stats[1]:
                 break
             best, completed = move, depth
-        return completed, int(stats[0])
+        return best, completed
 
 
 def compiled_search(held=None):
     """A ``NumbaSearch`` once numba has compiled (``held``: the caller's, reused), else None."""
     if held is not None or _COMPILED["root"] is None:
         return held
-    return NumbaSearch(_COMPILED["root"])
+    return NumbaSearch(_COMPILED["root"], _COMPILED["solve_root"])
+
+
+NUMBA_SOLVE_SPEED = 5_000_000  # a first guess (SolveSpeed): this machine's speed is ~7,700,000
+OUT_OF_TIME = -2  # the compiled solve's outcome when the deadline came first
+
+
+def _empty_solver_table(bits):
+    """Per slot: the two boards, then lower + 128, upper + 128 and best move + 1, a byte each
+    (one array: each array passed down the recursion costs reference counting)."""
+    return np.zeros((1 << bits, 3), np.uint64)
+
+
+def _compile_solver(popcount, low_square, legal, flips, final_score, clock):
+    """``Solver.root`` compiled, from the numba part's kernels. A slot whose keys are both 0
+    is empty: no position has no discs."""
+    from numba import njit
+
+    u = np.uint64
+    U1, S29, FULL_ = u(1), u(29), u(FULL)
+    CORNERS_ = u(CORNERS)
+    HASH = u(0x9E3779B97F4A7C15)
+    TABLE_SHIFT = u(64 - NUMBA_TABLE_BITS)
+    bonus = np.array(SQUARE_BONUS, dtype=np.int64)
+    small = SOLVE_SMALL
+    hint_key = HINT_KEY
+
+    @njit(cache=False)
+    def fastest_first(P, O, moves, hint, squares, kids_p, kids_o):
+        """``fastest_first`` of the template, into the arrays; returns how many moves."""
+        keys = np.empty(64, dtype=np.int64)
+        n = 0
+        while moves:
+            sq = low_square(moves)
+            low = moves & (~moves + U1)
+            moves ^= low
+            f = flips(P, O, sq)
+            nP, nO = O ^ f, P ^ f ^ low
+            if sq == hint:
+                key = hint_key
+            else:
+                replies = legal(nP, nO)
+                key = bonus[sq] - 16 * (popcount(replies) + popcount(replies & CORNERS_))
+            i = n  # squares arrive in increasing order: equal keys stay in square order
+            while i > 0 and keys[i - 1] < key:
+                keys[i], squares[i] = keys[i - 1], squares[i - 1]
+                kids_p[i], kids_o[i] = kids_p[i - 1], kids_o[i - 1]
+                i -= 1
+            keys[i], squares[i], kids_p[i], kids_o[i] = key, sq, nP, nO
+            n += 1
+        return n
+
+    @njit(cache=False)
+    def tick(stats, deadline):
+        """Count a node; True once the deadline has come (``stats[1]``)."""
+        stats[0] += 1
+        if not stats[0] & CLOCK_EVERY and clock() > deadline:
+            stats[1] = 1
+        return stats[1] != 0
+
+    @njit(cache=False)
+    def last_square(P, O, square):
+        """``last_square`` of the template."""
+        sq = low_square(square)
+        f = flips(P, O, sq)
+        if f:
+            return final_score(P ^ f ^ square, O ^ f)
+        f = flips(O, P, sq)
+        if f:
+            return final_score(P ^ f, O ^ f ^ square)
+        return final_score(P, O)
+
+    @njit(cache=False)
+    def small_value(P, O, alpha, beta, passed, stats, deadline):
+        """``Solver.small``."""
+        if tick(stats, deadline):
+            return 0
+        empty = ~(P | O) & FULL_
+        if not empty & (empty - U1):
+            return last_square(P, O, empty) if empty else final_score(P, O)
+        best, x = -65, empty
+        while x:
+            low = x & (~x + U1)
+            x ^= low
+            f = flips(P, O, low_square(low))
+            if f:
+                v = -small_value(O ^ f, P ^ f ^ low, -beta, -max(alpha, best), False, stats,
+                                 deadline)
+                if stats[1]:
+                    return 0
+                if v > best:
+                    best = v
+                    if best >= beta:
+                        return best
+        if best > -65:
+            return best
+        if passed:
+            return final_score(P, O)
+        return -small_value(O, P, -beta, -alpha, True, stats, deadline)
+
+    @njit(cache=False)
+    def value(P, O, alpha, beta, t, stats, deadline):
+        """``Solver.value``; ``stats[1]`` set when the deadline came (the value is then 0 and
+        nothing more is stored)."""
+        if 64 - popcount(P | O) <= small:
+            return small_value(P, O, alpha, beta, False, stats, deadline)
+        if tick(stats, deadline):
+            return 0
+        moves = legal(P, O)
+        if not moves:
+            if not legal(O, P):
+                return final_score(P, O)
+            return -value(O, P, -beta, -alpha, t, stats, deadline)
+        slot = np.int64(((P * HASH) ^ (O + (O >> S29))) * HASH >> TABLE_SHIFT)
+        lower, upper, hint = -65, 65, -1
+        if t[slot, 0] == P and t[slot, 1] == O:
+            data = np.int64(t[slot, 2])
+            lower, upper, hint = (data & 255) - 128, ((data >> 8) & 255) - 128, (data >> 16) - 1
+            if lower >= beta:
+                return lower
+            if upper <= alpha or lower == upper:
+                return upper
+        a, b = max(alpha, lower), min(beta, upper)
+        squares = np.empty(64, dtype=np.int64)
+        kids_p, kids_o = np.empty(64, dtype=np.uint64), np.empty(64, dtype=np.uint64)
+        n = fastest_first(P, O, moves, hint, squares, kids_p, kids_o)
+        best, best_move = -65, -1
+        for i in range(n):
+            if i == 0:
+                v = -value(kids_p[i], kids_o[i], -b, -a, t, stats, deadline)
+            else:
+                v = -value(kids_p[i], kids_o[i], -a - 1, -a, t, stats, deadline)
+                if a < v < b and not stats[1]:
+                    v = -value(kids_p[i], kids_o[i], -b, -a, t, stats, deadline)
+            if stats[1]:
+                return 0
+            if v > best:
+                best, best_move = v, squares[i]
+                if v > a:
+                    a = v
+                    if a >= b:
+                        break
+        if best <= max(alpha, lower):
+            upper = min(upper, best)
+        elif best >= b:
+            lower = max(lower, best)
+        else:
+            lower = upper = best
+        t[slot, 0], t[slot, 1] = P, O
+        t[slot, 2] = np.uint64((lower + 128) | ((upper + 128) << 8) | ((best_move + 1) << 16))
+        return best
+
+    @njit(cache=False)
+    def solve_root(P, O, first, t, stats, deadline):
+        """``Solver.root``: (outcome, move), (``OUT_OF_TIME``, -1) when the deadline came
+        first."""
+        squares = np.empty(64, dtype=np.int64)
+        kids_p, kids_o = np.empty(64, dtype=np.uint64), np.empty(64, dtype=np.uint64)
+        n = fastest_first(P, O, legal(P, O), first, squares, kids_p, kids_o)
+        alpha, best_move = -1, -1
+        for i in range(n):
+            v = -value(kids_p[i], kids_o[i], -1, -alpha, t, stats, deadline)
+            if stats[1]:
+                return OUT_OF_TIME, -1
+            if v > alpha:
+                if v >= 1:
+                    return 1, squares[i]
+                alpha, best_move = 0, squares[i]
+        return alpha, best_move
+
+    return solve_root
 # --- END NUMBA SEARCH ---
 
 
@@ -4855,7 +5265,7 @@ class AI:
         self.color = color
         self.time_out = time_out
         self.candidate_list = []
-        self.last_search = {}  # the latest go(): deepest depth completed, nodes, seconds
+        self.last_search = {}  # the latest go(): deepest depth completed, nodes, seconds, ...
         self.numba_search = None  # the compiled search, once ready
         if FIXED_DEPTH is None:
             start_compiling()
@@ -4868,7 +5278,8 @@ class AI:
     def go(self, chessboard):
         start = time.perf_counter()
         self.candidate_list.clear()
-        self.last_search = {"depth": 0, "nodes": 0, "seconds": 0.0, "numba": False}
+        self.last_search = {"depth": 0, "nodes": 0, "seconds": 0.0, "numba": False,
+                            "solved": None}
         P, O = boards_from_chessboard(chessboard, self.color)
         moves = legal_moves(P, O)
         if not moves:
@@ -4892,12 +5303,12 @@ class AI:
         self.numba_search = compiled_search(self.numba_search)
         if self.numba_search is not None:
             try:
-                depth, nodes = self.numba_search.search_root(P, O, deadline, on_best)
+                depth, nodes, solved = self.numba_search.search_root(P, O, deadline, on_best)
             except Exception as exc:  # the moves it heard stay; pure Python finishes the move
                 numba_failed(exc)
                 self.numba_search = None
         if self.numba_search is None:
-            depth, nodes = search_root(P, O, deadline, on_best)
+            depth, nodes, solved = search_root(P, O, deadline, on_best)
         self.last_search = {"depth": depth, "nodes": nodes, "seconds": time.perf_counter() - start,
-                            "numba": self.numba_search is not None}
+                            "numba": self.numba_search is not None, "solved": solved}
         return self.candidate_list

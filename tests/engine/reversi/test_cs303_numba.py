@@ -21,6 +21,7 @@ from tests.engine.reversi.test_cs303 import (
     load_generated,
     random_champion,
 )
+from tests.engine.reversi.test_cs303_solver import child_values, endgame_positions
 from tests.engine.reversi.test_ntuple_cs303 import champion as network_champion
 
 numba = pytest.importorskip("numba")
@@ -77,11 +78,11 @@ def same_best_moves(module, positions: list[Position], max_depth: int) -> int:
 
 
 def test_the_numba_evaluation_is_the_pure_one_to_the_bit(compiled):
-    evaluate, tables = compiled._COMPILED["evaluate"], compiled._numba_tables()
+    evaluate = compiled._COMPILED["evaluate"]
     for pos in positions_for(range(25)):
         P, O = pos.player, pos.opponent
         moves = compiled.legal_moves(P, O)
-        got = evaluate(np.uint64(P), np.uint64(O), np.uint64(moves), tables)
+        got = evaluate(np.uint64(P), np.uint64(O), np.uint64(moves))
         assert got == compiled.evaluate(P, O), pos
 
 
@@ -96,6 +97,57 @@ def test_the_numba_search_hears_the_pure_searchs_best_moves(compiled):
 @pytest.mark.slow
 def test_the_numba_search_hears_the_same_moves_on_1000_positions(compiled):
     assert same_best_moves(compiled, positions_for(range(6, 200))[:1000], 5) == 1000
+
+
+def same_solutions(module, positions: list[Position]) -> int:
+    """Asserts that the compiled solver finds the pure one's outcome and move, with and
+    without a first move to try; returns the number of positions compared."""
+    fast = module.compiled_search()
+    for pos in positions:
+        P, O = pos.player, pos.opponent
+        for first in (None, pos.legal_moves()[-1]):
+            stats = np.zeros(3, np.int64)
+            fast.solver_table[:, :2] = 0
+            outcome, move = fast.solve_root(np.uint64(P), np.uint64(O),
+                                            -1 if first is None else first, fast.solver_table,
+                                            stats, float("inf"))
+            want_outcome, want_move = module.Solver(float("inf")).root(P, O, first)
+            assert (outcome, move) == (want_outcome, -1 if want_move is None else want_move), pos
+    return len(positions)
+
+
+def test_the_numba_solver_finds_the_pure_solvers_outcomes_and_moves(compiled):
+    assert same_solutions(compiled, endgame_positions(range(8, 13), range(6))) >= 20
+
+
+@pytest.mark.slow
+def test_the_numba_solver_finds_the_same_on_300_positions(compiled):
+    positions = endgame_positions(range(8, 17), range(6, 60))[:300]
+    assert same_solutions(compiled, positions) == 300
+
+
+def test_the_numba_solve_stops_at_its_deadline(compiled):
+    fast = compiled.compiled_search()
+    pos = endgame_positions(range(22, 24), range(5))[0]
+    stats = np.zeros(3, np.int64)
+    got = fast.solve_root(np.uint64(pos.player), np.uint64(pos.opponent), -1, fast.solver_table,
+                          stats, 0.0)  # long past: the first clock read stops it
+    assert got == (compiled.OUT_OF_TIME, -1) and stats[0] == compiled.CLOCK_EVERY + 1
+
+
+def test_go_with_numba_near_the_end_plays_a_proven_win(compiled):
+    """14 empties at 1 s a move: the compiled solve needs a few milliseconds."""
+    won = 0
+    for pos in endgame_positions(range(14, 15), range(24)):
+        values = child_values(compiled, pos)
+        if max(values.values()) <= 0:
+            continue
+        ai = compiled.AI(8, -1 if pos.black_to_move else 1, 1.0)
+        ai.go(chessboard_of(pos))
+        r, c = ai.candidate_list[-1]
+        assert ai.last_search["numba"] and values[8 * r + c] > 0, pos
+        won += 1
+    assert won >= 4
 
 
 def test_go_searches_with_numba_once_compiled_and_plays_legal_moves(compiled):
