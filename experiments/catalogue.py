@@ -256,6 +256,11 @@ JOBS = [
            "--openings 40 --games outputs/cs303_match_ntuple_engine_0.5.jsonl", 2700, "timing",
            "the TD network's CS303 agent against the engine's search with the same network, "
            "0.5 s a move: what the drop-in's search gives away"),
+    script("strength_cs303_ntuple_vs_before", "strength.cs303_match",
+           "--a experiments/results/champions/reversed_reversi_ntuple_cs303.py --b git:9735aff "
+           "--time-out 0.5 --openings 40 --games outputs/cs303_match_ntuple_before_0.5.jsonl",
+           2700, "timing", "the TD network's CS303 agent against its file before the exact "
+           "endgame and the faster numba search (9735aff), 0.5 s a move"),
     *[job(c.name, f"{PY} -m experiments.learning.td_curves --curve {c.name} --results "
           "{results}", f"{c.name}.md {c.name}.json {c.name}.png", c.seconds, c.kind, c.what)
       for c in CURVES],
