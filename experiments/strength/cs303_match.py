@@ -14,12 +14,14 @@ that both are seen. Openings: ``--plies`` seeded random plies from the start, ea
 with the colours swapped. Before the first game the agents' numba searches are compiled
 (``wait_until_compiled``), so the games measure the compiled search; on the platform the first
 moves of a game are pure Python while it compiles. Fewer discs win (Reversed Reversi). Games are
-appended to ``--games`` as JSON lines, so a killed run resumes where it stopped. ``--b git:REV``
+appended to ``--games`` as JSON lines, so a killed run resumes where it stopped (games of
+other settings or of other agent files are ignored). ``--b git:REV``
 plays file A against itself as committed at an earlier revision.
 """
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import json
 import sys
@@ -158,6 +160,13 @@ def opponent(spec: str | None, folder: Path, a_module, a_path: Path):
     return load(Path(spec) if spec is not None else pure_twin(folder), "cs303_b")
 
 
+def digest(agent) -> str:
+    """The first 16 hex digits of the SHA-256 of an agent's source file ("engine" for an
+    engine opponent)."""
+    path = getattr(agent, "__file__", None)
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16] if path else "engine"
+
+
 def main(argv: list[str] | None = None) -> int:
     p = arguments(__doc__)
     p.add_argument("--a", type=Path, default=AGENT, help="agent file A (default: the committed)")
@@ -182,7 +191,8 @@ def main(argv: list[str] | None = None) -> int:
         done = [json.loads(line) for line in args.games.read_text().splitlines()] \
             if args.games.exists() else []
         key = {"time_out": args.time_out, "plies": args.plies, "seed": args.seed,
-               "a": rel(args.a), "b": "pure twin" if args.b is None else args.b}
+               "a": rel(args.a), "b": "pure twin" if args.b is None else args.b,
+               "sources": [digest(m) for m in agents.values()]}  # a changed file starts anew
         done = [g for g in done if g["key"] == key]
         total, first = 2 * args.openings, len(done)
         started = time.perf_counter()
