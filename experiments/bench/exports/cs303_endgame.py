@@ -57,7 +57,8 @@ def numba_solve(ai, P: int, O: int) -> int:
     search = ai.compiled_search()
     search.solver_table[:, :2] = 0
     stats = np.zeros(2, np.int64)
-    search.solve_root(np.uint64(P), np.uint64(O), -1, search.solver_table, stats, float("inf"))
+    ai._COMPILED["solve_root"](np.uint64(P), np.uint64(O), -1, search.solver_table, stats,
+                               float("inf"))
     return int(stats[0])
 
 

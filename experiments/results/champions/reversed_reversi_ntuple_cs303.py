@@ -4965,6 +4965,8 @@ WARM_UP_SOLVE = (0x1D80F2736FDCC4C2, 0x607F0C8810203B30)
 
 
 def _compile_in_background():
+    """Compile the search, publish it, then the exact solver (needed only near the end: the
+    search is ready in about half the time)."""
     try:
         root, evaluate, solve_root = _compile_kernels()
         # the first node reads the clock (object mode), as every 1,024th does later
@@ -4974,12 +4976,12 @@ def _compile_in_background():
         root(P, O, 2, -1, _empty_table(NUMBA_TABLE_BITS), stats, 1e300, events)
         if stats[0] <= CLOCK_EVERY or stats[1]:
             raise RuntimeError("the warm-up search did not run as it should")
+        _COMPILED["root"], _COMPILED["evaluate"] = root, evaluate
         stats[:] = CLOCK_EVERY, 0, 0
         P, O = (np.uint64(x) for x in WARM_UP_SOLVE)
         outcome, _ = solve_root(P, O, -1, _empty_solver_table(NUMBA_TABLE_BITS), stats, 1e300)
         if stats[0] <= CLOCK_EVERY or stats[1] or outcome == OUT_OF_TIME:
             raise RuntimeError("the warm-up solve did not run as it should")
-        _COMPILED["root"], _COMPILED["evaluate"] = root, evaluate
         _COMPILED["solve_root"] = solve_root
     except Exception as exc:  # no numba, or it cannot compile here: play pure Python
         _COMPILED["error"] = type(exc).__name__ + ": " + str(exc)
@@ -5011,17 +5013,19 @@ def wait_until_compiled(seconds=None):
 class NumbaSearch:
     """``search_root`` on the compiled kernels: the same moves as the pure-Python one."""
 
-    def __init__(self, root, solve_root):
-        self.root, self.solve_root = root, solve_root
+    def __init__(self, root):
+        self.root = root
         self.table = _empty_table(NUMBA_TABLE_BITS)
         self.solver_table = _empty_solver_table(NUMBA_TABLE_BITS)
         self.events = np.zeros(64, np.int64)
         self.speed = SolveSpeed(NUMBA_SOLVE_SPEED)
 
     def search_root(self, P, O, deadline, on_best, max_depth=64, solve_empties=None):
-        """``search_root`` of the template, compiled (its solve's speed: ``self.speed``)."""
+        """``search_root`` of the template, compiled (its solve's speed: ``self.speed``); no
+        solve until the solver has compiled."""
         empties = 64 - _popcount(P | O)
-        solving = max_depth >= empties and (
+        solve_root = _COMPILED["solve_root"]
+        solving = solve_root is not None and max_depth >= empties and (
             self.speed.fits(empties, deadline) if solve_empties is None
             else empties <= solve_empties)
         self.table.keys[:, 2] = 0
@@ -5035,7 +5039,7 @@ class NumbaSearch:
         self.solver_table[:, :2] = 0
         solve_stats = np.zeros(2, np.int64)  # nodes, out of time
         start = time.perf_counter()
-        outcome, move = self.solve_root(P, O, best, self.solver_table, solve_stats, deadline)
+        outcome, move = solve_root(P, O, best, self.solver_table, solve_stats, deadline)
         self.speed.measured(solve_stats[0], time.perf_counter() - start)
         if move >= 0:
             on_best(int(move))
@@ -5064,7 +5068,7 @@ def compiled_search(held=None):
     """A ``NumbaSearch`` once numba has compiled (``held``: the caller's, reused), else None."""
     if held is not None or _COMPILED["root"] is None:
         return held
-    return NumbaSearch(_COMPILED["root"], _COMPILED["solve_root"])
+    return NumbaSearch(_COMPILED["root"])
 
 
 NUMBA_SOLVE_SPEED = 5_000_000  # a first guess (SolveSpeed): this machine's speed is ~7,700,000

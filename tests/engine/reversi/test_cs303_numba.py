@@ -102,13 +102,13 @@ def test_the_numba_search_hears_the_same_moves_on_1000_positions(compiled):
 def same_solutions(module, positions: list[Position]) -> int:
     """Asserts that the compiled solver finds the pure one's outcome and move, with and
     without a first move to try; returns the number of positions compared."""
-    fast = module.compiled_search()
+    fast, solve_root = module.compiled_search(), module._COMPILED["solve_root"]
     for pos in positions:
         P, O = pos.player, pos.opponent
         for first in (None, pos.legal_moves()[-1]):
             stats = np.zeros(3, np.int64)
             fast.solver_table[:, :2] = 0
-            outcome, move = fast.solve_root(np.uint64(P), np.uint64(O),
+            outcome, move = solve_root(np.uint64(P), np.uint64(O),
                                             -1 if first is None else first, fast.solver_table,
                                             stats, float("inf"))
             want_outcome, want_move = module.Solver(float("inf")).root(P, O, first)
@@ -127,12 +127,22 @@ def test_the_numba_solver_finds_the_same_on_300_positions(compiled):
 
 
 def test_the_numba_solve_stops_at_its_deadline(compiled):
-    fast = compiled.compiled_search()
+    fast, solve_root = compiled.compiled_search(), compiled._COMPILED["solve_root"]
     pos = endgame_positions(range(22, 24), range(5))[0]
     stats = np.zeros(3, np.int64)
-    got = fast.solve_root(np.uint64(pos.player), np.uint64(pos.opponent), -1, fast.solver_table,
+    got = solve_root(np.uint64(pos.player), np.uint64(pos.opponent), -1, fast.solver_table,
                           stats, 0.0)  # long past: the first clock read stops it
     assert got == (compiled.OUT_OF_TIME, -1) and stats[0] == compiled.CLOCK_EVERY + 1
+
+
+def test_until_the_solver_has_compiled_the_compiled_search_does_not_solve(compiled,
+                                                                          monkeypatch):
+    monkeypatch.setitem(compiled._COMPILED, "solve_root", None)
+    monkeypatch.setattr(compiled, "heuristic_deadline", lambda deadline: 0.0)  # were it solving
+    pos = endgame_positions(range(10, 11), range(5))[0]
+    depth, _, solved = compiled.compiled_search().search_root(pos.player, pos.opponent,
+                                                              float("inf"), id)
+    assert solved is None and depth == pos.empties  # the deepening searched to the end
 
 
 def test_go_with_numba_near_the_end_plays_a_proven_win(compiled):
