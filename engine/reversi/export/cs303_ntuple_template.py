@@ -8,10 +8,11 @@ with ``--numba off`` is pure Python only). Platform interface: ``AI(chessboard_s
 color, time_out)``; ``go(chessboard)`` fills ``self.candidate_list`` with legal ``(row, col)``
 tuples, the best one LAST (the platform plays the last element); every move that becomes
 the best before the deadline (time_out less a margin) is appended, so the last one is the
-best known when time runs out. Exported with
-``--depth D`` (``FIXED_DEPTH``), it searches exactly D plies (exactly to the end within
-``ENDGAME_EMPTIES``) and plays the move the engine's alpha-beta agent plays at that depth. The
-rules and the search are those of the square-table agent; only the evaluation differs.
+best known when time runs out; near the end a proven win or draw (``Solver``) is played.
+Exported with ``--depth D`` (``FIXED_DEPTH``), it searches exactly D plies (exactly to the end
+within ``ENDGAME_EMPTIES``) and plays the move the engine's alpha-beta agent plays at that
+depth. The rules and the search are those of the square-table agent; only the evaluation
+differs.
 
 Squares: ``chessboard[row][col]`` is bit ``8 * row + col`` (row 0 = rank 1, col 0 = file a).
 

@@ -13,7 +13,9 @@ Platform interface: ``AI(chessboard_size, color, time_out)``; ``go(chessboard)``
 plays the last element). It searches depth after depth until a hard deadline (``time_out`` less
 a small margin) and appends every move that becomes the best: the best of each completed depth,
 and within an interrupted depth each move proven better than the last depth's best (searched
-first), so running out of time still leaves the best move known. It never appends an illegal
+first), so running out of time still leaves the best move known. Near the end, when its
+measured speed says it can, it proves the game's outcome (``Solver``: win, draw or loss) with the
+last three quarters of the time and plays a proven win or draw. It never appends an illegal
 move, and leaves the list empty when there is no legal move. Exported with ``--depth D``
 (``FIXED_DEPTH``), it instead searches exactly D plies (exactly to the end within
 ``ENDGAME_EMPTIES``) and plays the move the engine's alpha-beta agent plays at that depth,
