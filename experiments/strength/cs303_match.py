@@ -98,8 +98,9 @@ def game(agents: dict, a_colour: int, board: np.ndarray, colour: int, time_out: 
             s["moves"] += 1
             s["max_seconds"] = max(s["max_seconds"], seconds)
             s["over_time"] += seconds > time_out
-            s["depths"].append(ai.last_search.get("depth", 0))
-            solved = ai.last_search.get("solved")  # the exact endgame's outcome, if it ran
+            told = getattr(ai, "last_search", {})  # an agent from elsewhere may not say
+            s["depths"].append(told.get("depth", 0))
+            solved = told.get("solved")  # the exact endgame's outcome, if it ran
             s["solved"] += solved is not None
             s["proven_won"] += solved == 1
             move = ai.candidate_list[-1] if ai.candidate_list else None
