@@ -92,7 +92,7 @@ def searcher(ai):
 def fixed_depth(ai, board, depth: int) -> tuple[int, float]:
     P, O = ai.boards_from_chessboard(board, BLACK)
     start = time.perf_counter()
-    _, nodes = searcher(ai)(P, O, float("inf"), lambda sq: None, depth)
+    nodes = searcher(ai)(P, O, float("inf"), lambda sq: None, depth)[1]  # (depth, nodes, ...)
     return nodes, time.perf_counter() - start
 
 
