@@ -19,7 +19,7 @@ def _empty_solver_table(bits):
     return np.zeros((1 << bits, 3), np.uint64)
 
 
-def _compile_solver(popcount, low_square, legal, flips, final_score, clock):
+def _compile_solver(popcount, low_square, legal, flips, final_score, clock, proven_bounds):
     """``Solver.root`` compiled, from the numba part's kernels. A slot whose keys are both 0
     is empty: no position has no discs."""
     from numba import njit
@@ -148,12 +148,7 @@ def _compile_solver(popcount, low_square, legal, flips, final_score, clock):
                     a = v
                     if a >= b:
                         break
-        if best <= max(alpha, lower):
-            upper = min(upper, best)
-        elif best >= b:
-            lower = max(lower, best)
-        else:
-            lower = upper = best
+        lower, upper = proven_bounds(best, max(alpha, lower), b, lower, upper)
         t[slot, 0], t[slot, 1] = P, O
         t[slot, 2] = np.uint64((lower + 128) | ((upper + 128) << 8) | ((best_move + 1) << 16))
         return best

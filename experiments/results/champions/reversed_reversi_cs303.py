@@ -1261,6 +1261,17 @@ def _compile_kernels():
         return now
 
     @njit(cache=False)
+    def proven_bounds(best, alpha, beta, lower, upper):
+        """``proven_bounds`` of the template."""
+        if best <= alpha:
+            upper = min(upper, best)
+        elif best >= beta:
+            lower = max(lower, best)
+        else:
+            lower = upper = best
+        return lower, upper
+
+    @njit(cache=False)
     def negamax(P, O, depth, alpha, beta, t, stats, deadline):
         stats[0] += 1
         if not stats[0] & CLOCK_EVERY and clock() > deadline:
@@ -1306,12 +1317,7 @@ def _compile_kernels():
                     a = value
                     if a >= b:
                         break
-        if best <= max(alpha, lower):
-            upper = min(upper, best)
-        elif best >= b:
-            lower = max(lower, best)
-        else:
-            lower = upper = best
+        lower, upper = proven_bounds(best, max(alpha, lower), b, lower, upper)
         t.keys[slot, 0], t.keys[slot, 1] = P, O
         t.keys[slot, 2] = np.uint64((depth + 1) | ((best_move + 1) << 8))
         t.bounds[slot, 0], t.bounds[slot, 1] = lower, upper
@@ -1337,7 +1343,9 @@ def _compile_kernels():
                 stats[2] += 1
         return best_move
 
-    return root, evaluate, _compile_solver(popcount, low_square, legal, flips, final_score, clock)
+    solver = _compile_solver(popcount, low_square, legal, flips, final_score, clock,
+                             proven_bounds)
+    return root, evaluate, solver
 
 
 # a position of 10 empties (a game's end, reached by legal moves) that the warm-up solves
@@ -1461,7 +1469,7 @@ def _empty_solver_table(bits):
     return np.zeros((1 << bits, 3), np.uint64)
 
 
-def _compile_solver(popcount, low_square, legal, flips, final_score, clock):
+def _compile_solver(popcount, low_square, legal, flips, final_score, clock, proven_bounds):
     """``Solver.root`` compiled, from the numba part's kernels. A slot whose keys are both 0
     is empty: no position has no discs."""
     from numba import njit
@@ -1590,12 +1598,7 @@ def _compile_solver(popcount, low_square, legal, flips, final_score, clock):
                     a = v
                     if a >= b:
                         break
-        if best <= max(alpha, lower):
-            upper = min(upper, best)
-        elif best >= b:
-            lower = max(lower, best)
-        else:
-            lower = upper = best
+        lower, upper = proven_bounds(best, max(alpha, lower), b, lower, upper)
         t[slot, 0], t[slot, 1] = P, O
         t[slot, 2] = np.uint64((lower + 128) | ((upper + 128) << 8) | ((best_move + 1) << 16))
         return best
