@@ -20,6 +20,7 @@ NOT_JOBS = {  # modules of experiments/ that measure nothing themselves, and wha
     "provenance": "the tool that writes and checks the committed runs' PROVENANCE.md",
     "strength.goals": "the strength goals: each row a job of strength.run",
     "bench.study.scale_report": "bench.study.scale's tables and its measurements' .json",
+    "bench.exports.cs303_endgame": "bench.exports.cs303's timing of the exact endgame",
     "learning.efficiency_plans": "learning.efficiency's methods and anchors per game",
     "learning.efficiency_inprocess": "learning.efficiency's in-process methods (TD, Texel)",
     "learning.efficiency_report": "learning.efficiency's table and figure",
