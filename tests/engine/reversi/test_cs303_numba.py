@@ -21,7 +21,10 @@ from tests.engine.reversi.test_cs303 import (
     load_generated,
     random_champion,
 )
-from tests.engine.reversi.test_cs303_solver import child_values, endgame_positions
+from tests.engine.reversi.test_cs303_solver import (
+    endgame_positions,
+    won_positions_played,
+)
 from tests.engine.reversi.test_ntuple_cs303 import champion as network_champion
 
 numba = pytest.importorskip("numba")
@@ -147,17 +150,8 @@ def test_until_the_solver_has_compiled_the_compiled_search_does_not_solve(compil
 
 def test_go_with_numba_near_the_end_plays_a_proven_win(compiled):
     """14 empties at 1 s a move: the compiled solve needs a few milliseconds."""
-    won = 0
-    for pos in endgame_positions(range(14, 15), range(24)):
-        values = child_values(compiled, pos)
-        if max(values.values()) <= 0:
-            continue
-        ai = compiled.AI(8, -1 if pos.black_to_move else 1, 1.0)
-        ai.go(chessboard_of(pos))
-        r, c = ai.candidate_list[-1]
-        assert ai.last_search["numba"] and values[8 * r + c] > 0, pos
-        won += 1
-    assert won >= 4
+    told = won_positions_played(compiled, 14, range(24), 1.0)
+    assert len(told) >= 4 and all(t["numba"] for t in told)
 
 
 def test_go_searches_with_numba_once_compiled_and_plays_legal_moves(compiled):

@@ -148,21 +148,27 @@ def test_it_solves_only_what_its_speed_expects_to_finish(ai_module):  # noqa: F8
     assert speed.rate == pytest.approx(2_500_000)
 
 
-def test_go_near_the_end_plays_a_proven_win(ai_module):  # noqa: F811
-    """Through the platform interface: with 2 s a move and 10 empties the solve has more than
-    enough time on any machine."""
-    won = 0
-    for pos in endgame_positions(range(10, 11), range(30)):
-        values = child_values(ai_module, pos)
+def won_positions_played(module, empties: int, seeds: range, time_out: float) -> list[dict]:
+    """Through the platform interface, ``go`` on won positions of ``empties`` empty squares:
+    asserts that it plays a winning move; returns each move's ``last_search``."""
+    told = []
+    for pos in endgame_positions(range(empties, empties + 1), seeds):
+        values = child_values(module, pos)
         if max(values.values()) <= 0:
             continue
-        ai = ai_module.AI(8, -1 if pos.black_to_move else 1, 2.0)
+        ai = module.AI(8, -1 if pos.black_to_move else 1, time_out)
         ai.go(chessboard_of(pos))
         r, c = ai.candidate_list[-1]
         assert values[8 * r + c] > 0, pos
-        assert ai.last_search["solved"] in (1, None)  # None: the deepening reached the end
-        won += 1
-    assert won >= 5
+        told.append(ai.last_search)
+    return told
+
+
+def test_go_near_the_end_plays_a_proven_win(ai_module):  # noqa: F811
+    """With 2 s a move and 10 empties the solve has more than enough time on any machine."""
+    told = won_positions_played(ai_module, 10, range(30), 2.0)
+    assert len(told) >= 5
+    assert all(t["solved"] in (1, None) for t in told)  # None: the deepening reached the end
 
 
 def test_the_exact_value_is_reversed_reversi(ai_module):  # noqa: F811
