@@ -26,6 +26,8 @@ BEGIN, END = "# --- BEGIN WEIGHTS (generated) ---", "# --- END WEIGHTS ---"
 NUMBA_BEGIN, NUMBA_END = "# --- BEGIN NUMBA SEARCH ---", "# --- END NUMBA SEARCH ---"
 NUMBA_SOLVER_TEMPLATE = Path(__file__).with_name("cs303_numba_solver_template.py")
 SOLVER_BEGIN, SOLVER_END = "# --- BEGIN NUMBA SOLVER ---", "# --- END NUMBA SOLVER ---"
+NUMBA_DRIVER_TEMPLATE = Path(__file__).with_name("cs303_numba_driver_template.py")
+DRIVER_BEGIN, DRIVER_END = "# --- BEGIN NUMBA DRIVER ---", "# --- END NUMBA DRIVER ---"
 DEFAULT_ENDGAME_EMPTIES = 8
 
 
@@ -82,15 +84,20 @@ def numba_wanted(numba: str | None, depth: int | None) -> bool:
 
 
 def with_numba_search(template: str) -> str:
-    """``template`` with its pure-Python stubs of the numba section replaced by the numba part
-    (``cs303_numba_template.py``) and, at its end, the numba solver
-    (``cs303_numba_solver_template.py``)."""
-    search = NUMBA_TEMPLATE.read_text()
-    search = search[search.index(NUMBA_BEGIN):search.index(NUMBA_END)]
-    solver = NUMBA_SOLVER_TEMPLATE.read_text()
-    solver = solver[solver.index(SOLVER_BEGIN) + len(SOLVER_BEGIN):solver.index(SOLVER_END)]
+    """``template`` with its pure-Python stubs of the numba section replaced by the numba parts:
+    the search's kernels (``cs303_numba_template.py``), the solver's
+    (``cs303_numba_solver_template.py``) and the driver (``cs303_numba_driver_template.py``)."""
+    parts = [inside(NUMBA_TEMPLATE.read_text(), NUMBA_BEGIN, NUMBA_END),
+             inside(NUMBA_SOLVER_TEMPLATE.read_text(), SOLVER_BEGIN, SOLVER_END),
+             inside(NUMBA_DRIVER_TEMPLATE.read_text(), DRIVER_BEGIN, DRIVER_END)]
     head, tail = around(template, NUMBA_BEGIN, NUMBA_END)
-    return head + search.rstrip("\n") + "\n\n" + solver.rstrip("\n") + "\n" + NUMBA_END + tail
+    body = "\n\n".join(part.strip("\n") for part in parts)
+    return head + NUMBA_BEGIN + "\n" + body + "\n" + NUMBA_END + tail
+
+
+def inside(text: str, begin: str, end: str) -> str:
+    """What ``text`` holds between the ``begin`` and ``end`` markers."""
+    return text.split(begin, 1)[1].split(end, 1)[0]
 
 
 def around(text: str, begin: str, end: str) -> tuple[str, str]:
