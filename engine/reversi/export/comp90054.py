@@ -16,7 +16,7 @@ import textwrap
 from pathlib import Path
 
 from engine.core.records import DROP_IN_DEPTH, DROP_IN_ENDGAME, ExportFormat, Option
-from engine.reversi.export.cs303 import BEGIN, END, TEMPLATE, weights_block
+from engine.reversi.export.cs303 import BEGIN, END, TEMPLATE, around, weights_block
 from engine.reversi.export.cs303_ntuple import (
     NETWORK_TEMPLATE,
     _with_network_evaluation,
@@ -39,7 +39,7 @@ SETTINGS = ("# --- BEGIN SETTINGS (generated) ---", "# --- END SETTINGS ---")
 PLATFORM_MARK = "# --- platform interface"  # where the CS303 agent's platform part starts
 # its iterative deepening and its exact endgame's section (the COMP90054 agent deepens with its
 # own ``TimedSearch``, a ``Searcher``, and solves in the engine solver's move order)
-DROPPED = ("deepening_schedule", "search_root", "SAFETY")
+DROPPED = ("deepening_schedule", "search_root", "will_solve", "deepen", "SAFETY")
 ENDGAME_SECTION = ("# --- the exact endgame ---", "# --- fixed depth")
 DEFAULT_TEAM = "t_000"
 FRAMEWORK_IMPORT = "from template import Agent"  # moved up to the file's imports
@@ -66,8 +66,8 @@ def _base(network: bool) -> str:
     if network:
         source = _with_network_evaluation(source, NETWORK_TEMPLATE.read_text())
     source = source.split(PLATFORM_MARK, 1)[0].rstrip() + "\n"
-    head, rest = source.split(ENDGAME_SECTION[0], 1)
-    source = head + ENDGAME_SECTION[1] + rest.split(ENDGAME_SECTION[1], 1)[1]
+    head, tail = around(source, *ENDGAME_SECTION)
+    source = head + ENDGAME_SECTION[1] + tail
     source = _without(source, DROPPED)
     first = ast.parse(source).body[0]  # the docstring
     lines = source.splitlines()[first.end_lineno:]

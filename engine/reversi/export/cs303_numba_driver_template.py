@@ -72,9 +72,8 @@ class NumbaSearch:
         solve until the solver has compiled."""
         empties = 64 - _popcount(P | O)
         solve_root = _COMPILED["solve_root"]
-        solving = solve_root is not None and max_depth >= empties and (
-            self.speed.fits(empties, deadline) if solve_empties is None
-            else empties <= solve_empties)
+        solving = solve_root is not None and will_solve(empties, deadline, max_depth,
+                                                        solve_empties, self.speed)
         self.table.keys[:, 2] = 0
         stats = np.zeros(3, np.int64)  # nodes, out of time, moves in ``events``
         P, O = np.uint64(P), np.uint64(O)

@@ -632,8 +632,7 @@ def search_root(P, O, deadline, on_best, max_depth=64, solve_empties=None, speed
     solved)."""
     empties = 64 - _popcount(P | O)
     speed = PURE_SOLVE_SPEED if speed is None else speed
-    solving = max_depth >= empties and (speed.fits(empties, deadline) if solve_empties is None
-                                        else empties <= solve_empties)
+    solving = will_solve(empties, deadline, max_depth, solve_empties, speed)
     searcher = Searcher(heuristic_deadline(deadline) if solving else deadline)
     depths = deepening_schedule(empties, max_depth)
     best, completed = deepen(searcher, P, O, depths, None, on_best)
@@ -646,6 +645,13 @@ def search_root(P, O, deadline, on_best, max_depth=64, solve_empties=None, speed
         searcher.deadline = deadline
         completed = max(completed, deepen(searcher, P, O, depths[completed:], best, on_best)[1])
     return completed, searcher.nodes + solver.nodes, outcome
+
+
+def will_solve(empties, deadline, max_depth, solve_empties, speed):
+    """Whether ``search_root`` hands the end of the move to the solver (its docstring)."""
+    if max_depth < empties:
+        return False
+    return speed.fits(empties, deadline) if solve_empties is None else empties <= solve_empties
 
 
 def deepen(searcher, P, O, depths, best, on_best):
@@ -1576,9 +1582,8 @@ class NumbaSearch:
         solve until the solver has compiled."""
         empties = 64 - _popcount(P | O)
         solve_root = _COMPILED["solve_root"]
-        solving = solve_root is not None and max_depth >= empties and (
-            self.speed.fits(empties, deadline) if solve_empties is None
-            else empties <= solve_empties)
+        solving = solve_root is not None and will_solve(empties, deadline, max_depth,
+                                                        solve_empties, self.speed)
         self.table.keys[:, 2] = 0
         stats = np.zeros(3, np.int64)  # nodes, out of time, moves in ``events``
         P, O = np.uint64(P), np.uint64(O)
