@@ -16,12 +16,15 @@ included), then ``AI.go`` with each of ``--time-outs`` seconds: the depth it com
 limit (a share over 100% would lose the game on the platform). The numba agent is measured once
 compiled. Last, in a new process per agent (and for the TD network's agent,
 ``reversed_reversi_ntuple_cs303.py``): the seconds the numba compile takes on its own, and the
-peak resident memory after the first move (pure) or after the compile and a move (numba).
+peak resident memory after the first move (pure) or after the compile and a move (numba); the
+same for both numba agents in the course's Python 3.7 with numba 0.56 where it is built
+(``.ci/course_python``).
 """
 
 from __future__ import annotations
 
 import importlib.util
+import os
 import statistics
 import subprocess
 import sys
@@ -200,10 +203,19 @@ def moves_before_numba(path: Path) -> dict:
     return {"pure_moves": int(out[0]), "seconds": float(out[1])}
 
 
-def fresh_process(path: Path) -> dict:
-    """In a new process: seconds of the numba compile alone (None for a pure agent) and the
-    peak resident memory (MB) after one 2-second move from the start position."""
-    out = subprocess.run([sys.executable, "-c", FRESH, str(path)], cwd=ROOT, check=True,
+def course_python() -> str | None:
+    """The CS303 course's interpreter (Python 3.7, numpy 1.21, numba 0.56):
+    ``$BOARD_EVOLVE_COURSE_PYTHON``, else the one ``.ci/course_python`` builds, if built."""
+    built = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache"), "board-evolve",
+                 "cs303-python3.7", "bin", "python")
+    return os.environ.get("BOARD_EVOLVE_COURSE_PYTHON") or (str(built) if built.exists()
+                                                             else None)
+
+
+def fresh_process(path: Path, python: str = sys.executable) -> dict:
+    """In a new process of ``python``: seconds of the numba compile alone (None for a pure
+    agent) and the peak resident memory (MB) after one 2-second move from the start position."""
+    out = subprocess.run([python, "-c", FRESH, str(path)], cwd=ROOT, check=True,
                          capture_output=True, text=True).stdout.split(maxsplit=2)
     return {"compile_seconds": None if out[0] == "None" else float(out[0]),
             "peak_rss_mb": float(out[1]), "first_move": out[2].strip()}
@@ -262,6 +274,11 @@ def main(argv: list[str] | None = None) -> int:
                                         boards, args.endgame_positions, args.seed)
         fresh = {label: fresh_process(path) for label, path in agents.items()}
         fresh["TD network (numba)"] = fresh_process(NETWORK_AGENT)
+        course = course_python()
+        if course:  # the platform's versions: numba 0.56 compiles less and holds less
+            fresh["numba, course Python 3.7 + numba 0.56"] = fresh_process(args.agent, course)
+            fresh["TD network, course Python 3.7 + numba 0.56"] = fresh_process(NETWORK_AGENT,
+                                                                                course)
         switch = moves_before_numba(args.agent)
     data = {"agent": rel(args.agent), "before": args.before, "positions": len(boards),
             "seed": args.seed, "agents": rows, "fresh_process": fresh,
