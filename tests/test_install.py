@@ -151,7 +151,8 @@ def test_the_wheel_from_the_sdist_runs_every_command_outside_the_checkout(tmp_pa
     assert names == wheel_names(from_tree)  # the sdist misses nothing the tree has
     assert {"evolve/conf/config.yaml", "evolve/conf/tracking/mlflow.yaml",
             "evolve/plugins/hydra_plugins/board_evolve_optuna/optuna_sweeper.py",
-            "engine/web/static/index.html", "engine/reversi/data/wpc.json"} <= names
+            "engine/web/static/index.html", "engine/reversi/data/wpc.json",
+            "engine/reversi/export/cs303_template/base.py"} <= names
     run([python, "-m", "pip", "install", "-q", wheel], tmp_path, env)
 
     elsewhere = tmp_path / "elsewhere"

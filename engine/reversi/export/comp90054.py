@@ -1,11 +1,11 @@
 """The COMP90054 course framework's Othello agent (``agents/<team>/myTeam.py``) with a
 champion's weights embedded, for square tables and n-tuple networks alike.
 
-The file is the CS303 agent's source (``cs303_template.py``: rules, evaluation, the engine's
-fixed-depth search; for a network with ``cs303_ntuple_template.py``'s evaluation) without its
-platform part, followed by ``comp90054_template.py``'s part (the exact solver's move, the timed
-search with a transposition table, ``myAgent``). Top-level definitions are found with ``ast``,
-so every template stays plain, importable Python.
+The file is the CS303 agent's source (``cs303.template_source()``: rules, evaluation, the
+engine's fixed-depth search; for a network with ``cs303_template/ntuple.py``'s evaluation)
+without its platform part, followed by ``comp90054_template.py``'s part (the exact solver's
+move, the timed search with a transposition table, ``myAgent``). Top-level definitions are found
+with ``ast``, so every template stays plain Python.
 """
 
 from __future__ import annotations
@@ -16,12 +16,8 @@ import textwrap
 from pathlib import Path
 
 from engine.core.records import DROP_IN_DEPTH, DROP_IN_ENDGAME, ExportFormat, Option
-from engine.reversi.export.cs303 import BEGIN, END, TEMPLATE, around, weights_block
-from engine.reversi.export.cs303_ntuple import (
-    NETWORK_TEMPLATE,
-    _with_network_evaluation,
-    network_block,
-)
+from engine.reversi.export.cs303 import BEGIN, END, around, part, template_source, weights_block
+from engine.reversi.export.cs303_ntuple import _with_network_evaluation, network_block
 from engine.reversi.genome.network import NtupleWeights
 
 COMP90054_EXPORT = ExportFormat(
@@ -62,9 +58,9 @@ def _without(source: str, names: tuple[str, ...]) -> str:
 def _base(network: bool) -> str:
     """The CS303 agent's rules, evaluation and fixed-depth search, without numpy, its
     docstring or its platform part."""
-    source = TEMPLATE.read_text()
+    source = template_source()
     if network:
-        source = _with_network_evaluation(source, NETWORK_TEMPLATE.read_text())
+        source = _with_network_evaluation(source, part("ntuple"))
     source = source.split(PLATFORM_MARK, 1)[0].rstrip() + "\n"
     head, tail = around(source, *ENDGAME_SECTION)
     source = head + ENDGAME_SECTION[1] + tail

@@ -26,8 +26,8 @@ alpha-beta agent plays at that depth with the same endgame setting (the engine's
 ``pvs`` exact solver included).
 """
 # ruff: noqa: F821 - a part, not a module: ``comp90054.py`` appends the code below the marker to
-# the CS303 agent (cs303_template.py, with the network evaluation for a network), which defines
-# the names it uses (legal_moves, flips, evaluate, fixed_depth_move, POSITIONAL, ...).
+# the CS303 agent (``cs303.template_source()``, with the network evaluation for a network),
+# which defines the names it uses (legal_moves, flips, evaluate, fixed_depth_move, POSITIONAL, ...).
 
 import time
 

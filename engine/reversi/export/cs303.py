@@ -1,7 +1,8 @@
 """The CS303 course platform's single-file agent with a champion's weights embedded.
 
-The agent is plain Python source (numpy only) rendered from ``cs303_template.py``; the weights
-are written as literals (``repr`` of a float round-trips exactly), so nothing is pickled.
+The agent is plain Python source (numpy only) assembled from the parts in ``cs303_template/``
+(``base.py`` and the ``PARTS``; the numba parts unless ``--numba off``); the weights are written
+as literals (``repr`` of a float round-trips exactly), so nothing is pickled.
 """
 
 from __future__ import annotations
@@ -20,13 +21,14 @@ NUMBA_OPTION = Option("numba", str, "on (default): the search also compiled by n
 CS303_EXPORT = ExportFormat(
     "cs303", ".py", "a single-file CS303 course agent (numpy; numba where the platform has it)",
     (DROP_IN_DEPTH, DROP_IN_ENDGAME, NUMBA_OPTION))
-TEMPLATE = Path(__file__).with_name("cs303_template.py")
-NUMBA_TEMPLATE = Path(__file__).with_name("cs303_numba_template.py")
+PARTS_FOLDER = Path(__file__).with_name("cs303_template")
+# the pure-Python agent: base.py with these parts, in this order, between its PARTS markers
+PARTS = ("rules", "evaluation", "search", "endgame", "fixed_depth")
+PARTS_BEGIN, PARTS_END = "# --- BEGIN PARTS ---", "# --- END PARTS ---\n"
+PART_BEGIN, PART_END = "# --- BEGIN PART ---\n", "# --- END PART ---"
 BEGIN, END = "# --- BEGIN WEIGHTS (generated) ---", "# --- END WEIGHTS ---"
 NUMBA_BEGIN, NUMBA_END = "# --- BEGIN NUMBA SEARCH ---", "# --- END NUMBA SEARCH ---"
-NUMBA_SOLVER_TEMPLATE = Path(__file__).with_name("cs303_numba_solver_template.py")
 SOLVER_BEGIN, SOLVER_END = "# --- BEGIN NUMBA SOLVER ---", "# --- END NUMBA SOLVER ---"
-NUMBA_DRIVER_TEMPLATE = Path(__file__).with_name("cs303_numba_driver_template.py")
 DRIVER_BEGIN, DRIVER_END = "# --- BEGIN NUMBA DRIVER ---", "# --- END NUMBA DRIVER ---"
 DEFAULT_ENDGAME_EMPTIES = 8
 
@@ -66,10 +68,21 @@ def render_cs303(weights: Weights, depth: int | None = None,
     ``endgame_empties`` defaults to the weights' own search settings."""
     variant, endgame = drop_in_options(weights.metadata, depth, endgame_empties)
     block = weights_block(weights, variant, endgame, depth)
-    template = TEMPLATE.read_text()
+    template = template_source()
     if numba_wanted(numba, depth):
         template = with_numba_search(template)
     return with_block(template, block, weights)
+
+
+def part(name: str) -> str:
+    """The source of ``cs303_template/<name>.py``."""
+    return (PARTS_FOLDER / f"{name}.py").read_text()
+
+
+def template_source() -> str:
+    """The pure-Python agent with the template's weights: ``base.py`` with the ``PARTS``."""
+    head, tail = around(part("base"), PARTS_BEGIN, PARTS_END)
+    return head + "".join(inside(part(name), PART_BEGIN, PART_END) for name in PARTS) + tail
 
 
 def numba_wanted(numba: str | None, depth: int | None) -> bool:
@@ -84,12 +97,12 @@ def numba_wanted(numba: str | None, depth: int | None) -> bool:
 
 
 def with_numba_search(template: str) -> str:
-    """``template`` with its pure-Python stubs of the numba section replaced by the numba parts:
-    the search's kernels (``cs303_numba_template.py``), the solver's
-    (``cs303_numba_solver_template.py``) and the driver (``cs303_numba_driver_template.py``)."""
-    parts = [inside(NUMBA_TEMPLATE.read_text(), NUMBA_BEGIN, NUMBA_END),
-             inside(NUMBA_SOLVER_TEMPLATE.read_text(), SOLVER_BEGIN, SOLVER_END),
-             inside(NUMBA_DRIVER_TEMPLATE.read_text(), DRIVER_BEGIN, DRIVER_END)]
+    """``template`` with its pure-Python stubs of the numba section replaced by the numba parts
+    (``cs303_template/``): the search's kernels (``numba_search.py``), the solver's
+    (``numba_solver.py``) and the driver (``numba_driver.py``)."""
+    parts = [inside(part("numba_search"), NUMBA_BEGIN, NUMBA_END),
+             inside(part("numba_solver"), SOLVER_BEGIN, SOLVER_END),
+             inside(part("numba_driver"), DRIVER_BEGIN, DRIVER_END)]
     head, tail = around(template, NUMBA_BEGIN, NUMBA_END)
     body = "\n\n".join(part.strip("\n") for part in parts)
     return head + NUMBA_BEGIN + "\n" + body + "\n" + NUMBA_END + tail

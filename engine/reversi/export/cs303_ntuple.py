@@ -1,31 +1,30 @@
 """The CS303 single-file agent for an n-tuple network (``game.genome.kind: ntuple``).
 
-The file is the square-table agent (``cs303_template.py``: rules, features, search, platform
-interface) with three parts taken from ``cs303_ntuple_template.py``: its docstring, its
+The file is the square-table agent (``cs303.template_source()``: rules, features, search,
+platform interface) with three parts taken from ``cs303_template/ntuple.py``: its docstring, its
 generated constants (the network's instances and weights) and its evaluation functions
 (``network_value``, ``evaluate``, ``evaluate_in_engine_order``), which replace the square-table
-ones. Functions are found with ``ast``, so both templates stay plain, importable Python.
+ones. Functions are found with ``ast``, so the parts stay plain Python.
 """
 
 from __future__ import annotations
 
 import ast
 import textwrap
-from pathlib import Path
 
 from engine.reversi.export.cs303 import (
     BEGIN,
     END,
-    TEMPLATE,
     _wrapped,
     drop_in_options,
     numba_wanted,
+    part,
+    template_source,
     with_block,
     with_numba_search,
 )
 from engine.reversi.genome.network import NtupleWeights
 
-NETWORK_TEMPLATE = Path(__file__).with_name("cs303_ntuple_template.py")
 REPLACED = ("evaluate", "evaluate_in_engine_order")  # the square-table agent's evaluation
 ADDED = ("network_value",)
 
@@ -93,8 +92,8 @@ def render_cs303_network(w: NtupleWeights, depth: int | None = None,
     """Source of the single-file CS303 agent evaluating with the network ``w`` (as
     ``cs303.render_cs303`` for square tables: the same options and checks)."""
     variant, endgame = drop_in_options(w.metadata, depth, endgame_empties)
-    template = TEMPLATE.read_text()
+    template = template_source()
     if numba_wanted(numba, depth):
         template = with_numba_search(template)
-    template = _with_network_evaluation(template, NETWORK_TEMPLATE.read_text())
+    template = _with_network_evaluation(template, part("ntuple"))
     return with_block(template, network_block(w, variant, endgame, depth), w)

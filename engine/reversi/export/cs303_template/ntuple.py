@@ -25,9 +25,9 @@ the network implies (its value of a lone disc per square): it only orders moves 
 time-limited search, as the square table does in the square-table agent.
 """
 # ruff: noqa: F821 - a part, not a module: ``cs303_ntuple.py`` pastes this docstring and these
-# functions into the square-table agent (cs303_template.py), which defines the names they use
-# (legal_moves, terminal_value, add_features, WEIGHTS, _popcount); the constants below show the
-# shape of the block it generates.
+# functions into the square-table agent (``cs303.template_source()``), which defines the names
+# they use (legal_moves, terminal_value, add_features, WEIGHTS, _popcount); the constants below
+# show the shape of the block it generates.
 
 # --- BEGIN WEIGHTS (generated) ---
 NAME = "template"

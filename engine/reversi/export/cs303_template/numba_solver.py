@@ -1,5 +1,5 @@
 """The numba exact solver of the CS303 agent: ``cs303.py`` pastes the section between the
-markers at the end of the numba part (``cs303_numba_template.py``), whose ``_compile_kernels``
+markers after the numba search part (``numba_search.py``), whose ``_compile_kernels``
 hands it the rules' kernels.
 
 The template's ``Solver`` compiled: the same outcome and the same move (the first move, in the

@@ -1,10 +1,10 @@
 """The numba part of the CS303 agent: ``cs303.py`` pastes the section between the markers into
-``cs303_template.py`` (in place of its pure-Python stubs) unless exported with ``--numba off``.
+``base.py`` (in place of its pure-Python stubs) unless exported with ``--numba off``.
 
 Its kernels (``_compile_kernels``): the same search as the template's ``Searcher``, move for
 move: the same evaluation summed in the same order (the same bits), the same move ordering and
 table rules; only the clock is read every 1,024 nodes instead of 32. The compile thread and the
-search driver are ``cs303_numba_driver_template.py``; without numba, or if compiling fails,
+search driver are ``numba_driver.py``; without numba, or if compiling fails,
 every move is pure Python.
 """
 # ruff: noqa: F821 - a part, not a module: the template defines the names it uses (Searcher,
