@@ -16,7 +16,16 @@ import textwrap
 from pathlib import Path
 
 from engine.core.records import DROP_IN_DEPTH, DROP_IN_ENDGAME, ExportFormat, Option
-from engine.reversi.export.cs303 import BEGIN, END, around, part, template_source, weights_block
+from engine.reversi.export.cs303 import (
+    BEGIN,
+    END,
+    NUMBA_BEGIN,
+    NUMBA_END,
+    around,
+    part,
+    template_source,
+    weights_block,
+)
 from engine.reversi.export.cs303_ntuple import _with_network_evaluation, network_block
 from engine.reversi.genome.network import NtupleWeights
 
@@ -57,13 +66,15 @@ def _without(source: str, names: tuple[str, ...]) -> str:
 
 def _base(network: bool) -> str:
     """The CS303 agent's rules, evaluation and fixed-depth search, without numpy, its
-    docstring or its platform part."""
+    docstring, its numba stubs or its platform part."""
     source = template_source()
     if network:
         source = _with_network_evaluation(source, part("ntuple"))
     source = source.split(PLATFORM_MARK, 1)[0].rstrip() + "\n"
     head, tail = around(source, *ENDGAME_SECTION)
     source = head + ENDGAME_SECTION[1] + tail
+    head, tail = around(source, NUMBA_BEGIN, NUMBA_END)  # the numba stubs: no numba here
+    source = head.rstrip("\n") + tail
     source = _without(source, DROPPED)
     first = ast.parse(source).body[0]  # the docstring
     lines = source.splitlines()[first.end_lineno:]
