@@ -2,8 +2,8 @@
 
 One self-contained file: numpy is the only import it needs (the platform gives us a numpy
 board). The search is pure Python on integer bitboards; where the platform has numba, the same
-search compiled by numba (about 75x the nodes per second, the same moves) takes over once a
-background thread has compiled it: the compile (about 9 s alone, longer beside a search) never
+search compiled by numba (about 70x the nodes per second, the same moves) takes over once a
+background thread has compiled it: the compile (10-15 s alone, longer beside a search) never
 spends a move's time, though the moves played meanwhile search fewer nodes. Memory: about
 260 MB resident with numba (180 MB with the course's numba 0.56), under 40 MB without. A file
 exported with ``--numba off`` is pure Python only, in one thread.
