@@ -112,7 +112,7 @@ def test_search_root_solves_after_the_deepenings_share(ai_module, monkeypatch): 
     a proven loss the deepening goes on."""
     monkeypatch.setattr(ai_module, "heuristic_deadline", lambda deadline: 0.0)
     seen = set()
-    for pos in endgame_positions(range(10, 13), range(16)):
+    for pos in endgame_positions(range(9, 11), range(16)):  # lost: a full-depth deepening
         values = child_values(ai_module, pos)
         heard = []
         depth, nodes, outcome = ai_module.search_root(pos.player, pos.opponent, INF,
