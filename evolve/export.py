@@ -201,13 +201,17 @@ def main(argv: list[str] | None = None) -> int:
 def search_line(source: Path | Champion, given: dict) -> str:
     """The search the champion records and where from (its file, else its study's config;
     ``engine.core.champions.search``), and the format's search options given over it."""
+    from dataclasses import fields
+
     from engine.core.champions.search import DEFAULTS, champion_search
     from engine.core.game import SearchSettings
 
     found = champion_search(source, SearchSettings())
     recorded = f"{found.text()}" if found.source != DEFAULTS else \
         "none recorded (no metadata.search, no study config)"
-    flags = " ".join(f"--{k.replace('_', '-')} {v}" for k, v in given.items() if v is not None)
+    searched = {f.name for f in fields(SearchSettings)}  # not --team, --numba, ...
+    flags = " ".join(f"--{k.replace('_', '-')} {v}" for k, v in given.items()
+                     if v is not None and k in searched)
     return f"search: {recorded}" + (f"; the export uses {flags}" if flags else "")
 
 

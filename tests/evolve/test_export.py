@@ -164,6 +164,10 @@ def test_the_export_says_the_search_the_champion_records_and_the_options_over_it
     assert capsys.readouterr().out.splitlines()[1] == (
         "search: depth 3, exact endgame from 8 (champion file); the export uses --depth 1 "
         "--endgame-empties 3")
+    assert main([str(run_dir), "--format", "cs303", "--numba", "off", "--out",
+                 str(tmp_path / "ai.py")]) == 0  # an option that is not a search setting
+    assert capsys.readouterr().out.splitlines()[1] == \
+        "search: depth 3, exact endgame from 8 (champion file)"
 
 
 def test_play_records_the_search_front_ends_play_the_champion_at(run_dir, tmp_path, capsys):
