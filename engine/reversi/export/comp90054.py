@@ -21,6 +21,7 @@ from engine.reversi.export.cs303 import (
     END,
     NUMBA_BEGIN,
     NUMBA_END,
+    PARTS,
     around,
     part,
     template_source,
@@ -42,10 +43,10 @@ PART = Path(__file__).with_name("comp90054_template.py")
 AGENT_MARK = "# --- BEGIN AGENT ---"
 SETTINGS = ("# --- BEGIN SETTINGS (generated) ---", "# --- END SETTINGS ---")
 PLATFORM_MARK = "# --- platform interface"  # where the CS303 agent's platform part starts
-# its iterative deepening and its exact endgame's section (the COMP90054 agent deepens with its
-# own ``TimedSearch``, a ``Searcher``, and solves in the engine solver's move order)
+# the CS303 agent's iterative deepening, and its exact endgame part (the COMP90054 agent deepens
+# with its own ``TimedSearch``, a ``Searcher``, and solves in the engine solver's move order)
+WITHOUT_ENDGAME = tuple(p for p in PARTS if p != "endgame")
 DROPPED = ("deepening_schedule", "search_root", "will_solve", "deepen", "SAFETY")
-ENDGAME_SECTION = ("# --- the exact endgame ---", "# --- fixed depth")
 DEFAULT_TEAM = "t_000"
 FRAMEWORK_IMPORT = "from template import Agent"  # moved up to the file's imports
 
@@ -67,12 +68,10 @@ def _without(source: str, names: tuple[str, ...]) -> str:
 def _base(network: bool) -> str:
     """The CS303 agent's rules, evaluation and fixed-depth search, without numpy, its
     docstring, its numba stubs or its platform part."""
-    source = template_source()
+    source = template_source(WITHOUT_ENDGAME)
     if network:
         source = _with_network_evaluation(source, part("ntuple"))
     source = source.split(PLATFORM_MARK, 1)[0].rstrip() + "\n"
-    head, tail = around(source, *ENDGAME_SECTION)
-    source = head + ENDGAME_SECTION[1] + tail
     head, tail = around(source, NUMBA_BEGIN, NUMBA_END)  # the numba stubs: no numba here
     source = head.rstrip("\n") + tail
     source = _without(source, DROPPED)

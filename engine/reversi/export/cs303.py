@@ -79,10 +79,11 @@ def part(name: str) -> str:
     return (PARTS_FOLDER / f"{name}.py").read_text()
 
 
-def template_source() -> str:
-    """The pure-Python agent with the template's weights: ``base.py`` with the ``PARTS``."""
+def template_source(parts: tuple[str, ...] = PARTS) -> str:
+    """The pure-Python agent with the template's weights: ``base.py`` with ``parts`` (a
+    selection of ``PARTS``, in their order)."""
     head, tail = around(part("base"), PARTS_BEGIN, PARTS_END)
-    return head + "".join(inside(part(name), PART_BEGIN, PART_END) for name in PARTS) + tail
+    return head + "".join(inside(part(name), PART_BEGIN, PART_END) for name in parts) + tail
 
 
 def numba_wanted(numba: str | None, depth: int | None) -> bool:
